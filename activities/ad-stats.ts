@@ -1,0 +1,82 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { pullEntities, pullReportRange, ReportRowError, TikTokCallFailed, type AdStatsPullContext, type EntityPullResult } from '../adplatform/ad-stats';
+import { TIKTOK_LIMITS } from '../adplatform/tiktok';
+import type { AdLevel } from '../db/types';
+import { MetricFormatError } from '../domain/ad-metrics';
+import { lookbackWindow, splitRange } from '../domain/report-window';
+import type { ActivityDeps } from './deps';
+import { loadWorkspace } from './load';
+import { AD_STATS_FAILURE, type AdStatsPlan, type AdStatsRangeInput, type AdStatsRangeResult } from './types';
+
+/** Which advertiser and days to pull: the lookback window (≥ the attribution window) in ranges TikTok accepts. */
+export async function planAdStatsPull(deps: ActivityDeps, workspaceId: string): Promise<AdStatsPlan> {
+  const workspace = await loadWorkspace(deps, workspaceId);
+  const connection = await deps.repos.tiktokConnections.summary(workspaceId);
+  if (connection === undefined) return { state: 'skip', reason: 'tiktok_not_connected' };
+  if (connection.status === 'reauthorization_required') return { state: 'skip', reason: 'tiktok_reauthorization_required' };
+  if (connection.advertiserId === null) return { state: 'skip', reason: 'no_advertiser_selected' };
+  const window = lookbackWindow(new Date(), workspace.attributionWindowDays);
+  return { state: 'ready', advertiserId: connection.advertiserId, window, ranges: splitRange(window, TIKTOK_LIMITS.maxDaysPerDailyReport) };
+}
+
+async function pullContext(deps: ActivityDeps, workspaceId: string, advertiserId: string): Promise<AdStatsPullContext> {
+  const connection = await deps.repos.tiktokConnections.withToken(workspaceId);
+  if (connection === undefined || connection.advertiserId !== advertiserId) {
+    throw ApplicationFailure.nonRetryable('the TikTok connection was removed or changed advertiser during the pull', AD_STATS_FAILURE.connectionChanged);
+  }
+  return {
+    tiktok: deps.tiktok,
+    adStats: deps.repos.adStats,
+    workspaceId,
+    advertiserId,
+    accessToken: connection.accessToken,
+    onProgress: (progress) => Context.current().heartbeat(progress),
+  };
+}
+
+/**
+ * Turns a failure into what Temporal should do: an invalid or revoked token marks the connection for
+ * re-authorization and pauses the schedule (so it stops failing every hour); other rejections fail at once;
+ * throttling and transient faults are retried by Temporal after the in-call retries.
+ */
+async function failureOf(deps: ActivityDeps, workspaceId: string, error: unknown): Promise<never> {
+  if (error instanceof TikTokCallFailed) {
+    const { result } = error;
+    if (result.outcome === 'permanent' && result.tokenInvalid) {
+      await deps.repos.tiktokConnections.markReauthorizationRequired(workspaceId);
+      await deps.adStatsSchedules.pause(workspaceId, `Paused: TikTok refused the access token (${error.message}). Reconnect TikTok to resume.`);
+      throw ApplicationFailure.nonRetryable(error.message, AD_STATS_FAILURE.tokenInvalid);
+    }
+    if (result.outcome === 'permanent') throw ApplicationFailure.nonRetryable(error.message, AD_STATS_FAILURE.rejected);
+    throw ApplicationFailure.create({ message: error.message, type: result.throttled ? AD_STATS_FAILURE.throttled : AD_STATS_FAILURE.transient });
+  }
+  if (error instanceof ReportRowError || error instanceof MetricFormatError) {
+    throw ApplicationFailure.nonRetryable(`TikTok sent a report row Signalbox cannot read: ${error.message}`, AD_STATS_FAILURE.rejected);
+  }
+  throw error;
+}
+
+export async function pullAdEntities(deps: ActivityDeps, input: { workspaceId: string; advertiserId: string }): Promise<EntityPullResult[]> {
+  const context = await pullContext(deps, input.workspaceId, input.advertiserId);
+  try {
+    const results: EntityPullResult[] = [];
+    for (const kind of ['campaign', 'adgroup', 'ad'] as const) results.push(await pullEntities(context, kind));
+    return results;
+  } catch (error) {
+    return failureOf(deps, input.workspaceId, error);
+  }
+}
+
+export async function pullAdReport(deps: ActivityDeps, input: AdStatsRangeInput): Promise<AdStatsRangeResult> {
+  const context = await pullContext(deps, input.workspaceId, input.advertiserId);
+  try {
+    const result = await pullReportRange(context, input.level as AdLevel, { startDate: input.startDate, endDate: input.endDate });
+    return { level: input.level, startDate: input.startDate, endDate: input.endDate, ...result };
+  } catch (error) {
+    return failureOf(deps, input.workspaceId, error);
+  }
+}
+
+export async function recordAdStatsPull(deps: ActivityDeps, input: { workspaceId: string; error: string | null }): Promise<void> {
+  await deps.repos.tiktokConnections.recordStatsPull(input.workspaceId, { at: new Date(), error: input.error });
+}

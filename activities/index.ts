@@ -1,0 +1,27 @@
+import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
+import { checkAttributionWindow } from './attribution-window';
+import { hashUserData } from './build-payload';
+import { deliverToTikTok } from './deliver';
+import type { ActivityDeps } from './deps';
+import { prepareConversion } from './prepare';
+import { recordOutcome } from './record-outcome';
+import { resolveIdentity } from './resolve-identity';
+import { startPendingConversions, type SweepOptions } from './sweep';
+import type { AdStatsRangeInput, Outcome } from './types';
+
+/** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    prepareConversion: (conversionId: string) => prepareConversion(deps, conversionId),
+    resolveIdentity: (conversionId: string) => resolveIdentity(deps, conversionId),
+    checkAttributionWindow: (conversionId: string) => checkAttributionWindow(deps, conversionId),
+    hashUserData: (conversionId: string) => hashUserData(deps, conversionId),
+    deliverToTikTok: (conversionId: string) => deliverToTikTok(deps, conversionId),
+    recordOutcome: (conversionId: string, outcome: Outcome) => recordOutcome(deps, conversionId, outcome),
+    startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
+    planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),
+    pullAdEntities: (input: { workspaceId: string; advertiserId: string }) => pullAdEntities(deps, input),
+    pullAdReport: (input: AdStatsRangeInput) => pullAdReport(deps, input),
+    recordAdStatsPull: (input: { workspaceId: string; error: string | null }) => recordAdStatsPull(deps, input),
+  };
+}

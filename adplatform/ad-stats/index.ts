@@ -1,0 +1,14 @@
+export {
+  DEFAULT_PULL_RETRY,
+  pullEntities,
+  pullReportRange,
+  QUERY_TOO_LARGE,
+  TikTokCallFailed,
+  type AdStatsPullContext,
+  type EntityPullResult,
+  type PullProgress,
+  type PullRetryPolicy,
+  type ReportPullResult,
+} from './pull';
+export { FIGURE_METRICS, LEVELS, metricsFor, parseReportRows, ReportRowError } from './report-rows';
+export { AdReportRequestError, createAdReportService, type AdReport, type AdReportRequest, type AdReportService } from './report-service';

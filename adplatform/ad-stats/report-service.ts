@@ -1,0 +1,111 @@
+import type { Repositories } from '../../db/repositories';
+import type { AdReportFigures, AdReportRow } from '../../db/repositories/ad-report';
+import type { AdLevel } from '../../db/types';
+import { TikTokConnectionError } from '../tiktok-connection/errors';
+
+export interface AdReportRequest {
+  level: AdLevel;
+  /** `YYYY-MM-DD`, both inclusive, at most 366 days. */
+  from: string;
+  to: string;
+  /** Default `total`. */
+  granularity?: 'day' | 'total';
+  campaignId?: string;
+  /** IANA zone for the days of delivered conversions (TikTok's days are the advertiser's). Default `UTC`. */
+  timeZone?: string;
+  /** Default 500, at most 10,000. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface AdReport {
+  advertiserId: string;
+  level: AdLevel;
+  from: string;
+  to: string;
+  granularity: 'day' | 'total';
+  rows: AdReportRow[];
+  /** Every row of the query summed (not only this page), with the ratios recomputed from the sums. */
+  totals: AdReportFigures & { rows: number };
+  /** When statistics were last pulled, and why the last pull failed if it did. */
+  statsPulledAt: Date | null;
+  statsPullError: string | null;
+}
+
+/** Thrown for a bad report request; the message names the field. */
+export class AdReportRequestError extends Error {
+  readonly httpStatus = 400;
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdReportRequestError';
+  }
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function validDay(field: string, value: string): number {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!DAY.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw new AdReportRequestError(`${field}: must be a date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'campaignId'>> & { campaignId?: string } {
+  if (!['campaign', 'adgroup', 'ad'].includes(request.level)) throw new AdReportRequestError('level: must be campaign, adgroup or ad');
+  const from = validDay('from', request.from);
+  const to = validDay('to', request.to);
+  if (to < from) throw new AdReportRequestError('to: must not be before from');
+  if ((to - from) / 86_400_000 + 1 > 366) throw new AdReportRequestError('to: the range may cover at most 366 days');
+  const granularity = request.granularity ?? 'total';
+  if (granularity !== 'day' && granularity !== 'total') throw new AdReportRequestError('granularity: must be day or total');
+  const timeZone = request.timeZone ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new AdReportRequestError(`timeZone: ${JSON.stringify(timeZone)} is not an IANA time zone`);
+  const limit = request.limit ?? 500;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdReportRequestError('limit: must be an integer from 1 to 10000');
+  const offset = request.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new AdReportRequestError('offset: must be a non-negative integer');
+  if (request.campaignId !== undefined && !/^\d{1,32}$/.test(request.campaignId)) throw new AdReportRequestError('campaignId: must be a string of digits');
+  return { ...request, granularity, timeZone, limit, offset };
+}
+
+/**
+ * The figures of the settings API's reports endpoint and the CLI's table: per campaign, ad group or ad, per day or
+ * totalled, TikTok's spend, impressions, clicks, CPC, CTR, conversions, value and ROAS beside the conversions
+ * Signalbox delivered for the same entity. Exact decimals as strings; empty (null) where a ratio divides by zero.
+ */
+export function createAdReportService(deps: { repos: Pick<Repositories, 'adReport' | 'tiktokConnections'> }) {
+  return {
+    /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
+    async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
+      const query = validate(request);
+      const connection = await deps.repos.tiktokConnections.summary(workspaceId);
+      if (connection === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
+      if (connection.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
+      const repoQuery = { ...query, advertiserId: connection.advertiserId };
+      const [rows, totals] = await Promise.all([deps.repos.adReport.rows(workspaceId, repoQuery), deps.repos.adReport.totals(workspaceId, repoQuery)]);
+      return {
+        advertiserId: connection.advertiserId,
+        level: query.level,
+        from: query.from,
+        to: query.to,
+        granularity: query.granularity,
+        rows,
+        totals,
+        statsPulledAt: connection.statsPulledAt,
+        statsPullError: connection.statsPullError,
+      };
+    },
+  };
+}
+
+export type AdReportService = ReturnType<typeof createAdReportService>;

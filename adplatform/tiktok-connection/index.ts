@@ -1,0 +1,14 @@
+export {
+  createTikTokConnectionService,
+  type AuthorizationUrl,
+  type ManualConnectionInput,
+  type PixelChoice,
+  type TikTokConnectionService,
+  type TikTokConnectionServiceDeps,
+  type TikTokConnectionView,
+  type TikTokOAuthApp,
+} from './connection-service';
+export { TikTokConnectionError, type TikTokConnectionErrorCode } from './errors';
+export { claimedWorkspaceId, createOAuthStateSigner, OAUTH_STATE_LIFETIME_MS, type OAuthStateSigner } from './oauth-state';
+export { missingPermissions, normalizeScopes, REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from './permissions';
+export { createTestConversionSender, type SendTestConversion, type TestConversionAnswer } from './test-conversion';

@@ -1,0 +1,87 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TikTokConnectionError } from './errors';
+
+/** Long enough to log in to TikTok and approve; short enough that a leaked URL soon stops working. */
+export const OAUTH_STATE_LIFETIME_MS = 10 * 60_000;
+
+export interface IssuedState {
+  state: string;
+  nonce: string;
+  expiresAt: Date;
+}
+
+export interface VerifiedState {
+  workspaceId: string;
+  nonce: string;
+  expiresAt: Date;
+}
+
+interface StatePayload {
+  v: 1;
+  w: string;
+  n: string;
+  /** Expiry, Unix milliseconds. */
+  e: number;
+}
+
+function decodePayload(encoded: string): Partial<StatePayload> | undefined {
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    return typeof payload === 'object' && payload !== null ? (payload as Partial<StatePayload>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The workspace a `state` names, read WITHOUT checking it: TikTok's redirect to the callback carries no workspace,
+ * so this only chooses which workspace to complete; `verify` then checks the signature (which covers the workspace),
+ * the expiry, and the caller single use.
+ */
+export function claimedWorkspaceId(state: string): string | undefined {
+  const workspaceId = decodePayload(state.split('.')[0] ?? '')?.w;
+  return typeof workspaceId === 'string' && workspaceId !== '' ? workspaceId : undefined;
+}
+
+/**
+ * The OAuth `state`: workspace ID, expiry and a nonce, signed with HMAC-SHA256 under a key derived from SECRET_KEY by
+ * HKDF (the AES key that seals tokens is never used for anything else). Single use is enforced by the caller, which
+ * stores spent nonces.
+ */
+export function createOAuthStateSigner(secretKeyHex: string, lifetimeMs = OAUTH_STATE_LIFETIME_MS) {
+  const secret = Buffer.from(secretKeyHex, 'hex');
+  if (secret.length !== 32) throw new Error('SECRET_KEY must be 32 bytes given as 64 hex characters');
+  const key = Buffer.from(hkdfSync('sha256', secret, 'signalbox', 'tiktok-oauth-state-v1', 32));
+  const sign = (encoded: string) => createHmac('sha256', key).update(encoded).digest();
+
+  return {
+    issue(workspaceId: string, now: Date = new Date()): IssuedState {
+      const payload: StatePayload = { v: 1, w: workspaceId, n: randomBytes(16).toString('base64url'), e: now.getTime() + lifetimeMs };
+      const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return { state: `${encoded}.${sign(encoded).toString('base64url')}`, nonce: payload.n, expiresAt: new Date(payload.e) };
+    },
+
+    /** Throws TikTokConnectionError `state_invalid` (malformed or tampered), `state_expired` or `state_workspace_mismatch`. */
+    verify(state: string, workspaceId: string, now: Date = new Date()): VerifiedState {
+      const [encoded, signature, extra] = state.split('.');
+      if (encoded === undefined || signature === undefined || extra !== undefined) {
+        throw new TikTokConnectionError('state_invalid', 'state: not a state Signalbox issued (malformed)');
+      }
+      const expected = sign(encoded);
+      const given = Buffer.from(signature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new TikTokConnectionError('state_invalid', 'state: the signature does not match (tampered, or issued with another SECRET_KEY)');
+      }
+      const payload = decodePayload(encoded) as StatePayload;
+      if (payload.e <= now.getTime()) {
+        throw new TikTokConnectionError('state_expired', `state: expired at ${new Date(payload.e).toISOString()}; start the connection again`);
+      }
+      if (payload.w !== workspaceId) {
+        throw new TikTokConnectionError('state_workspace_mismatch', 'state: it was issued for another workspace');
+      }
+      return { workspaceId: payload.w, nonce: payload.n, expiresAt: new Date(payload.e) };
+    },
+  };
+}
+
+export type OAuthStateSigner = ReturnType<typeof createOAuthStateSigner>;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { SUPPORTED_CURRENCIES } from './currencies';
+
+/**
+ * The checks the fake makes on an `event/track` body (§1, §10.4 of the reference). Unknown keys are accepted, as
+ * TikTok accepts custom properties. Messages say what is wrong; the validator prefixes the field path.
+ */
+
+export const EVENT_SOURCES = ['web', 'app', 'offline', 'crm'] as const;
+export const MAX_EVENTS_PER_REQUEST = 1000;
+/** Unix seconds stay below 1e11 until the year 5138: anything larger is a millisecond timestamp. */
+const LARGEST_SECONDS = 1e11;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+const NOT_STRING = 'not a valid string';
+const NOT_OBJECT = 'must be an object';
+const string = () => z.string({ error: NOT_STRING });
+
+export interface TrackSchemaOptions {
+  /** Reject email, phone and external_id values that are not SHA-256 lower-case hex. */
+  requireHashedPii: boolean;
+}
+
+function hashedIdentifier(requireHashedPii: boolean) {
+  const value = requireHashedPii
+    ? string().regex(SHA256_HEX, 'must be a SHA-256 hash (64 lower-case hex characters); plaintext is not accepted')
+    : string();
+  return z.union([value, z.array(value)], { error: 'must be a string or an array of strings' });
+}
+
+export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
+  const user = z.looseObject(
+    {
+      email: hashedIdentifier(requireHashedPii).optional(),
+      phone: hashedIdentifier(requireHashedPii).optional(),
+      external_id: hashedIdentifier(requireHashedPii).optional(),
+      ttclid: string().optional(),
+      ttp: string().optional(),
+      ip: string().optional(),
+      user_agent: string().optional(),
+      locale: string().optional(),
+    },
+    { error: NOT_OBJECT },
+  );
+
+  const content = z.looseObject(
+    {
+      content_id: string().optional(),
+      quantity: z.int({ error: 'must be an integer' }).optional(),
+      price: z.number({ error: 'must be a number' }).optional(),
+    },
+    { error: NOT_OBJECT },
+  );
+
+  const properties = z.looseObject(
+    {
+      value: z.number({ error: 'must be a number' }).optional(),
+      currency: z.enum(SUPPORTED_CURRENCIES, { error: 'must be a supported ISO 4217 currency code, e.g. USD' }).optional(),
+      contents: z.array(content, { error: 'must be an array' }).optional(),
+    },
+    { error: NOT_OBJECT },
+  );
+
+  const page = z.looseObject({ url: string().optional(), referrer: string().optional() }, { error: NOT_OBJECT });
+  // §1.2: app events name their app; `app_id` is the TikTok App ID.
+  const app = z.looseObject({ app_id: string().min(1, 'must not be empty'), app_name: string().optional(), app_version: string().optional() }, { error: NOT_OBJECT });
+
+  const event = z.looseObject(
+    {
+      event: string().min(1, 'must not be empty'),
+      event_time: z
+        .int({ error: 'must be an integer Unix time in seconds' })
+        .positive('must be a positive Unix time in seconds')
+        .max(LARGEST_SECONDS, 'looks like milliseconds; send whole seconds'),
+      event_id: string().optional(),
+      user: user.optional(),
+      page: page.optional(),
+      properties: properties.optional(),
+      app: app.optional(),
+    },
+    { error: NOT_OBJECT },
+  );
+
+  return z.looseObject(
+    {
+      event_source: z.enum(EVENT_SOURCES, { error: `must be one of ${EVENT_SOURCES.join(', ')}` }),
+      event_source_id: string().min(1, 'must not be empty'),
+      test_event_code: string().optional(),
+      data: z
+        .array(event, { error: 'must be an array of events' })
+        .min(1, 'must contain at least one event')
+        .max(MAX_EVENTS_PER_REQUEST, {
+          error: (issue) =>
+            `must not contain more than ${MAX_EVENTS_PER_REQUEST} events (got ${(issue.input as unknown[]).length})`,
+        }),
+    },
+    { error: 'must be a JSON object' },
+  ).superRefine((request, context) => {
+    if (request.event_source !== 'app') return;
+    request.data.forEach((event, index) => {
+      if (event.app === undefined) context.addIssue({ code: 'custom', path: ['data', index, 'app', 'app_id'], message: 'is required for app events', input: undefined });
+    });
+  });
+}
+
+export type TrackRequest = z.infer<ReturnType<typeof trackRequestSchema>>;

@@ -1,0 +1,45 @@
+/**
+ * A scripted misbehaviour for the next matching request(s). Exactly what is answered:
+ * - `body`: that raw body with `httpStatus` (default 200), e.g. an nginx HTML page;
+ * - `code`: a TikTok envelope with that code and `message` (default: a TikTok-like text), HTTP `httpStatus` (default 200);
+ * - only `httpStatus`: a gateway HTML page with that status;
+ * - only `latencyMs`: the real answer, late. `latencyMs` also delays any of the answers above.
+ */
+export interface FakeTikTokFault {
+  /** API path the fault applies to, e.g. `/open_api/v1.3/event/track/`; absent: any TikTok path. */
+  path?: string;
+  code?: number;
+  message?: string;
+  httpStatus?: number;
+  body?: string;
+  latencyMs?: number;
+  /** How many matching requests it affects. Default 1. */
+  times?: number;
+}
+
+/** Faults are consumed in the order they were queued, per path. */
+export class FaultQueue {
+  private queue: { fault: FakeTikTokFault; remaining: number }[] = [];
+
+  add(faults: readonly FakeTikTokFault[]): void {
+    for (const fault of faults) this.queue.push({ fault, remaining: fault.times ?? 1 });
+  }
+
+  take(path: string): FakeTikTokFault | undefined {
+    const index = this.queue.findIndex(({ fault }) => fault.path === undefined || fault.path === path);
+    if (index === -1) return undefined;
+    const entry = this.queue[index];
+    entry.remaining -= 1;
+    if (entry.remaining === 0) this.queue.splice(index, 1);
+    return entry.fault;
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+}
+
+/** True when the fault replaces the answer rather than only delaying it. */
+export function replacesAnswer(fault: FakeTikTokFault): boolean {
+  return fault.code !== undefined || fault.body !== undefined || fault.httpStatus !== undefined;
+}

@@ -1,0 +1,15 @@
+export { createTikTokClient, type TikTokClient, type TikTokClientOptions } from './client';
+export { decideOutcome, TIKTOK_RESPONSE_RULES, type Decision, type ResponseRule, type ResponseSignal } from './codes';
+export {
+  TIKTOK_ACCESS_TOKEN_HEADER,
+  TIKTOK_API_VERSION,
+  TIKTOK_DEFAULT_AUTH_URL,
+  TIKTOK_DEFAULT_BASE_URL,
+  TIKTOK_DEFAULT_TIMEOUT_MS,
+  TIKTOK_LIMITS,
+  TIKTOK_PATHS,
+  TIKTOK_SANDBOX_BASE_URL,
+} from './config';
+export type { TikTokCallResult, TikTokPermanent, TikTokRetryable, TikTokSuccess } from './result';
+export type * from './types';
+export type * from './marketing-types';

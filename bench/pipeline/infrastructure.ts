@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildFakeTikTokApp } from '../../adplatform/tiktok-fake';
+import { createDatabase, migrateToLatest } from '../../db/knex';
+import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
+import { freePort } from '../../devstack/ports';
+import { locateTemporalCli } from '../../devstack/temporal-cli';
+import { startTemporalDevServer } from '../../devstack/temporal-dev-server';
+
+const BUILD_ROOT = path.join(__dirname, '..', '..');
+
+/** Every part of the pipeline as in production: separate ingest and worker processes, a real dev server. */
+export async function startInfrastructure() {
+  const stops: (() => Promise<void>)[] = [];
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `signalbox_bench_${randomBytes(4).toString('hex')}`;
+  const admin = createDatabase({ url: adminUrl, poolMax: 1 });
+  await admin.raw(`CREATE DATABASE ${dbName}`);
+  stops.push(async () => {
+    await admin.raw(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.destroy();
+  });
+  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+  const db = createDatabase({ url: databaseUrl });
+  await migrateToLatest(db);
+  stops.push(() => db.destroy());
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-'));
+  stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const cli = await locateTemporalCli({ projectToolsDir: path.join(BUILD_ROOT, '..', '.tools', 'bin'), allowBuild: true, allowSdkDownload: false, log: console.log });
+  const temporal = await startTemporalDevServer({ cli, ip: '127.0.0.1', port: await freePort(), namespace: 'default', dbFile: path.join(dataDir, 'temporal.db') });
+  stops.push(() => temporal.stop());
+
+  const fake = await buildFakeTikTokApp();
+  await fake.app.listen({ port: 0, host: '127.0.0.1' });
+  stops.push(() => fake.app.close());
+  const tiktokUrl = `http://127.0.0.1:${(fake.app.server.address() as AddressInfo).port}`;
+
+  const secretKey = randomBytes(32).toString('hex');
+  const shared = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, SECRET_KEY: secretKey, LOG_LEVEL: 'warn' };
+  const children: Child[] = [];
+  const startChild = (name: string, script: string, env: Record<string, string>) => {
+    const child = startNodeChild(name, path.join(BUILD_ROOT, script), { ...shared, ...env });
+    children.push(child);
+    return child;
+  };
+  startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl });
+  const port = await freePort();
+  const ingestUrl = `http://127.0.0.1:${port}`;
+  const ingest = startChild('ingest', 'ingest/server.js', { PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: randomBytes(24).toString('hex') });
+  await waitForHttp(`${ingestUrl}/healthz`, ingest);
+
+  return {
+    db,
+    secretKey,
+    temporalAddress: temporal.address,
+    ingestUrl,
+    fakeState: fake.state,
+    startChild,
+    async stop() {
+      for (const child of children.reverse()) await stopChild(child);
+      for (const stop of stops.reverse()) await stop();
+    },
+  };
+}
+
+export type Infrastructure = Awaited<ReturnType<typeof startInfrastructure>>;

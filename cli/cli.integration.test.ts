@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { run } from './program';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let url: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = buildTestApp(testDb.db).app;
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.destroy();
+});
+
+/** Runs the CLI as a user would, against the listening app; settings come from the environment unless given. */
+async function signalbox(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  const { env = { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd = os.tmpdir() } = options;
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env, cwd });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+describe('signalbox CLI', () => {
+  it('sets up a workspace end to end, with JSON for scripts and tables for people', async () => {
+    const created = await signalbox(['workspaces', 'create', 'Candle shop', '--json']);
+    expect(created.code).toBe(0);
+    const workspace = JSON.parse(created.stdout);
+    expect(workspace).toMatchObject({ name: 'Candle shop', attributionWindowDays: 30 });
+
+    const key = await signalbox(['keys', 'create', workspace.id, '--name', 'backend']);
+    expect(key.stdout).toMatch(/^Key: +dk_[A-Za-z0-9_-]{32}$/m);
+    expect(key.stdout).toContain('shown only once');
+    const origins = await signalbox(['settings', 'set', workspace.id, '--allowed-origins', 'https://candles.example, http://localhost:3000']);
+    expect(origins.stdout).toMatch(/^Allowed origins: +https:\/\/candles\.example, http:\/\/localhost:3000$/m);
+    const browserKey = await signalbox(['keys', 'create', workspace.id, '--name', 'site', '--browser']);
+    expect(browserKey.stdout).toMatch(/^Kind: +browser$/m);
+    expect(browserKey.stdout).toMatch(/^Key: +pk_[A-Za-z0-9_-]{32}$/m);
+    expect(browserKey.stdout).toContain('Pages on https://candles.example, http://localhost:3000 may use it.');
+    const listed = await signalbox(['keys', 'list', workspace.id]);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID +NAME +KIND +PREFIX +CREATED +REVOKED$/);
+    expect(listed.stdout).toMatch(/backend +secret +dk_\S{6}…/);
+    expect(listed.stdout).toMatch(/site +browser +pk_\S{6}…/);
+    const cleared = JSON.parse((await signalbox(['settings', 'set', workspace.id, '--clear-allowed-origins', '--json'])).stdout);
+    expect(cleared.allowedOrigins).toEqual([]);
+
+    expect((await signalbox(['rules', 'put', workspace.id, 'purchase'])).stdout).toMatch(/purchase +CompletePayment +order total/);
+    expect((await signalbox(['rules', 'put', workspace.id, 'lead', '--fixed', '25', '--currency', 'USD'])).stdout).toMatch(/lead +SubmitForm +fixed 25 USD/);
+    const rules = JSON.parse((await signalbox(['--json', 'rules', 'list', workspace.id])).stdout);
+    expect(rules).toEqual([
+      { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 25, currency: 'USD' } },
+      { event: 'purchase', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } },
+    ]);
+
+    const settings = await signalbox(['settings', 'set', workspace.id, '--window', '7', '--test-mode', '--test-event-code', 'TEST12345']);
+    expect(settings.stdout).toMatch(/^Attribution window: +7 days$/m);
+    expect(settings.stdout).toMatch(/^Test mode: +on \(code TEST12345\)$/m);
+
+    // `--token` after `tiktok set` is the TikTok token; the admin token still comes from the environment.
+    const tiktok = await signalbox(['tiktok', 'set', workspace.id, '--token', 'act.tiktok-token-123', '--pixel', 'CIDGJS3C77U7QBTMVDP0', '--advertiser', '7012345678901234567']);
+    expect(tiktok.stdout).toMatch(/^Pixel code: +CIDGJS3C77U7QBTMVDP0$/m);
+    expect(tiktok.stdout).not.toContain('act.tiktok-token-123');
+
+    const conversions = await signalbox(['conversions', 'list', workspace.id, '--status', 'failed']);
+    expect(conversions).toEqual({ code: 0, stdout: 'ID  STATUS  EVENT  TIKTOK EVENT  VALUE  CREATED  REASON', stderr: '' });
+  });
+
+  it("prints the server's message and exits non-zero when the server refuses", async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Shop', '--json'])).stdout);
+    const noCurrency = await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', '25']);
+    expect(noCurrency).toEqual({ code: 1, stdout: '', stderr: 'Error: value.currency is required' });
+    const unknown = await signalbox(['conversions', 'show', ws.id, '00000000-0000-4000-8000-000000000000']);
+    expect(unknown.stderr).toBe('Error: conversion 00000000-0000-4000-8000-000000000000 does not exist in this workspace');
+    const wrongToken = await signalbox(['--token', 'wrong-token', 'workspaces', 'list']);
+    expect(wrongToken).toMatchObject({ code: 1, stderr: 'Error: admin token is not valid' });
+  });
+
+  it('finds the server through .signalbox/dev-stack.json in a parent directory', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-'));
+    mkdirSync(path.join(project, '.signalbox'));
+    mkdirSync(path.join(project, 'src', 'deep'), { recursive: true });
+    writeFileSync(path.join(project, '.signalbox', 'dev-stack.json'), JSON.stringify({ ingestUrl: url, adminToken: TEST_ADMIN_TOKEN }));
+    try {
+      const listed = await signalbox(['workspaces', 'list'], { env: {}, cwd: path.join(project, 'src', 'deep') });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/Candle shop/);
+      expect((await signalbox(['health'], { env: {}, cwd: path.join(project, 'src') })).stdout).toBe('Signalbox is ready');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import type { ConversionDetailView, ConversionSummaryView } from '../api-types';
+import { formatRecord, formatTable } from '../output';
+import { act, type CliIo } from '../session';
+
+const conversionsPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/conversions`;
+
+const money = (c: { value: number | null; currency: string | null }) => (c.value === null ? null : `${c.value} ${c.currency ?? ''}`.trimEnd());
+
+function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
+  const table = formatTable(
+    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'reason'],
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.reason]),
+  );
+  return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
+}
+
+function detailText(c: ConversionDetailView): string {
+  const json = (value: unknown) => (value === null || value === undefined ? '-' : JSON.stringify(value, null, 2));
+  return [
+    formatRecord([
+      ['ID', c.id],
+      ['Status', c.status],
+      ['Reason', c.reason],
+      ['Event', `${c.sourceEvent} → ${c.tiktokEvent}`],
+      ['Event ID', c.eventId],
+      ['Event time', c.eventTime],
+      ['Source', c.eventSource],
+      ['Value', money(c)],
+      ['Test mode', c.testMode ? 'yes' : 'no'],
+      ['Click (ttclid)', c.click.ttclid],
+      ['Click captured', c.click.capturedAt],
+      ['Click visitor', c.click.anonymousId],
+      ['_ttp', c.ttp],
+      ['Workflow', c.workflowId],
+      ['Workflow UI', c.workflowUrl],
+      ['Attempts', c.attempts],
+      ['TikTok code', c.tiktokResponse.code],
+      ['TikTok message', c.tiktokResponse.message],
+      ['TikTok request', c.tiktokResponse.requestId],
+      ['Created', c.createdAt],
+      ['Completed', c.completedAt],
+    ]),
+    '',
+    'Request payload (as sent, hashed):',
+    json(c.requestPayload),
+    '',
+    'TikTok response body:',
+    json(c.tiktokResponse.body),
+  ].join('\n');
+}
+
+export function registerConversionCommands(program: Command, io: CliIo): void {
+  const conversions = program.command('conversions').description('conversions sent (or not) to TikTok, with status and reason');
+
+  conversions
+    .command('list <workspaceId>')
+    .description('list conversions, newest first')
+    .option('--status <status>', 'only pending, delivered, skipped or failed')
+    .option('--limit <n>', 'how many (1-200, default 50)')
+    .option('--cursor <cursor>', 'the next page, as printed after the previous one')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, flags: { status?: string; limit?: string; cursor?: string }) => {
+        const page = await request<{ conversions: ConversionSummaryView[]; nextCursor: string | null }>('GET', conversionsPath(workspaceId), {
+          query: { status: flags.status, limit: flags.limit, cursor: flags.cursor },
+        });
+        print(page, listText);
+      }),
+    );
+
+  conversions
+    .command('show <workspaceId> <conversionId>')
+    .description('everything about one conversion: click used, payload sent, TikTok answer')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, conversionId: string) => {
+        print(await request<ConversionDetailView>('GET', `${conversionsPath(workspaceId)}/${encodeURIComponent(conversionId)}`), detailText);
+      }),
+    );
+}

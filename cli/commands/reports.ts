@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import type { AdFiguresView, AdReportView } from '../api-types';
+import { count, money, percent, ratio } from '../figures';
+import { formatTable, type Cell } from '../output';
+import { act, type CliIo } from '../session';
+
+interface ReportFlags {
+  level: string;
+  from: string;
+  to: string;
+  daily?: boolean;
+  campaign?: string;
+  timeZone?: string;
+  limit?: string;
+  offset?: string;
+}
+
+const LEVEL_NAMES: Record<AdReportView['level'], string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
+
+const figureCells = (f: AdFiguresView): Cell[] => [
+  money(f.spend),
+  count(f.impressions),
+  count(f.clicks),
+  money(f.cpc),
+  percent(f.ctr),
+  count(f.conversions),
+  money(f.conversionValue),
+  ratio(f.roas),
+  count(f.deliveredConversions),
+  money(f.deliveredValue),
+];
+
+const FIGURE_HEADERS = ['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'value', 'roas', 'delivered', 'delivered value'];
+
+/** The figures as a table: one row per entity (and day with --daily), then the totals of the whole query. */
+export function reportText(report: AdReportView, workspaceId: string, offset: number): string {
+  const daily = report.granularity === 'day';
+  const leading = daily ? ['date', LEVEL_NAMES[report.level], 'name', 'status'] : [LEVEL_NAMES[report.level], 'name', 'status'];
+  const rows: Cell[][] = report.rows.map((row) => [...(daily ? [row.date] : []), row.entityId, row.name, row.status, ...figureCells(row)]);
+  // A space, not '': empty cells print as '-', which would read as a missing figure.
+  rows.push([...(daily ? [' '] : []), 'TOTAL', `${report.totals.rows} rows`, ' ', ...figureCells(report.totals)]);
+  const rightAligned = FIGURE_HEADERS.map((_, index) => leading.length + index);
+
+  const lines = [
+    `TikTok advertiser ${report.advertiserId}, ${LEVEL_NAMES[report.level]} level, ${report.from} to ${report.to}${daily ? ', per day' : ''}`,
+    report.statsPulledAt === null ? `Statistics not pulled yet: signalbox tiktok pull ${workspaceId}` : `Statistics pulled at ${report.statsPulledAt}`,
+    ...(report.statsPullError === null ? [] : [`Last pull failed: ${report.statsPullError}`]),
+    'CTR in percent; "delivered" = conversions Signalbox sent to TikTok for that entity; "-" = no figure.',
+    '',
+    formatTable([...leading, ...FIGURE_HEADERS], rows, { rightAligned }),
+  ];
+  const shownUpTo = offset + report.rows.length;
+  if (shownUpTo < report.totals.rows) lines.push('', `Rows ${offset + 1}–${shownUpTo} of ${report.totals.rows}: add --offset ${shownUpTo} for more.`);
+  return lines.join('\n');
+}
+
+export function registerReportCommands(program: Command, io: CliIo): void {
+  program
+    .command('reports <workspaceId>')
+    .description("TikTok ad performance per campaign, ad group or ad, beside the conversions Signalbox delivered")
+    .option('--level <level>', 'campaign, adgroup or ad', 'campaign')
+    .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
+    .requiredOption('--to <date>', 'last day (inclusive), YYYY-MM-DD')
+    .option('--daily', 'a row per day instead of totals over the range')
+    .option('--campaign <campaignId>', "only this campaign's rows")
+    .option('--time-zone <zone>', 'IANA zone for the days of delivered conversions (default UTC)')
+    .option('--limit <n>', 'rows per page (1-10000, default 500)')
+    .option('--offset <n>', 'rows to skip')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, flags: ReportFlags) => {
+        const report = await request<AdReportView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/tiktok/reports`, {
+          query: {
+            level: flags.level,
+            from: flags.from,
+            to: flags.to,
+            granularity: flags.daily ? 'day' : undefined,
+            campaignId: flags.campaign,
+            timeZone: flags.timeZone,
+            limit: flags.limit,
+            offset: flags.offset,
+          },
+        });
+        print(report, (value) => reportText(value, workspaceId, Number(flags.offset ?? 0)));
+      }),
+    );
+}

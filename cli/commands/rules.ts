@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import type { RuleValueView, RuleView } from '../api-types';
+import { CliError } from '../errors';
+import { formatTable } from '../output';
+import { act, type CliIo } from '../session';
+import { numberOrText } from './settings';
+
+interface RuleFlags {
+  tiktokEvent?: string;
+  orderTotal?: boolean;
+  fixed?: string;
+  currency?: string;
+  /** Commander's negation: false when `--no-value` is given. */
+  value?: boolean;
+}
+
+const rulesPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/conversion-rules`;
+
+export function valueText(value: RuleValueView): string {
+  if (value.source === 'fixed') return `fixed ${value.amount} ${value.currency ?? ''}`.trimEnd();
+  if (value.source === 'order_total') return value.currency ? `order total (default currency ${value.currency})` : 'order total';
+  return 'none';
+}
+
+/** The rule body from the flags; with no value flag the server applies its default (order total for purchases). */
+export function ruleBody(flags: RuleFlags): Record<string, unknown> {
+  const chosen = [flags.fixed !== undefined, flags.orderTotal === true, flags.value === false].filter(Boolean).length;
+  if (chosen > 1) throw new CliError('choose one of --fixed <amount>, --order-total or --no-value');
+  const body: Record<string, unknown> = {};
+  if (flags.tiktokEvent !== undefined) body.tiktokEvent = flags.tiktokEvent;
+  if (flags.fixed !== undefined) body.value = { source: 'fixed', amount: numberOrText(flags.fixed), currency: flags.currency };
+  else if (flags.orderTotal || (flags.currency !== undefined && flags.value !== false)) body.value = { source: 'order_total', currency: flags.currency };
+  else if (flags.value === false) body.value = { source: 'none' };
+  return body;
+}
+
+const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, rule.tiktokEvent, valueText(rule.value)]));
+
+export function registerRuleCommands(program: Command, io: CliIo): void {
+  const rules = program.command('rules').description('conversion rules: which events are sent to TikTok, and their value');
+
+  rules
+    .command('put <workspaceId> <event>')
+    .description('create or replace the rule for an event (standard events map to their TikTok name)')
+    .option('--tiktok-event <name>', 'TikTok event name (default: the standard mapping, else the event name itself)')
+    .option('--order-total', "value is the event's order total (default for purchase)")
+    .option('--fixed <amount>', 'value is this fixed amount (needs --currency), e.g. for leads and signups')
+    .option('--currency <code>', 'ISO 4217 currency of the fixed amount, or the fallback currency of order totals')
+    .option('--no-value', 'send no value')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, event: string, flags: RuleFlags) => {
+        const rule = await request<RuleView>('PUT', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`, { body: ruleBody(flags) });
+        print(rule, (saved) => ruleTable([saved]));
+      }),
+    );
+
+  rules
+    .command('list <workspaceId>')
+    .description("list a workspace's conversion rules")
+    .action(
+      act(io, async ({ request, print }, workspaceId: string) => {
+        print((await request<{ rules: RuleView[] }>('GET', rulesPath(workspaceId))).rules, ruleTable);
+      }),
+    );
+
+  rules
+    .command('delete <workspaceId> <event>')
+    .description('delete the rule for an event; its events are no longer sent')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, event: string) => {
+        const deleted = await request<{ event: string }>('DELETE', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`);
+        print(deleted, (result) => `Deleted the conversion rule for ${result.event}`);
+      }),
+    );
+}

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { WorkspaceView } from '../api-types';
+import { CliError } from '../errors';
+import { act, type CliIo } from '../session';
+import { workspaceRecord } from './workspaces';
+
+interface SettingsFlags {
+  window?: string;
+  testMode?: boolean;
+  testEventCode?: string;
+  clearTestEventCode?: boolean;
+  phoneRegion?: string;
+  allowedOrigins?: string;
+  clearAllowedOrigins?: boolean;
+}
+
+/** A number when the text is one; otherwise the text, so that the server names what is wrong with it. */
+export function numberOrText(text: string): number | string {
+  const value = Number(text);
+  return text.trim() !== '' && Number.isFinite(value) ? value : text;
+}
+
+export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (flags.window !== undefined) body.attributionWindowDays = numberOrText(flags.window);
+  if (flags.testMode !== undefined) body.testMode = flags.testMode;
+  if (flags.testEventCode !== undefined) body.testEventCode = flags.testEventCode;
+  if (flags.clearTestEventCode) body.testEventCode = null;
+  if (flags.phoneRegion !== undefined) body.defaultPhoneRegion = flags.phoneRegion;
+  if (flags.allowedOrigins !== undefined) body.allowedOrigins = flags.allowedOrigins.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  if (flags.clearAllowedOrigins) body.allowedOrigins = [];
+  if (Object.keys(body).length === 0) {
+    throw new CliError('nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region or --allowed-origins');
+  }
+  return body;
+}
+
+export function registerSettingsCommands(program: Command, io: CliIo): void {
+  const settings = program.command('settings').description("change a workspace's settings");
+
+  settings
+    .command('set <workspaceId>')
+    .description('set the attribution window, test mode, default phone region or allowed browser origins')
+    .option('--window <days>', 'attribution window in days (1-90)')
+    .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
+    .option('--no-test-mode', 'send production conversions')
+    .option('--test-event-code <code>', 'the test event code from TikTok Events Manager, e.g. TEST12345')
+    .option('--clear-test-event-code', 'forget the stored test event code')
+    .option('--phone-region <country>', 'default region for phone numbers without a country code, e.g. US')
+    .option('--allowed-origins <origins>', 'comma-separated origins browser keys are accepted from (replaces the list), e.g. https://shop.example,https://www.shop.example')
+    .option('--clear-allowed-origins', 'accept browser keys from no origin at all')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
+        const body = settingsBody(flags);
+        print(await request<WorkspaceView>('PATCH', `/admin/workspaces/${encodeURIComponent(workspaceId)}/settings`, { body }), workspaceRecord);
+      }),
+    );
+}

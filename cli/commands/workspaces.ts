@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { WorkspaceView } from '../api-types';
+import { formatRecord, formatTable } from '../output';
+import { act, type CliIo } from '../session';
+
+export function workspaceRecord(ws: WorkspaceView): string {
+  return formatRecord([
+    ['ID', ws.id],
+    ['Name', ws.name],
+    ['Attribution window', `${ws.attributionWindowDays} days`],
+    ['Test mode', ws.testMode ? `on (code ${ws.testEventCode})` : 'off'],
+    ['Test event code', ws.testEventCode],
+    ['Default phone region', ws.defaultPhoneRegion],
+    ['Allowed origins', ws.allowedOrigins.join(', ')],
+    ['Created', ws.createdAt],
+  ]);
+}
+
+export function registerWorkspaceCommands(program: Command, io: CliIo): void {
+  const workspaces = program.command('workspaces').description('create, list and show workspaces');
+
+  workspaces
+    .command('create <name>')
+    .description('create a workspace')
+    .action(
+      act(io, async ({ request, print }, name: string) => {
+        print(await request<WorkspaceView>('POST', '/admin/workspaces', { body: { name } }), workspaceRecord);
+      }),
+    );
+
+  workspaces
+    .command('list')
+    .description('list all workspaces')
+    .action(
+      act(io, async ({ request, print }) => {
+        const { workspaces: all } = await request<{ workspaces: WorkspaceView[] }>('GET', '/admin/workspaces');
+        print(all, (rows) =>
+          formatTable(
+            ['id', 'name', 'window', 'test mode', 'region', 'created'],
+            rows.map((ws) => [ws.id, ws.name, `${ws.attributionWindowDays}d`, ws.testMode ? 'on' : 'off', ws.defaultPhoneRegion, ws.createdAt]),
+          ),
+        );
+      }),
+    );
+
+  workspaces
+    .command('show <workspaceId>')
+    .description('show a workspace and its settings')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string) => {
+        print(await request<WorkspaceView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}`), workspaceRecord);
+      }),
+    );
+}

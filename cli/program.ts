@@ -1,0 +1,59 @@
+import { Command, CommanderError } from 'commander';
+import { registerConversionCommands } from './commands/conversions';
+import { registerHealthCommand } from './commands/health';
+import { registerKeyCommands } from './commands/keys';
+import { registerReportCommands } from './commands/reports';
+import { registerRuleCommands } from './commands/rules';
+import { registerSettingsCommands } from './commands/settings';
+import { registerTikTokCommands } from './commands/tiktok';
+import { registerWorkspaceCommands } from './commands/workspaces';
+import { ApiError, CliError } from './errors';
+import type { CliIo } from './session';
+
+function addJsonToLeaves(command: Command): void {
+  if (command.commands.length === 0) command.option('--json', 'print the raw JSON answer');
+  command.commands.forEach(addJsonToLeaves);
+}
+
+export function createProgram(io: CliIo): Command {
+  const program = new Command('signalbox')
+    .description('Operate Signalbox through its settings API')
+    .option('--url <url>', 'server URL (else SIGNALBOX_URL, else .signalbox/dev-stack.json)')
+    .option('--token <adminToken>', 'admin token (else SIGNALBOX_ADMIN_TOKEN, else .signalbox/dev-stack.json)')
+    .option('--json', 'print raw JSON answers, for scripts')
+    // Options before the subcommand belong to signalbox itself, so `tiktok set --token` can mean the TikTok token.
+    .enablePositionalOptions()
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+
+  registerWorkspaceCommands(program, io);
+  registerSettingsCommands(program, io);
+  registerKeyCommands(program, io);
+  registerRuleCommands(program, io);
+  registerTikTokCommands(program, io);
+  registerReportCommands(program, io);
+  registerConversionCommands(program, io);
+  registerHealthCommand(program, io);
+  program.commands.forEach(addJsonToLeaves);
+  return program;
+}
+
+/** Runs one command line (without `node` and the script) and returns the exit code; never calls process.exit. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await createProgram(io).parseAsync([...args], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ApiError) {
+      if (error.issues.length > 1) io.err(['Error:', ...error.issues.map((issue) => `  - ${issue}`)].join('\n'));
+      else io.err(`Error: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof CliError) {
+      io.err(`Error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+import { ConfigError, ingestEnvSchema, loadEnv, workerEnvSchema } from './env';
+
+const valid = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/signalbox',
+  ADMIN_TOKEN: 'a'.repeat(24),
+  SECRET_KEY: 'ab'.repeat(32),
+};
+
+describe('loadEnv', () => {
+  it('applies defaults', () => {
+    const env = loadEnv(ingestEnvSchema, valid);
+    expect(env.PORT).toBe(8080);
+    expect(env.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
+    expect(env.TEMPORAL_NAMESPACE).toBe('default');
+  });
+
+  it('names a missing variable', () => {
+    const { DATABASE_URL: _omitted, ...rest } = valid;
+    expect(() => loadEnv(ingestEnvSchema, rest)).toThrow(/DATABASE_URL is required/);
+  });
+
+  it('names every malformed variable at once', () => {
+    const attempt = () => loadEnv(ingestEnvSchema, { ...valid, PORT: 'eighty', SECRET_KEY: 'short' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT .*; SECRET_KEY must be 64 hex characters/);
+  });
+
+  it('rejects a TikTok URL that is not a URL', () => {
+    expect(() => loadEnv(workerEnvSchema, { ...valid, TIKTOK_API_URL: 'business-api' })).toThrow(/TIKTOK_API_URL must be an http\(s\) URL/);
+  });
+});

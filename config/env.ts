@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Thrown when the environment is missing or malformed; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const postgresUrl = z
+  .string({ error: 'is required (e.g. postgres://user@127.0.0.1:5432/signalbox)' })
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL');
+const hostPort = z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:7233');
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+const secretKey = z
+  .string({ error: 'is required: 32 random bytes as 64 hex characters (openssl rand -hex 32)' })
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (openssl rand -hex 32)');
+
+/** OAuth of the TikTok Marketing API app (all optional: without them only a manually entered token can connect). */
+const tiktokOAuth = {
+  TIKTOK_APP_ID: z.string().regex(/^\d+$/, 'must be the developer app ID: digits only').optional(),
+  TIKTOK_APP_SECRET: z.string().min(1, 'must not be empty').optional(),
+  /** Where TikTok sends the owner back with `auth_code` and `state` (one of the app's registered redirect URLs). */
+  TIKTOK_OAUTH_REDIRECT_URI: z.url({ error: 'must be an http(s) URL registered as the app redirect URL' }).optional(),
+  /** TikTok's advertiser authorization page; the dev stack points it at the fake's `/portal/auth`. */
+  TIKTOK_AUTH_URL: z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com/portal/auth'),
+};
+
+const tiktokApiUrl = z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com');
+
+/** Temporal duration of the statistics schedule, e.g. `1 hour`, `30 minutes`. */
+const statsPullInterval = z
+  .string()
+  .regex(/^\d+\s*(seconds?|minutes?|hours?|days?|s|m|h|d)$/, 'must be a duration such as "1 hour" or "30 minutes"')
+  .default('1 hour');
+
+const temporal = {
+  TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('signalbox'),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+};
+
+export const ingestEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  ADMIN_TOKEN: z
+    .string({ error: 'is required: the operator token for /admin (at least 24 characters)' })
+    .min(24, 'must be at least 24 characters'),
+  SECRET_KEY: secretKey,
+  LOG_LEVEL: logLevel,
+  /** Temporal Web UI base (dev: http://127.0.0.1:8233); when set, a conversion's detail links to its workflow. */
+  TEMPORAL_UI_URL: z.url({ error: 'must be an http(s) URL, e.g. http://127.0.0.1:8233' }).optional(),
+  TIKTOK_API_URL: tiktokApiUrl,
+  ...tiktokOAuth,
+  TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  ...temporal,
+});
+
+export const workerEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  TIKTOK_API_URL: tiktokApiUrl,
+  TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  SECRET_KEY: secretKey,
+  LOG_LEVEL: logLevel,
+  ...temporal,
+});
+
+export type IngestEnv = z.infer<typeof ingestEnvSchema>;
+export type WorkerEnv = z.infer<typeof workerEnvSchema>;
+
+/** Parses `source` (default `process.env`) once at a composition root; throws ConfigError naming each bad variable. */
+export function loadEnv<S extends z.ZodTypeAny>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(source);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}

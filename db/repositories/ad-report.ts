@@ -1,0 +1,196 @@
+import type { Knex } from 'knex';
+import type { AdLevel } from '../types';
+
+export interface AdReportQuery {
+  advertiserId: string;
+  level: AdLevel;
+  /** `YYYY-MM-DD`, both inclusive. */
+  from: string;
+  to: string;
+  /** `day`: a row per entity and day; `total`: a row per entity over the range. */
+  granularity: 'day' | 'total';
+  /** Only this campaign's rows. */
+  campaignId?: string;
+  /** IANA zone in which a delivered conversion's time falls on a report day (TikTok's days are the advertiser's). */
+  timeZone: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Figures are exact decimal strings computed in PostgreSQL (`numeric`), never floats; ratios are rounded to 4
+ * decimals and are null when their denominator is zero or unknown.
+ */
+export interface AdReportFigures {
+  spend: string | null;
+  impressions: number | null;
+  clicks: number | null;
+  /** spend / clicks */
+  cpc: string | null;
+  /** clicks / impressions × 100 (percent, like TikTok's `ctr`) */
+  ctr: string | null;
+  conversions: number | null;
+  conversionValue: string | null;
+  /** conversion value / spend */
+  roas: string | null;
+  /** Conversions Signalbox delivered (not in test mode) whose click came from this entity, and their value. */
+  deliveredConversions: number;
+  deliveredValue: string | null;
+}
+
+export interface AdReportRow extends AdReportFigures {
+  level: AdLevel;
+  /** `YYYY-MM-DD`; null for `granularity: 'total'`. */
+  date: string | null;
+  entityId: string;
+  name: string | null;
+  status: string | null;
+  campaignId: string | null;
+  adgroupId: string | null;
+}
+
+const CLICK_COLUMN: Record<AdLevel, string> = { campaign: 'click_campaign_id', adgroup: 'click_adgroup_id', ad: 'click_ad_id' };
+
+/** Ratios and text forms shared by rows and totals: `t` has spend, impressions, clicks, conversions, value, d_count, d_value. */
+const FIGURES = `
+  trim_scale(t.spend)::text AS spend,
+  t.impressions::text AS impressions,
+  t.clicks::text AS clicks,
+  CASE WHEN t.clicks > 0 THEN trim_scale(round(t.spend / t.clicks, 4))::text END AS cpc,
+  CASE WHEN t.impressions > 0 THEN trim_scale(round(t.clicks * 100.0 / t.impressions, 4))::text END AS ctr,
+  t.conversions::text AS conversions,
+  trim_scale(t.value)::text AS conversion_value,
+  CASE WHEN t.spend > 0 THEN trim_scale(round(t.value / t.spend, 4))::text END AS roas,
+  coalesce(t.d_count, 0)::text AS delivered_conversions,
+  trim_scale(t.d_value)::text AS delivered_value`;
+
+interface FigureColumns {
+  spend: string | null;
+  impressions: string | null;
+  clicks: string | null;
+  cpc: string | null;
+  ctr: string | null;
+  conversions: string | null;
+  conversion_value: string | null;
+  roas: string | null;
+  delivered_conversions: string;
+  delivered_value: string | null;
+}
+
+interface RowColumns extends FigureColumns {
+  stat_date: string | null;
+  entity_id: string;
+  name: string | null;
+  status: string | null;
+  campaign_id: string | null;
+  adgroup_id: string | null;
+}
+
+const count = (text: string | null): number | null => (text === null ? null : Number(text));
+
+function toFigures(c: FigureColumns): AdReportFigures {
+  return {
+    spend: c.spend,
+    impressions: count(c.impressions),
+    clicks: count(c.clicks),
+    cpc: c.cpc,
+    ctr: c.ctr,
+    conversions: count(c.conversions),
+    conversionValue: c.conversion_value,
+    roas: c.roas,
+    deliveredConversions: Number(c.delivered_conversions),
+    deliveredValue: c.delivered_value,
+  };
+}
+
+export function createAdReportRepository(db: Knex) {
+  /**
+   * TikTok's figures per entity (and day) full-joined with the conversions Signalbox delivered for the same entity
+   * (and day), so a day TikTok has no row for still shows what was delivered.
+   */
+  function joined(workspaceId: string, q: AdReportQuery): { sql: string; bindings: Knex.RawBinding[] } {
+    const byDay = q.granularity === 'day';
+    const clickColumn = CLICK_COLUMN[q.level];
+    const campaignFilter = q.campaignId === undefined ? '' : 'AND s.campaign_id = ?';
+    const deliveredCampaignFilter = q.campaignId === undefined ? '' : 'AND c.click_campaign_id = ?';
+    const sql = `
+      WITH stats AS (
+        SELECT s.entity_id, ${byDay ? 's.stat_date' : 'NULL::date AS stat_date'},
+               max(s.campaign_id) AS campaign_id, max(s.adgroup_id) AS adgroup_id,
+               sum(s.spend) AS spend, sum(s.impressions) AS impressions, sum(s.clicks) AS clicks,
+               sum(s.conversions) AS conversions, sum(s.conversion_value) AS value
+        FROM ad_stats_daily s
+        WHERE s.workspace_id = ? AND s.advertiser_id = ? AND s.level = ? AND s.stat_date BETWEEN ?::date AND ?::date ${campaignFilter}
+        GROUP BY s.entity_id${byDay ? ', s.stat_date' : ''}
+      ),
+      delivered AS (
+        SELECT c.${clickColumn} AS entity_id,
+               ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'} AS stat_date,
+               max(c.click_campaign_id) AS campaign_id, max(c.click_adgroup_id) AS adgroup_id,
+               count(*) AS d_count, sum(c.value) AS d_value
+        FROM conversions c
+        WHERE c.workspace_id = ? AND c.status = 'delivered' AND NOT c.test_mode AND c.${clickColumn} IS NOT NULL
+          AND (c.event_time AT TIME ZONE ?)::date BETWEEN ?::date AND ?::date ${deliveredCampaignFilter}
+        GROUP BY 1, 2
+      ),
+      t AS (
+        SELECT coalesce(stats.entity_id, delivered.entity_id) AS entity_id,
+               coalesce(stats.stat_date, delivered.stat_date) AS stat_date,
+               coalesce(stats.campaign_id, delivered.campaign_id) AS campaign_id,
+               coalesce(stats.adgroup_id, delivered.adgroup_id) AS adgroup_id,
+               stats.spend, stats.impressions, stats.clicks, stats.conversions, stats.value,
+               delivered.d_count, delivered.d_value
+        FROM stats FULL JOIN delivered
+          ON delivered.entity_id = stats.entity_id AND delivered.stat_date IS NOT DISTINCT FROM stats.stat_date
+      )`;
+    const values: Knex.RawBinding[] = [workspaceId, q.advertiserId, q.level, q.from, q.to];
+    if (q.campaignId !== undefined) values.push(q.campaignId);
+    if (byDay) values.push(q.timeZone);
+    values.push(workspaceId, q.timeZone, q.from, q.to);
+    if (q.campaignId !== undefined) values.push(q.campaignId);
+    return { sql, bindings: values };
+  }
+
+  return {
+    async rows(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportRow[]> {
+      const base = joined(workspaceId, q);
+      const { rows } = await executor.raw<{ rows: RowColumns[] }>(
+        `${base.sql}
+         SELECT to_char(t.stat_date, 'YYYY-MM-DD') AS stat_date, t.entity_id, e.name, e.status,
+                coalesce(t.campaign_id, e.campaign_id) AS campaign_id, coalesce(t.adgroup_id, e.adgroup_id) AS adgroup_id,
+                ${FIGURES}
+         FROM t LEFT JOIN ad_entities e ON e.workspace_id = ? AND e.level = ? AND e.entity_id = t.entity_id
+         ORDER BY t.stat_date NULLS FIRST, coalesce(t.campaign_id, e.campaign_id), coalesce(t.adgroup_id, e.adgroup_id), t.entity_id
+         LIMIT ? OFFSET ?`,
+        [...base.bindings, workspaceId, q.level, q.limit, q.offset],
+      );
+      return rows.map((r) => ({
+        level: q.level,
+        date: r.stat_date,
+        entityId: r.entity_id,
+        name: r.name,
+        status: r.status,
+        campaignId: q.level === 'campaign' ? r.entity_id : r.campaign_id,
+        adgroupId: q.level === 'adgroup' ? r.entity_id : q.level === 'ad' ? r.adgroup_id : null,
+        ...toFigures(r),
+      }));
+    },
+
+    /** The same figures summed over every entity and day of the query (ignoring limit and offset). */
+    async totals(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportFigures & { rows: number }> {
+      const base = joined(workspaceId, q);
+      const { rows } = await executor.raw<{ rows: (FigureColumns & { row_count: string })[] }>(
+        `${base.sql}
+         SELECT t.row_count, ${FIGURES}
+         FROM (SELECT count(*) AS row_count, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
+                      sum(conversions) AS conversions, sum(value) AS value, sum(d_count) AS d_count, sum(d_value) AS d_value
+               FROM t) t`,
+        base.bindings,
+      );
+      const row = rows[0] as FigureColumns & { row_count: string };
+      return { rows: Number(row.row_count), ...toFigures(row) };
+    },
+  };
+}
+
+export type AdReportRepository = ReturnType<typeof createAdReportRepository>;

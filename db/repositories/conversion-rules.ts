@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import type { ConversionRuleRow, ValueSource } from '../types';
+
+export interface ConversionRule {
+  sourceEvent: string;
+  tiktokEvent: string;
+  valueSource: ValueSource;
+  fixedValue: number | null;
+  currency: string | null;
+}
+
+function toRule(row: ConversionRuleRow): ConversionRule {
+  return {
+    sourceEvent: row.source_event,
+    tiktokEvent: row.tiktok_event,
+    valueSource: row.value_source,
+    fixedValue: row.fixed_value,
+    currency: row.currency,
+  };
+}
+
+export function createConversionRuleRepository(db: Knex) {
+  return {
+    async put(workspaceId: string, rule: ConversionRule, executor: Knex = db): Promise<ConversionRule> {
+      const values = {
+        workspace_id: workspaceId,
+        source_event: rule.sourceEvent,
+        tiktok_event: rule.tiktokEvent,
+        value_source: rule.valueSource,
+        fixed_value: rule.fixedValue,
+        currency: rule.currency,
+      };
+      const [row] = await executor('conversion_rules')
+        .insert(values)
+        .onConflict(['workspace_id', 'source_event'])
+        .merge({ ...values, updated_at: executor.fn.now() })
+        .returning('*');
+      return toRule(row);
+    },
+
+    async remove(workspaceId: string, sourceEvent: string, executor: Knex = db): Promise<boolean> {
+      const deleted = await executor('conversion_rules').where({ workspace_id: workspaceId, source_event: sourceEvent }).delete();
+      return deleted > 0;
+    },
+
+    async list(workspaceId: string, executor: Knex = db): Promise<ConversionRule[]> {
+      const rows = await executor('conversion_rules').where({ workspace_id: workspaceId }).orderBy('source_event');
+      return rows.map(toRule);
+    },
+
+    async find(workspaceId: string, sourceEvent: string, executor: Knex = db): Promise<ConversionRule | undefined> {
+      const row = await executor('conversion_rules').where({ workspace_id: workspaceId, source_event: sourceEvent }).first();
+      return row && toRule(row);
+    },
+
+    /** The rules for the given event names, keyed by service event name. */
+    async forEvents(workspaceId: string, eventNames: readonly string[], executor: Knex = db): Promise<Map<string, ConversionRule>> {
+      if (eventNames.length === 0) return new Map();
+      const rows = await executor('conversion_rules').where({ workspace_id: workspaceId }).whereIn('source_event', [...new Set(eventNames)]);
+      return new Map(rows.map((row) => [row.source_event, toRule(row)]));
+    },
+  };
+}
+
+export type ConversionRuleRepository = ReturnType<typeof createConversionRuleRepository>;

@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import { bindings } from './bindings';
+import type { ConversionRow, ConversionStatus } from '../types';
+
+export interface NewConversion {
+  eventRowId: string;
+  messageId: string;
+  sourceEvent: string;
+  tiktokEvent: string;
+  eventId: string;
+  eventTime: Date;
+  eventSource: 'web' | 'app';
+  value: number | null;
+  currency: string | null;
+  workflowId: string;
+}
+
+export interface CreatedConversion {
+  id: string;
+  workflowId: string;
+  workspaceId: string;
+  tiktokEvent: string;
+}
+
+export interface ConversionOutcome {
+  status: Exclude<ConversionStatus, 'pending'>;
+  reason?: string | null;
+  tiktokCode?: number | null;
+  tiktokMessage?: string | null;
+  tiktokRequestId?: string | null;
+}
+
+export interface ListConversionsQuery {
+  status?: ConversionStatus;
+  limit: number;
+  /** Returns conversions created before this one (cursor paging, newest first). */
+  before?: { createdAt: Date; id: string };
+}
+
+export function createConversionRepository(db: Knex) {
+  return {
+    /** Inserts conversions not recorded yet (unique per workspace, TikTok event and event_id); returns the new ones. */
+    async insertNew(workspaceId: string, conversions: readonly NewConversion[], executor: Knex = db): Promise<CreatedConversion[]> {
+      if (conversions.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string }[] }>(
+        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id)
+         SELECT ?, * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[])
+         ON CONFLICT DO NOTHING
+         RETURNING id, workflow_id, tiktok_event`,
+        bindings(
+          workspaceId,
+          conversions.map((c) => c.eventRowId),
+          conversions.map((c) => c.messageId),
+          conversions.map((c) => c.sourceEvent),
+          conversions.map((c) => c.tiktokEvent),
+          conversions.map((c) => c.eventId),
+          conversions.map((c) => c.eventTime.toISOString()),
+          conversions.map((c) => c.eventSource),
+          conversions.map((c) => c.value),
+          conversions.map((c) => c.currency),
+          conversions.map((c) => c.workflowId),
+        ),
+      );
+      return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event }));
+    },
+
+    async find(id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
+      return executor('conversions').where({ id }).first();
+    },
+
+    async findInWorkspace(workspaceId: string, id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
+      return executor('conversions').where({ workspace_id: workspaceId, id }).first();
+    },
+
+    async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<ConversionRow[]> {
+      const builder = executor('conversions').where({ workspace_id: workspaceId });
+      if (query.status) builder.where({ status: query.status });
+      if (query.before) {
+        builder.whereRaw('(created_at, id) < (?, ?)', [query.before.createdAt, query.before.id]);
+      }
+      return builder.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit);
+    },
+
+    async markWorkflowStarted(ids: readonly string[], executor: Knex = db): Promise<void> {
+      if (ids.length === 0) return;
+      await executor('conversions').whereIn('id', [...ids]).update({ workflow_started_at: executor.fn.now() });
+    },
+
+    /** Pending conversions whose workflow was never started, or was started long ago and has not finished. */
+    async pendingForSweep(startedBefore: Date, createdBefore: Date, limit: number, executor: Knex = db): Promise<ConversionRow[]> {
+      return executor('conversions')
+        .where({ status: 'pending' })
+        .where('created_at', '<', createdBefore)
+        .whereRaw('(workflow_started_at IS NULL OR workflow_started_at < ?)', [startedBefore])
+        .orderBy('created_at')
+        .limit(limit);
+    },
+
+    async update(id: string, changes: Partial<ConversionRow>, executor: Knex = db): Promise<void> {
+      await executor('conversions').where({ id }).update({ ...changes, updated_at: executor.fn.now() });
+    },
+
+    async incrementAttempts(id: string, executor: Knex = db): Promise<number> {
+      const [row] = await executor('conversions').where({ id }).increment('attempts', 1).returning(['attempts']);
+      return row.attempts;
+    },
+
+    /** Records the final outcome once: a conversion that already left `pending` keeps its first outcome. */
+    async finish(id: string, outcome: ConversionOutcome, executor: Knex = db): Promise<boolean> {
+      const updated = await executor('conversions')
+        .where({ id, status: 'pending' })
+        .update({
+          status: outcome.status,
+          reason: outcome.reason ?? null,
+          tiktok_code: outcome.tiktokCode ?? null,
+          tiktok_message: outcome.tiktokMessage ?? null,
+          tiktok_request_id: outcome.tiktokRequestId ?? null,
+          completed_at: executor.fn.now(),
+          updated_at: executor.fn.now(),
+        });
+      return updated > 0;
+    },
+  };
+}
+
+export type ConversionRepository = ReturnType<typeof createConversionRepository>;

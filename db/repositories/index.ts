@@ -1,0 +1,29 @@
+import type { Knex } from 'knex';
+import type { SecretBox } from '../secret-box';
+import { createAdReportRepository } from './ad-report';
+import { createAdStatsRepository } from './ad-stats';
+import { createApiKeyRepository } from './api-keys';
+import { createConversionRuleRepository } from './conversion-rules';
+import { createConversionRepository } from './conversions';
+import { createEventRepository } from './events';
+import { createOAuthStateRepository } from './oauth-states';
+import { createProfileRepository } from './profiles';
+import { createTikTokConnectionRepository } from './tiktok-connections';
+import { createWorkspaceRepository } from './workspaces';
+
+export function createRepositories(db: Knex, secrets: SecretBox) {
+  return {
+    workspaces: createWorkspaceRepository(db),
+    apiKeys: createApiKeyRepository(db),
+    events: createEventRepository(db),
+    profiles: createProfileRepository(db),
+    conversionRules: createConversionRuleRepository(db),
+    tiktokConnections: createTikTokConnectionRepository(db, secrets),
+    conversions: createConversionRepository(db),
+    oauthStates: createOAuthStateRepository(db),
+    adStats: createAdStatsRepository(db),
+    adReport: createAdReportRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,96 @@
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { createSecretBox } from '../secret-box';
+import { createRepositories, type Repositories } from './index';
+
+let testDb: TestDatabase;
+let repos: Repositories;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  repos = createRepositories(testDb.db, createSecretBox('11'.repeat(32)));
+});
+afterAll(() => testDb.destroy());
+
+describe('events', () => {
+  it('stores a repeated messageId once and reports only new rows', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const event = { messageId: 'm-1', type: 'track', eventName: 'purchase', userId: 'u1', anonymousId: null, occurredAt: new Date(), message: { a: 1 } };
+    const first = await repos.events.insertNew(ws.id, [event, { ...event, messageId: 'm-2' }]);
+    const second = await repos.events.insertNew(ws.id, [event, { ...event, messageId: 'm-3' }]);
+    expect([...first.keys()].sort()).toEqual(['m-1', 'm-2']);
+    expect([...second.keys()]).toEqual(['m-3']);
+    expect(await repos.events.count(ws.id)).toBe(3);
+  });
+});
+
+describe('profiles', () => {
+  it('keeps the latest ttclid per visitor and every click, whatever the arrival order', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const early = new Date('2026-01-01T00:00:00Z');
+    const late = new Date('2026-01-05T00:00:00Z');
+    await repos.profiles.record(ws.id, [{ anonymousId: 'a1', seenAt: late, ttclid: 'E.C.P.late', ttp: 'ttp-late' }], []);
+    await repos.profiles.record(ws.id, [{ anonymousId: 'a1', seenAt: early, ttclid: 'E.C.P.early', ttp: 'ttp-early' }], []);
+    const [visitor] = await repos.profiles.visitors(ws.id, ['a1']);
+    expect(visitor).toMatchObject({ ttclid: 'E.C.P.late', ttp: 'ttp-late', first_seen_at: early, last_seen_at: late });
+    const clicks = await repos.profiles.recentClicks(ws.id, ['a1'], new Date('2026-02-01T00:00:00Z'));
+    expect(clicks.map((c) => c.ttclid)).toEqual(['E.C.P.late', 'E.C.P.early']);
+  });
+
+  it('walks identity links across devices: desktop visitor → user → email → phone visitor', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const email = { kind: 'email_sha256' as const, value: 'e'.repeat(64) };
+    await repos.profiles.record(ws.id, [], [
+      { from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'desktop' } },
+      { from: { kind: 'user_id', value: 'u1' }, to: email },
+      { from: { kind: 'anonymous_id', value: 'phone' }, to: email },
+      { from: { kind: 'anonymous_id', value: 'stranger' }, to: { kind: 'email_sha256', value: 'f'.repeat(64) } },
+    ]);
+    const linked = await repos.profiles.reachable(ws.id, [{ kind: 'anonymous_id', value: 'desktop' }], 'anonymous_id');
+    expect(linked.sort()).toEqual(['desktop', 'phone']);
+  });
+});
+
+describe('api keys', () => {
+  it('finds a key by its plaintext, stores only a hash, and stops finding it once revoked', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const created = await repos.apiKeys.create(ws.id, 'backend');
+    expect(created.key).toMatch(/^dk_[A-Za-z0-9_-]{32}$/);
+    const stored = await testDb.db('api_keys').where({ id: created.id }).first();
+    expect(JSON.stringify(stored)).not.toContain(created.key);
+    expect((await repos.apiKeys.findActive(created.key))?.workspaceId).toBe(ws.id);
+    await repos.apiKeys.revoke(ws.id, created.id);
+    expect(await repos.apiKeys.findActive(created.key)).toBeUndefined();
+  });
+
+  it('makes browser keys with their own prefix, and the schema knows no other kind', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const browser = await repos.apiKeys.create(ws.id, 'website', 'browser');
+    expect(browser.key).toMatch(/^pk_[A-Za-z0-9_-]{32}$/);
+    expect(await repos.apiKeys.findActive(browser.key)).toMatchObject({ kind: 'browser', displayPrefix: browser.key.slice(0, 9) });
+    await expect(testDb.db('api_keys').insert({ id: 'key_x', workspace_id: ws.id, name: 'x', kind: 'public' as never, key_hash: 'h', display_prefix: 'x' })).rejects.toThrow(
+      /api_key_kind/,
+    );
+  });
+});
+
+describe('workspaces', () => {
+  it('keeps allowed origins, and tells whether any workspace allows an origin', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    expect(ws.allowedOrigins).toEqual([]);
+    expect(await repos.workspaces.anyAllowsOrigin('https://tea.example')).toBe(false);
+    const updated = await repos.workspaces.updateSettings(ws.id, { allowedOrigins: ['https://tea.example', 'http://localhost:3000'] });
+    expect(updated?.allowedOrigins).toEqual(['https://tea.example', 'http://localhost:3000']);
+    expect(await repos.workspaces.anyAllowsOrigin('https://tea.example')).toBe(true);
+    expect(await repos.workspaces.anyAllowsOrigin('https://tea.example.evil')).toBe(false);
+  });
+});
+
+describe('tiktok connections', () => {
+  it('stores the access token encrypted and opens it again', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    await repos.tiktokConnections.put(ws.id, { accessToken: 'secret-token-123', advertiserId: '7000000000000001', pixelCode: 'CPIXEL0000000000000A' });
+    const stored = await testDb.db('tiktok_connections').where({ workspace_id: ws.id }).first();
+    expect(stored?.access_token_ciphertext).not.toContain('secret-token-123');
+    expect((await repos.tiktokConnections.withToken(ws.id))?.accessToken).toBe('secret-token-123');
+  });
+});

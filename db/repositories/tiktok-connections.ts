@@ -1,0 +1,175 @@
+import type { Knex } from 'knex';
+import type { SecretBox } from '../secret-box';
+import type { AccessibleAdvertiser, TikTokConnectionRow, TikTokConnectionStatus } from '../types';
+
+export interface TikTokConnectionSummary {
+  workspaceId: string;
+  advertiserId: string | null;
+  pixelCode: string | null;
+  /** TikTok App ID that mobile-app events are sent under (in place of the pixel). */
+  appId: string | null;
+  /** `manual` (a token pasted from Events Manager) or `oauth`. */
+  source: string;
+  status: TikTokConnectionStatus;
+  /** Permission IDs TikTok reported for an OAuth token; null when unknown (manual token). */
+  grantedScopes: string[] | null;
+  /** Advertisers the OAuth token may use, as listed when it was granted; null for a manual token. */
+  accessibleAdvertisers: AccessibleAdvertiser[] | null;
+  authorizedAt: Date | null;
+  statsPulledAt: Date | null;
+  /** Why the last statistics pull failed; null after a successful one. */
+  statsPullError: string | null;
+  updatedAt: Date;
+}
+
+export interface TikTokConnection extends TikTokConnectionSummary {
+  accessToken: string;
+}
+
+export interface TikTokConnectionInput {
+  accessToken: string;
+  advertiserId: string | null;
+  pixelCode: string | null;
+  source?: string;
+}
+
+export interface AuthorizedConnectionInput {
+  accessToken: string;
+  grantedScopes: string[];
+  accessibleAdvertisers: AccessibleAdvertiser[];
+}
+
+function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
+  return {
+    workspaceId: row.workspace_id,
+    advertiserId: row.advertiser_id,
+    pixelCode: row.pixel_code,
+    appId: row.app_id,
+    source: row.source,
+    status: row.status,
+    grantedScopes: row.granted_scopes,
+    accessibleAdvertisers: row.accessible_advertisers,
+    authorizedAt: row.authorized_at,
+    statsPulledAt: row.stats_pulled_at,
+    statsPullError: row.stats_pull_error,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The access token is sealed with SECRET_KEY before it is written and opened only when a call to TikTok needs it. */
+export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
+  return {
+    /** A manually entered token (Events Manager): replaces any earlier connection, OAuth details included. */
+    async put(workspaceId: string, input: TikTokConnectionInput, executor: Knex = db): Promise<TikTokConnectionSummary> {
+      const values = {
+        workspace_id: workspaceId,
+        access_token_ciphertext: secrets.seal(input.accessToken),
+        advertiser_id: input.advertiserId,
+        pixel_code: input.pixelCode,
+        source: input.source ?? 'manual',
+        status: 'active' as const,
+        granted_scopes: null,
+        accessible_advertisers: null,
+        authorized_at: null,
+        stats_pull_error: null,
+      };
+      const [row] = await executor('tiktok_connections')
+        .insert(values)
+        .onConflict('workspace_id')
+        .merge({ ...values, updated_at: executor.fn.now() })
+        .returning('*');
+      return toSummary(row);
+    },
+
+    /**
+     * A token from the OAuth code exchange. An earlier selection survives re-authorization when its advertiser is
+     * still accessible (the pixel with it); otherwise both are cleared for the owner to choose again.
+     */
+    async putAuthorized(workspaceId: string, input: AuthorizedConnectionInput, executor: Knex = db): Promise<TikTokConnectionSummary> {
+      const accessibleIds = input.accessibleAdvertisers.map((a) => a.advertiserId);
+      const { rows } = await executor.raw<{ rows: TikTokConnectionRow[] }>(
+        `INSERT INTO tiktok_connections AS c
+           (workspace_id, access_token_ciphertext, source, status, granted_scopes, accessible_advertisers, authorized_at)
+         VALUES (?, ?, 'oauth', 'active', ?::text[], ?::jsonb, now())
+         ON CONFLICT (workspace_id) DO UPDATE SET
+           access_token_ciphertext = excluded.access_token_ciphertext,
+           source = 'oauth',
+           status = 'active',
+           granted_scopes = excluded.granted_scopes,
+           accessible_advertisers = excluded.accessible_advertisers,
+           authorized_at = excluded.authorized_at,
+           advertiser_id = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_id END,
+           pixel_code = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.pixel_code END,
+           stats_pull_error = NULL,
+           updated_at = now()
+         RETURNING *`,
+        [workspaceId, secrets.seal(input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds],
+      );
+      return toSummary(rows[0] as TikTokConnectionRow);
+    },
+
+    /** Choosing another advertiser clears the pixel, which belongs to the previous one. */
+    async selectAdvertiser(workspaceId: string, advertiserId: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
+      const { rows } = await executor.raw<{ rows: TikTokConnectionRow[] }>(
+        `UPDATE tiktok_connections SET
+           pixel_code = CASE WHEN advertiser_id = ? THEN pixel_code END,
+           advertiser_id = ?,
+           updated_at = now()
+         WHERE workspace_id = ?
+         RETURNING *`,
+        [advertiserId, advertiserId, workspaceId],
+      );
+      return rows[0] && toSummary(rows[0]);
+    },
+
+    /** The App ID is kept across token changes: it belongs to the workspace's app, not to a token. */
+    async setAppId(workspaceId: string, appId: string | null, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
+      const [row] = await executor('tiktok_connections')
+        .where({ workspace_id: workspaceId })
+        .update({ app_id: appId, updated_at: executor.fn.now() })
+        .returning('*');
+      return row && toSummary(row);
+    },
+
+    async selectPixel(workspaceId: string, pixelCode: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
+      const [row] = await executor('tiktok_connections')
+        .where({ workspace_id: workspaceId })
+        .update({ pixel_code: pixelCode, updated_at: executor.fn.now() })
+        .returning('*');
+      return row && toSummary(row);
+    },
+
+    async summary(workspaceId: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
+      const row = await executor('tiktok_connections').where({ workspace_id: workspaceId }).first();
+      return row && toSummary(row);
+    },
+
+    async withToken(workspaceId: string, executor: Knex = db): Promise<TikTokConnection | undefined> {
+      const row = await executor('tiktok_connections').where({ workspace_id: workspaceId }).first();
+      return row && { ...toSummary(row), accessToken: secrets.open(row.access_token_ciphertext) };
+    },
+
+    /** Connections that have an advertiser: each should have a statistics schedule. */
+    async withAdvertiser(executor: Knex = db): Promise<TikTokConnectionSummary[]> {
+      const rows = await executor('tiktok_connections').whereNotNull('advertiser_id').orderBy('workspace_id');
+      return rows.map(toSummary);
+    },
+
+    /** TikTok refused the token: deliveries and pulls stop (recorded as skipped) until the owner reconnects. */
+    async markReauthorizationRequired(workspaceId: string, executor: Knex = db): Promise<void> {
+      await executor('tiktok_connections').where({ workspace_id: workspaceId }).update({ status: 'reauthorization_required', updated_at: executor.fn.now() });
+    },
+
+    async recordStatsPull(workspaceId: string, outcome: { at: Date; error: string | null }, executor: Knex = db): Promise<void> {
+      await executor('tiktok_connections')
+        .where({ workspace_id: workspaceId })
+        .update(outcome.error === null ? { stats_pulled_at: outcome.at, stats_pull_error: null } : { stats_pull_error: outcome.error });
+    },
+
+    async remove(workspaceId: string, executor: Knex = db): Promise<boolean> {
+      return (await executor('tiktok_connections').where({ workspace_id: workspaceId }).delete()) > 0;
+    },
+  };
+}
+
+export type TikTokConnectionRepository = ReturnType<typeof createTikTokConnectionRepository>;

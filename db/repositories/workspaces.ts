@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { WorkspaceRow } from '../types';
+import { newId } from './ids';
+
+export interface WorkspaceSettings {
+  attributionWindowDays: number;
+  testMode: boolean;
+  testEventCode: string | null;
+  defaultPhoneRegion: string;
+  /** Exact `scheme://host[:port]` origins that browser keys are accepted from. */
+  allowedOrigins: string[];
+}
+
+export interface Workspace extends WorkspaceSettings {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+function toWorkspace(row: WorkspaceRow): Workspace {
+  return {
+    id: row.id,
+    name: row.name,
+    attributionWindowDays: row.attribution_window_days,
+    testMode: row.test_mode,
+    testEventCode: row.test_event_code,
+    defaultPhoneRegion: row.default_phone_region,
+    allowedOrigins: row.allowed_origins,
+    createdAt: row.created_at,
+  };
+}
+
+export function createWorkspaceRepository(db: Knex) {
+  return {
+    async create(name: string, executor: Knex = db): Promise<Workspace> {
+      const [row] = await executor('workspaces').insert({ id: newId('ws'), name }).returning('*');
+      return toWorkspace(row);
+    },
+
+    async find(id: string, executor: Knex = db): Promise<Workspace | undefined> {
+      const row = await executor('workspaces').where({ id }).first();
+      return row && toWorkspace(row);
+    },
+
+    /** Whether any workspace allows this origin: CORS preflights carry no key, so they cannot name their workspace. */
+    async anyAllowsOrigin(origin: string, executor: Knex = db): Promise<boolean> {
+      const row = await executor('workspaces').whereRaw('allowed_origins @> ARRAY[?]::text[]', [origin]).first('id');
+      return row !== undefined;
+    },
+
+    async list(executor: Knex = db): Promise<Workspace[]> {
+      const rows = await executor('workspaces').orderBy('created_at');
+      return rows.map(toWorkspace);
+    },
+
+    async updateSettings(id: string, changes: Partial<WorkspaceSettings>, executor: Knex = db): Promise<Workspace | undefined> {
+      const [row] = await executor('workspaces')
+        .where({ id })
+        .update({
+          attribution_window_days: changes.attributionWindowDays,
+          test_mode: changes.testMode,
+          test_event_code: changes.testEventCode,
+          default_phone_region: changes.defaultPhoneRegion,
+          allowed_origins: changes.allowedOrigins,
+          updated_at: executor.fn.now(),
+        })
+        .returning('*');
+      return row && toWorkspace(row);
+    },
+  };
+}
+
+export type WorkspaceRepository = ReturnType<typeof createWorkspaceRepository>;

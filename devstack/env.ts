@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** What `npm start` reads; every part it would start itself can be replaced by an existing one. */
+export const devStackEnvSchema = z.object({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  TIKTOK_API_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  FAKE_TIKTOK_PORT: z.coerce.number().int().min(1).max(65535).default(9099),
+  SIGNALBOX_DATA_DIR: z.string().min(1).default('.signalbox'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type DevStackEnv = z.infer<typeof devStackEnvSchema>;

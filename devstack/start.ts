@@ -1,0 +1,160 @@
+import net from 'node:net';
+import path from 'node:path';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake/seed';
+import { ConfigError, loadEnv } from '../config/env';
+import { createDatabase, migrateToLatest } from '../db/knex';
+import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
+import { ingestTikTokEnv } from './tiktok-env';
+import { devStackEnvSchema, type DevStackEnv } from './env';
+import { loadOrCreateState, saveState } from './state';
+import { locateTemporalCli } from './temporal-cli';
+import { startTemporalDevServer } from './temporal-dev-server';
+
+const HOST = '127.0.0.1';
+const BUILD_ROOT = path.join(__dirname, '..');
+const log = (line: string) => console.log(`[devstack] ${line}`);
+
+async function assertPortFree(port: number, what: string, override: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer().once('error', () => reject(new Error(`Port ${port} (${what}) is in use. Stop what uses it, or set ${override}.`)));
+    probe.listen(port, HOST, () => probe.close(() => resolve()));
+  });
+}
+
+/** The stack in dependency order; each part registers how to stop it, and stopping runs in reverse. */
+async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], children: Child[]): Promise<void> {
+  const dataDir = path.resolve(env.SIGNALBOX_DATA_DIR);
+  const state = loadOrCreateState(dataDir);
+
+  const childEnv = (extra: Record<string, string>) => ({ ...process.env, LOG_LEVEL: env.LOG_LEVEL, ...extra });
+  const track = (child: Child) => {
+    children.push(child);
+    stops.push(() => stopChild(child));
+    return child;
+  };
+
+  let databaseUrl = env.DATABASE_URL;
+  if (databaseUrl === undefined) {
+    await assertPortFree(env.POSTGRES_PORT, 'embedded PostgreSQL', 'POSTGRES_PORT or DATABASE_URL');
+    log(`starting embedded PostgreSQL (data in ${path.join(dataDir, 'postgres')})`);
+    const postgres = track(
+      startNodeChild('postgres', path.join(BUILD_ROOT, 'devstack/postgres-main.js'), childEnv({ DATA_DIR: path.join(dataDir, 'postgres'), PORT: String(env.POSTGRES_PORT) })),
+    );
+    databaseUrl = (await postgres.waitForLine(/^ready (\S+)$/))[1] as string;
+  }
+  const db = createDatabase({ url: databaseUrl, poolMax: 1 });
+  const applied = await migrateToLatest(db).finally(() => db.destroy());
+  log(applied.length > 0 ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+
+  let temporalAddress = env.TEMPORAL_ADDRESS;
+  let temporalUi: string | undefined;
+  if (temporalAddress === undefined) {
+    await assertPortFree(env.TEMPORAL_PORT, 'Temporal', 'TEMPORAL_PORT or TEMPORAL_ADDRESS');
+    await assertPortFree(env.TEMPORAL_UI_PORT, 'Temporal UI', 'TEMPORAL_UI_PORT');
+    const cli = await locateTemporalCli({
+      explicitPath: env.TEMPORAL_CLI_PATH,
+      projectToolsDir: path.join(BUILD_ROOT, '..', '.tools', 'bin'),
+      allowBuild: true,
+      allowSdkDownload: true,
+      log,
+    });
+    log(`starting the Temporal dev server (${cli.kind === 'binary' ? cli.path : 'SDK download'}; history in ${path.join(dataDir, 'temporal.db')})`);
+    const server = await startTemporalDevServer({
+      cli,
+      ip: HOST,
+      port: env.TEMPORAL_PORT,
+      uiPort: env.TEMPORAL_UI_PORT,
+      dbFile: path.join(dataDir, 'temporal.db'),
+      namespace: env.TEMPORAL_NAMESPACE,
+    });
+    stops.push(() => server.stop());
+    temporalAddress = server.address;
+    temporalUi = server.uiUrl;
+  }
+
+  let tiktokUrl = env.TIKTOK_API_URL;
+  if (tiktokUrl === undefined) {
+    await assertPortFree(env.FAKE_TIKTOK_PORT, 'fake TikTok', 'FAKE_TIKTOK_PORT or TIKTOK_API_URL');
+    tiktokUrl = `http://${HOST}:${env.FAKE_TIKTOK_PORT}`;
+    const fake = track(startNodeChild('tiktok', path.join(BUILD_ROOT, 'adplatform/tiktok-fake/main.js'), childEnv({ PORT: String(env.FAKE_TIKTOK_PORT), HOST })));
+    await waitForHttp(`${tiktokUrl}/_fake/events`, fake);
+  }
+
+  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey };
+  track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+
+  await assertPortFree(env.PORT, 'ingest API', 'PORT');
+  const ingestUrl = `http://${HOST}:${env.PORT}`;
+  const usingFake = env.TIKTOK_API_URL === undefined;
+  const ingest = track(
+    startNodeChild(
+      'ingest',
+      path.join(BUILD_ROOT, 'ingest/server.js'),
+      childEnv({
+        ...shared,
+        PORT: String(env.PORT),
+        HOST,
+        ADMIN_TOKEN: state.adminToken,
+        ...ingestTikTokEnv({ tiktokUrl, usingFake, ingestUrl, env: process.env }),
+        ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
+      }),
+    ),
+  );
+  await waitForHttp(`${ingestUrl}/healthz`, ingest);
+  saveState(dataDir, { ...state, ingestUrl });
+
+  console.log(`
+Signalbox is running. Ctrl-C stops everything.
+
+  Ingest + settings API  ${ingestUrl}   (admin token: ${state.adminToken})
+  Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}
+  PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
+  TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
+
+Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}):
+  npm run signalbox -- workspaces create "My shop"
+  npm run signalbox -- keys create <workspace-id> --name backend
+  npm run signalbox -- rules put <workspace-id> purchase
+
+Connect TikTok through OAuth${usingFake ? ' (the fake approves at once)' : process.env.TIKTOK_APP_ID === undefined ? ' (first set TIKTOK_APP_ID and TIKTOK_APP_SECRET of your Marketing API app)' : ''}:
+  npm run signalbox -- tiktok connect <workspace-id>            # open the printed URL in a browser${usingFake ? ' (or: curl -sL "<url>")' : ''}
+  npm run signalbox -- tiktok advertisers <workspace-id>        # then: tiktok advertiser <workspace-id> <advertiser-id>
+  npm run signalbox -- tiktok pixels <workspace-id>             # then: tiktok pixel <workspace-id> <pixel-code>
+  npm run signalbox -- tiktok status <workspace-id>             # statistics schedule, permissions, next step
+  npm run signalbox -- tiktok pull <workspace-id>               # pull statistics now; then: reports <workspace-id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
+or with a token from Events Manager:
+  npm run signalbox -- tiktok set <workspace-id> --token ${usingFake ? FAKE_TIKTOK_ACCESS_TOKEN : '<access-token>'} --pixel ${usingFake ? FAKE_TIKTOK_PIXEL_CODE : '<pixel-code>'}
+`);
+}
+
+async function main(): Promise<void> {
+  const env = loadEnv(devStackEnvSchema);
+  const stops: (() => Promise<void>)[] = [];
+  const children: Child[] = [];
+  let stopping: Promise<void> | undefined;
+  const stopAll = (code: number) => {
+    stopping ??= (async () => {
+      log('stopping...');
+      for (const stop of stops.reverse()) await stop().catch((error: unknown) => log(`stop failed: ${String(error)}`));
+      process.exit(code);
+    })();
+    return stopping;
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  try {
+    await startStack(env, stops, children);
+  } catch (error) {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    await stopAll(1);
+    return;
+  }
+  const died = await Promise.race(children.map(async (child) => ({ child, code: await child.exited })));
+  if (stopping === undefined) {
+    log(`${died.child.name} exited with code ${died.code}; stopping the stack`);
+    await stopAll(1);
+  }
+}
+
+void main();

@@ -1,0 +1,60 @@
+/**
+ * TikTok sends report metrics as strings (`"76.73"`, counts sometimes `"10505.0"`, `"-"` when not computable) and
+ * some sources as JSON numbers (§7.2). Money stays an exact decimal string for PostgreSQL `numeric`; counts become
+ * integers; `"-"`, empty and missing values become null.
+ */
+
+export class MetricFormatError extends Error {
+  constructor(
+    readonly metric: string,
+    readonly value: unknown,
+    reason: string,
+  ) {
+    super(`metric ${metric}: ${JSON.stringify(value)} ${reason}`);
+    this.name = 'MetricFormatError';
+  }
+}
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+function decimalText(metric: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new MetricFormatError(metric, value, 'is not a finite number');
+    // Integers print exactly; a float from JSON prints as its shortest round-trip decimal, the text TikTok sent.
+    return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  }
+  if (typeof value !== 'string') throw new MetricFormatError(metric, value, 'is neither a string nor a number');
+  const text = value.trim();
+  if (text === '' || text === '-') return null;
+  if (!DECIMAL.test(text)) throw new MetricFormatError(metric, value, 'is not a decimal number');
+  return text;
+}
+
+/** The common shapes, already canonical: `"0"`, `"76.73"`, `"10505"` (no leading or trailing zeros). */
+const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+
+/** An exact decimal as text (e.g. `"76.73"`), or null. Never goes through a float. */
+export function parseDecimalMetric(metric: string, value: unknown): string | null {
+  if (typeof value === 'string' && CANONICAL.test(value)) return value;
+  const text = decimalText(metric, value);
+  if (text === null || /e/i.test(text)) return text;
+  const negative = text.startsWith('-');
+  const unsigned = text.replace(/^[+-]/, '');
+  const [whole = '', fraction = ''] = unsigned.split('.');
+  const trimmedWhole = whole.replace(/^0+(?=\d)/, '') || '0';
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  const canonical = trimmedFraction === '' ? trimmedWhole : `${trimmedWhole}.${trimmedFraction}`;
+  return negative && canonical !== '0' ? `-${canonical}` : canonical;
+}
+
+/** A whole count (`"10505"`, `"10505.0"`, `10505`), or null; a fractional or negative count is an error. */
+export function parseCountMetric(metric: string, value: unknown): number | null {
+  if (typeof value === 'string' && /^(0|[1-9]\d{0,14})$/.test(value)) return Number(value);
+  const decimal = parseDecimalMetric(metric, value);
+  if (decimal === null) return null;
+  if (!/^\d+$/.test(decimal)) throw new MetricFormatError(metric, value, 'is not a whole non-negative count');
+  const count = Number(decimal);
+  if (!Number.isSafeInteger(count)) throw new MetricFormatError(metric, value, 'is too large for a count');
+  return count;
+}

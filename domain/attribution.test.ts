@@ -1,0 +1,39 @@
+import { chooseClick, CLOCK_SKEW_MS, type Click } from './attribution';
+
+const DAY = 86_400_000;
+const conversion = new Date('2026-06-30T12:00:00Z');
+const click = (anonymousId: string, daysBefore: number): Click => ({
+  anonymousId,
+  ttclid: `E.C.P.${anonymousId}`,
+  capturedAt: new Date(conversion.getTime() - daysBefore * DAY),
+});
+
+describe('chooseClick', () => {
+  it('reports no ttclid when the visitor never clicked an ad', () => {
+    expect(chooseClick([], conversion, 30)).toEqual({ attributed: false, reason: 'no_ttclid' });
+  });
+
+  it('attributes a click inside the window', () => {
+    expect(chooseClick([click('a', 29)], conversion, 30)).toMatchObject({ attributed: true, click: { anonymousId: 'a' } });
+  });
+
+  it('does not attribute a click outside the window', () => {
+    expect(chooseClick([click('a', 31)], conversion, 30)).toMatchObject({ attributed: false, reason: 'click_outside_attribution_window' });
+  });
+
+  it('uses the workspace window, not a fixed one', () => {
+    expect(chooseClick([click('a', 8)], conversion, 7)).toMatchObject({ attributed: false });
+    expect(chooseClick([click('a', 8)], conversion, 14)).toMatchObject({ attributed: true });
+  });
+
+  it('lets the most recent click win, across devices', () => {
+    const decision = chooseClick([click('phone-old', 20), click('desktop', 2), click('phone', 5)], conversion, 30);
+    expect(decision).toMatchObject({ attributed: true, click: { anonymousId: 'desktop' } });
+  });
+
+  it('ignores clicks after the conversion beyond clock skew', () => {
+    const after = { ...click('later', 0), capturedAt: new Date(conversion.getTime() + CLOCK_SKEW_MS + 1000) };
+    expect(chooseClick([after], conversion, 30)).toEqual({ attributed: false, reason: 'no_ttclid' });
+    expect(chooseClick([after, click('a', 3)], conversion, 30)).toMatchObject({ attributed: true, click: { anonymousId: 'a' } });
+  });
+});

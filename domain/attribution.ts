@@ -1,0 +1,25 @@
+export interface Click {
+  anonymousId: string;
+  ttclid: string;
+  capturedAt: Date;
+}
+
+export type AttributionDecision =
+  | { attributed: true; click: Click }
+  | { attributed: false; reason: 'no_ttclid' | 'click_outside_attribution_window'; latestClickAt?: Date };
+
+const DAY_MS = 86_400_000;
+/** Browser and server clocks disagree a little; a click stamped slightly after the conversion still counts. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Last click wins: the most recent click made before the conversion and no older than the window (spec §4.3). */
+export function chooseClick(clicks: readonly Click[], conversionTime: Date, windowDays: number): AttributionDecision {
+  const beforeConversion = clicks.filter((click) => click.capturedAt.getTime() <= conversionTime.getTime() + CLOCK_SKEW_MS);
+  if (beforeConversion.length === 0) return { attributed: false, reason: 'no_ttclid' };
+  const latest = beforeConversion.reduce((best, click) => (click.capturedAt > best.capturedAt ? click : best));
+  const age = conversionTime.getTime() - latest.capturedAt.getTime();
+  if (age > windowDays * DAY_MS) {
+    return { attributed: false, reason: 'click_outside_attribution_window', latestClickAt: latest.capturedAt };
+  }
+  return { attributed: true, click: latest };
+}

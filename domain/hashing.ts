@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+export function isSha256Hex(value: string): boolean {
+  return SHA256_HEX.test(value);
+}
+
+/** TikTok's email rule (reference §3): trim, lower-case, SHA-256. Already-hashed values pass through (lower-cased). */
+export function hashEmail(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const trimmed = raw.trim();
+  if (isSha256Hex(trimmed)) return trimmed.toLowerCase();
+  const email = trimmed.toLowerCase();
+  return EMAIL.test(email) ? sha256Hex(email) : undefined;
+}
+
+/** E.164 with a leading `+`, using `defaultRegion` for national-format numbers; undefined when not a valid number. */
+export function normalizePhone(raw: unknown, defaultRegion: string): string | undefined {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const text = String(raw).trim();
+  if (text === '') return undefined;
+  const withPlus = text.replace(/^\(\+(\d+)\)/, '+$1').replace(/^00(?=[1-9])/, '+');
+  const parsed = parsePhoneNumberFromString(withPlus, defaultRegion.toUpperCase() as CountryCode);
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** TikTok's phone rule (reference §3): E.164 with `+`, then SHA-256. Already-hashed values pass through. */
+export function hashPhone(raw: unknown, defaultRegion: string): string | undefined {
+  if (typeof raw === 'string' && isSha256Hex(raw.trim())) return raw.trim().toLowerCase();
+  const e164 = normalizePhone(raw, defaultRegion);
+  return e164 === undefined ? undefined : sha256Hex(e164);
+}

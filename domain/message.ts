@@ -1,0 +1,104 @@
+import { meaningfulIdentifier } from './identifiers';
+
+type Json = Record<string, unknown>;
+
+/** A stored Segment-shaped message, as the ingest API accepted it (see DESIGN.md "Wire contract"). */
+export interface TrackedMessage {
+  type: 'track' | 'identify' | 'group' | 'page' | 'screen' | 'alias';
+  messageId: string;
+  timestamp: string;
+  userId?: string | null;
+  anonymousId?: string | null;
+  previousId?: string | null;
+  event?: string;
+  name?: string;
+  groupId?: string;
+  properties?: Json;
+  traits?: Json;
+  context?: Json;
+}
+
+const MAX_CLICK_ID_LENGTH = 1024;
+
+function record(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function queryParam(url: string | undefined, name: string): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).searchParams.get(name) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function clickId(value: unknown): string | undefined {
+  const id = meaningfulIdentifier(value);
+  return id !== undefined && id.length <= MAX_CLICK_ID_LENGTH ? id : undefined;
+}
+
+export function pageUrl(message: TrackedMessage): string | undefined {
+  return text(record(message.context?.page)?.url) ?? text(message.properties?.url);
+}
+
+export function pageReferrer(message: TrackedMessage): string | undefined {
+  return text(record(message.context?.page)?.referrer) ?? text(message.properties?.referrer);
+}
+
+/** `ttclid` from `context.ttclid`, `properties.ttclid`, or the `ttclid` query parameter of the page URL. */
+export function readTtclid(message: TrackedMessage): string | undefined {
+  return (
+    clickId(message.context?.ttclid) ??
+    clickId(message.properties?.ttclid) ??
+    clickId(queryParam(text(record(message.context?.page)?.url), 'ttclid')) ??
+    clickId(queryParam(text(message.properties?.url), 'ttclid'))
+  );
+}
+
+/** `_ttp` from `context.ttp`, `properties.ttp` or `properties._ttp`. */
+export function readTtp(message: TrackedMessage): string | undefined {
+  return clickId(message.context?.ttp) ?? clickId(message.properties?.ttp) ?? clickId(message.properties?._ttp);
+}
+
+function firstTrait(message: TrackedMessage, key: string): unknown {
+  const sources = [message.traits, record(message.context?.traits), message.properties];
+  for (const source of sources) {
+    const value = source?.[key];
+    if (value !== undefined && value !== null && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** Raw (unhashed) email from traits, `context.traits` or properties, in that order. */
+export function readEmail(message: TrackedMessage): unknown {
+  return firstTrait(message, 'email');
+}
+
+/** Raw (unhashed) phone from traits, `context.traits` or properties, in that order. */
+export function readPhone(message: TrackedMessage): unknown {
+  return firstTrait(message, 'phone') ?? firstTrait(message, 'phone_number');
+}
+
+export interface DeviceContext {
+  ip?: string;
+  userAgent?: string;
+  locale?: string;
+}
+
+export function readDeviceContext(message: TrackedMessage): DeviceContext {
+  return {
+    ip: text(message.context?.ip),
+    userAgent: text(message.context?.userAgent),
+    locale: text(message.context?.locale),
+  };
+}
+
+/** A mobile-app event: Segment's mobile libraries fill `context.app` and `context.device`. */
+export function isAppMessage(message: TrackedMessage): boolean {
+  return record(message.context?.app) !== undefined && record(message.context?.device) !== undefined;
+}

@@ -1,0 +1,45 @@
+import { sha256Hex } from './hashing';
+import { meaningfulIdentifier } from './identifiers';
+import type { TrackedMessage } from './message';
+import { observe } from './observation';
+
+const at = new Date('2026-03-01T10:00:00Z');
+const base: TrackedMessage = { type: 'track', event: 'purchase', messageId: 'm1', timestamp: at.toISOString() };
+
+describe('observe', () => {
+  it('links the anonymous visitor to the user when both are given (spec §6.4)', () => {
+    const { links } = observe({ ...base, userId: 'u1', anonymousId: 'a1' }, at, 'US');
+    expect(links).toEqual([{ from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'a1' } }]);
+  });
+
+  it('links hashed email and phone from traits, context.traits or properties, never plaintext', () => {
+    const viaTraits = observe({ ...base, type: 'identify', userId: 'u1', traits: { email: ' Bob@Example.com ' } }, at, 'US');
+    const viaContext = observe({ ...base, anonymousId: 'a1', context: { traits: { phone: '(213) 373-4253' } } }, at, 'US');
+    const viaProperties = observe({ ...base, anonymousId: 'a2', properties: { email: 'bob@example.com' } }, at, 'US');
+    expect(viaTraits.links[0]?.to).toEqual({ kind: 'email_sha256', value: sha256Hex('bob@example.com') });
+    expect(viaContext.links[0]?.to).toEqual({ kind: 'phone_sha256', value: sha256Hex('+12133734253') });
+    expect(viaProperties.links[0]?.to).toEqual(viaTraits.links[0]?.to);
+    expect(JSON.stringify([viaTraits, viaContext, viaProperties])).not.toMatch(/example\.com|373/);
+  });
+
+  it.each(['null', 'undefined', 'anonymous', '0', '', '  ', 'NULL'])('never links the junk identifier %p', (junk) => {
+    const { links, sighting } = observe({ ...base, userId: junk, anonymousId: 'a1' }, at, 'US');
+    expect(links).toEqual([]);
+    expect(sighting?.anonymousId).toBe('a1');
+    expect(meaningfulIdentifier(junk)).toBeUndefined();
+  });
+
+  it('captures ttclid from the landing URL and _ttp from properties', () => {
+    const { sighting } = observe(
+      { ...base, type: 'page', anonymousId: 'a1', context: { page: { url: 'https://shop.example/?ttclid=E.C.P.abc' } }, properties: { _ttp: 'ttp-1' } },
+      at,
+      'US',
+    );
+    expect(sighting).toEqual({ anonymousId: 'a1', seenAt: at, ttclid: 'E.C.P.abc', ttp: 'ttp-1', pageUrl: 'https://shop.example/?ttclid=E.C.P.abc' });
+  });
+
+  it('links an alias previousId to the user', () => {
+    const { links } = observe({ ...base, type: 'alias', userId: 'u1', previousId: 'a-old' }, at, 'US');
+    expect(links).toContainEqual({ from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'a-old' } });
+  });
+});

@@ -1,0 +1,15 @@
+/** Why a conversion was not delivered as a normal production event; stored in `conversions.reason`. */
+export const CONVERSION_REASONS = {
+  no_ttclid: 'No TikTok click (ttclid) is known for this user before the conversion, so TikTok cannot attribute it.',
+  click_outside_attribution_window: "The user's most recent TikTok click is older than the workspace's attribution window.",
+  conversion_rule_removed: 'The conversion rule for this event was removed before the conversion was processed.',
+  tiktok_not_connected: 'The workspace has no TikTok connection.',
+  tiktok_connection_incomplete: 'The TikTok connection has no pixel selected.',
+  tiktok_reauthorization_required: 'The TikTok access token was rejected; reconnect TikTok.',
+  app_events_not_configured: 'The event came from a mobile app, but the workspace has no TikTok app ID.',
+  test_mode: "Sent in test mode with the workspace's test_event_code: visible only in TikTok's Test Events view.",
+  tiktok_rejected: 'TikTok rejected the event; see the TikTok code and message.',
+  delivery_retries_exhausted: 'TikTok kept failing transiently until every delivery attempt was used.',
+} as const;
+
+export type ConversionReason = keyof typeof CONVERSION_REASONS;

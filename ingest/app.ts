@@ -1,0 +1,64 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Knex } from 'knex';
+import type { Repositories } from '../db/repositories';
+import { createCredentialCache } from './auth/credential-cache';
+import { registerErrorHandling } from './error-handler';
+import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
+import { createIngestMetrics } from './metrics';
+import type { BatchRecorder } from './record-batch';
+import { adminRoutes } from './routes/admin';
+import { healthRoutes } from './routes/health';
+import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
+import { ingestPreflightRoutes } from './routes/ingest/cors';
+import { metricsRoutes } from './routes/metrics';
+import { tiktokOAuthCallbackRoutes } from './routes/oauth/tiktok-callback';
+import { trackingScriptRoutes } from './routes/tracking-script';
+import type { TikTokServices } from './tiktok-services';
+import type { TrackingScript } from './tracking-script';
+
+export interface AppDeps {
+  /** Used by `/readyz` only; everything else goes through `repos` and `recordBatch`. */
+  db: Knex;
+  repos: Repositories;
+  recordBatch: BatchRecorder;
+  /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
+  startConversions: StartConversions;
+  adminToken: string;
+  /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
+  tiktok: TikTokServices;
+  /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
+  workflowLink?: (workflowId: string) => string;
+  /** Default: 1,000 requests per second per workspace (spec §8). */
+  rateLimit?: RateLimitSettings;
+  /** How long an API key lookup is cached in-process (default 5 s). */
+  credentialCacheTtlMs?: number;
+  /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
+  trackingScript?: TrackingScript;
+}
+
+/** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
+export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
+  const app = Fastify(options);
+  const metrics = createIngestMetrics();
+  const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
+
+  registerErrorHandling(app);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
+  });
+
+  void app.register(healthRoutes, { db: deps.db });
+  void app.register(metricsRoutes, { metrics });
+  if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(ingestPreflightRoutes, { credentials });
+  void app.register(ingestRoutes, {
+    credentials,
+    metrics,
+    recordBatch: deps.recordBatch,
+    startConversions: deps.startConversions,
+    rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+  });
+  void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  return app;
+}

@@ -1,0 +1,124 @@
+import type { Knex } from 'knex';
+import type { Repositories } from '../db/repositories';
+import type { CreatedConversion, NewConversion } from '../db/repositories/conversions';
+import type { NewEvent } from '../db/repositories/events';
+import type { Workspace } from '../db/repositories/workspaces';
+import { conversionValue } from '../domain/conversion-value';
+import { deriveEventId } from '../domain/event-id';
+import { isPurchase } from '../domain/event-mapping';
+import { sha256Hex } from '../domain/hashing';
+import { isAppMessage, type TrackedMessage } from '../domain/message';
+import { observe } from '../domain/observation';
+import { conversionWorkflowId } from '../domain/workflow-id';
+import type { IncomingMessage } from './message-schema';
+
+/** How a batch arrived. */
+export interface Receipt {
+  receivedAt: Date;
+  /** The client's `sentAt`, for clock-skew correction. */
+  sentAt?: Date;
+  /** Sent with an app key (`ak_`): its events are mobile-app events whatever their context says. */
+  fromAppKey?: boolean;
+}
+
+export interface BatchResult {
+  stored: number;
+  duplicates: number;
+  conversions: CreatedConversion[];
+}
+
+interface Received {
+  message: TrackedMessage;
+  occurredAt: Date;
+}
+
+/** A message without a `messageId` gets one derived from its content, so a retried request still counts once. */
+function withMessageId(message: IncomingMessage): TrackedMessage {
+  const messageId = message.messageId ?? `sbx-${sha256Hex(JSON.stringify(message)).slice(0, 32)}`;
+  return { ...message, messageId } as TrackedMessage;
+}
+
+/** Segment's clock-skew correction: the client's clock is trusted for intervals, the server's for the instant. */
+function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | undefined): Date {
+  if (message.timestamp === undefined) return receivedAt;
+  const timestamp = new Date(message.timestamp);
+  return sentAt === undefined ? timestamp : new Date(receivedAt.getTime() - (sentAt.getTime() - timestamp.getTime()));
+}
+
+function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
+  return {
+    messageId: message.messageId,
+    type: message.type,
+    eventName: message.event ?? message.name ?? null,
+    userId: message.userId ?? null,
+    anonymousId: message.anonymousId ?? null,
+    occurredAt: at,
+    message: message as unknown as Record<string, unknown>,
+  };
+}
+
+export function createBatchRecorder(db: Knex, repos: Repositories) {
+  async function conversionsFor(
+    workspace: Workspace,
+    stored: readonly (Received & { rowId: string })[],
+    fromAppKey: boolean,
+    trx: Knex,
+  ): Promise<NewConversion[]> {
+    const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
+    const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
+    const conversions = new Map<string, NewConversion>();
+    for (const { message, occurredAt: at, rowId } of tracks) {
+      const rule = rules.get(message.event as string);
+      if (rule === undefined) continue;
+      const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
+      const { value, currency } = conversionValue(rule, message.properties);
+      const workflowId = conversionWorkflowId(workspace.id, rule.tiktokEvent, eventId);
+      if (conversions.has(workflowId)) continue;
+      conversions.set(workflowId, {
+        eventRowId: rowId,
+        messageId: message.messageId,
+        sourceEvent: rule.sourceEvent,
+        tiktokEvent: rule.tiktokEvent,
+        eventId,
+        eventTime: at,
+        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        value: value ?? null,
+        currency: currency ?? null,
+        workflowId,
+      });
+    }
+    return [...conversions.values()];
+  }
+
+  /**
+   * Stores a validated batch in one transaction: new events (a repeated `messageId` is skipped), visitor profiles,
+   * clicks and identity links, and a pending conversion for every event a conversion rule maps.
+   */
+  return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
+    const { receivedAt, sentAt, fromAppKey = false } = receipt;
+    const received = new Map<string, Received>();
+    for (const incoming of messages) {
+      const message = withMessageId(incoming);
+      if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt) });
+    }
+
+    return db.transaction(async (trx) => {
+      const rowIds = await repos.events.insertNew(workspace.id, [...received.values()].map(toNewEvent), trx);
+      const stored = [...received.values()].flatMap((r) => {
+        const rowId = rowIds.get(r.message.messageId);
+        return rowId === undefined ? [] : [{ ...r, rowId }];
+      });
+      const observations = stored.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
+      await repos.profiles.record(
+        workspace.id,
+        observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
+        observations.flatMap((o) => o.links),
+        trx,
+      );
+      const conversions = await repos.conversions.insertNew(workspace.id, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
+      return { stored: stored.length, duplicates: messages.length - stored.length, conversions };
+    });
+  };
+}
+
+export type BatchRecorder = ReturnType<typeof createBatchRecorder>;

@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Repositories } from '../../../db/repositories';
+import { createAdminTokenCheck } from '../../auth/admin-token';
+import type { CredentialCache } from '../../auth/credential-cache';
+import type { TikTokServices } from '../../tiktok-services';
+import { apiKeyRoutes } from './api-keys';
+import { conversionRoutes } from './conversions';
+import { conversionRuleRoutes } from './conversion-rules';
+import { workspaceSettingsRoutes } from './settings';
+import { tiktokRoutes } from './tiktok';
+import { tiktokOAuthRoutes } from './tiktok-oauth';
+import { tiktokSelectionRoutes } from './tiktok-selection';
+import { tiktokStatisticsRoutes } from './tiktok-statistics';
+import { tiktokTestConversionRoutes } from './tiktok-test-conversion';
+import { loadWorkspaceFromPath } from './workspace-scope';
+import { workspaceCollectionRoutes } from './workspaces';
+
+export interface AdminRoutesOptions {
+  repos: Repositories;
+  adminToken: string;
+  /** Ingest caches API keys and workspaces; every change made here clears that cache. */
+  credentials: CredentialCache;
+  tiktok: TikTokServices;
+  workflowLink?: (workflowId: string) => string;
+}
+
+/** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, workflowLink }) => {
+  const requireAdminToken = createAdminTokenCheck(adminToken);
+  app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
+  const invalidateCredentials = () => credentials.clear();
+
+  await app.register(workspaceCollectionRoutes, { prefix: '/workspaces', workspaces: repos.workspaces });
+  await app.register(
+    async (workspace) => {
+      loadWorkspaceFromPath(workspace, repos.workspaces);
+      await workspace.register(workspaceSettingsRoutes, { workspaces: repos.workspaces, onChange: invalidateCredentials });
+      await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, onRevoke: invalidateCredentials });
+      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules });
+      await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
+      await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
+      await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
+      await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
+      await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+    },
+    { prefix: '/workspaces/:workspaceId' },
+  );
+};

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { requiredText } from './fields';
+
+/** Advertiser IDs exceed 2^53, so they travel as strings. */
+export const advertiserIdField = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string of digits (JSON numbers lose precision at this size)') })
+  .trim()
+  .regex(/^\d{1,32}$/, 'must be the advertiser ID: digits only, e.g. 7012345678901234567');
+
+export const pixelCodeField = requiredText(64).regex(/^[A-Z0-9]+$/, 'must be the pixel code: upper-case letters and digits, e.g. CIDGJS3C77U7QBTMVDP0');

@@ -1,0 +1,117 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { CreatedConversion } from '../../../db/repositories/conversions';
+import type { StartReport } from '../../../temporal/conversion-starter';
+import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../auth/api-key-source';
+import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
+import { checkKeyUse } from '../../auth/key-policy';
+import { decompressBody } from '../../decompress';
+import { forbidden, HttpError, unauthorized } from '../../http-error';
+import { MAX_BATCH_BYTES } from '../../limits';
+import type { IngestMetrics } from '../../metrics';
+import type { BatchRecorder } from '../../record-batch';
+import { allowOrigin } from './cors';
+import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
+
+export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<StartReport>;
+
+export interface RateLimitSettings {
+  max: number;
+  timeWindowMs: number;
+}
+
+export interface IngestRoutesOptions {
+  credentials: CredentialCache;
+  recordBatch: BatchRecorder;
+  startConversions: StartConversions;
+  metrics: IngestMetrics;
+  rateLimit: RateLimitSettings;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ingestCredential: IngestCredential | null;
+  }
+}
+
+const SINGLE_MESSAGE_TYPES: readonly MessageType[] = ['track', 'identify', 'page', 'screen', 'group', 'alias'];
+/** Segment's browser library posts one message to `/v1/<first letter of its type>`, its mobile libraries batch to `/v1/b`. */
+const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track', i: 'identify', p: 'page', s: 'screen', g: 'group', a: 'alias' };
+
+async function authenticate(credentials: CredentialCache, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<void> {
+  const credential = await credentials.resolve(key);
+  if (credential === undefined) throw unauthorized('API key is unknown or revoked');
+  const readableBy = checkKeyUse(credential.apiKey, credential.workspace, { origin: request.headers.origin, source });
+  if (readableBy !== undefined) allowOrigin(reply, readableBy);
+  const claimed = request.headers['x-workspace-id'];
+  if (claimed !== undefined && String(claimed) !== credential.workspace.id) {
+    throw forbidden(`X-Workspace-Id ${String(claimed)} does not match the workspace of this API key`);
+  }
+  request.ingestCredential = credential;
+}
+
+/** Conversions are committed as `pending` already; a start that fails here is retried by the sweeper. */
+function startInBackground(start: StartConversions, conversions: readonly CreatedConversion[], log: FastifyBaseLogger): void {
+  if (conversions.length === 0) return;
+  void Promise.resolve()
+    .then(() => start(conversions))
+    .then(
+      (report) => {
+        if (report.failed.length > 0) log.warn({ failed: report.failed }, 'conversion workflows not started; the sweeper will start them');
+      },
+      (error: unknown) => log.error({ err: error }, 'starting conversion workflows failed; the sweeper will start them'),
+    );
+}
+
+/** The Segment-compatible ingest API (DESIGN.md "Wire contract of the ingest API"). */
+export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app, options) => {
+  const { credentials, recordBatch, startConversions, metrics } = options;
+  app.decorateRequest('ingestCredential', null);
+  await app.register(rateLimit, { global: false });
+
+  const limitRate = app.rateLimit({
+    max: options.rateLimit.max,
+    timeWindow: options.rateLimit.timeWindowMs,
+    keyGenerator: (request) => (request.ingestCredential as IngestCredential).workspace.id,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, 'rate_limited', `this workspace sent more than ${context.max} requests in ${options.rateLimit.timeWindowMs / 1000} s; retry in ${context.after}`),
+  });
+  // A key in the header or the URL is checked before the body is read; one in the body (sendBeacon, Segment's
+  // browser library) once it is parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    const presented = keyFromHeadersOrQuery(request);
+    if (presented === undefined) return;
+    await authenticate(credentials, request, reply, presented);
+    await limitRate.call(app, request, reply);
+  });
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.ingestCredential !== null) return;
+    await authenticate(credentials, request, reply, keyFromBody(request.body));
+    await limitRate.call(app, request, reply);
+  });
+  app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
+  // Browser libraries send JSON as text/plain to avoid a CORS preflight.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
+    const { workspace, apiKey } = request.ingestCredential as IngestCredential;
+    const result = await recordBatch(workspace, messages, { receivedAt: new Date(), sentAt, fromAppKey: apiKey.kind === 'app' });
+    metrics.batchSize.observe(messages.length);
+    metrics.eventsStored.inc(result.stored);
+    metrics.duplicates.inc(result.duplicates);
+    metrics.conversionsCreated.inc(result.conversions.length);
+    startInBackground(startConversions, result.conversions, request.log);
+    return { success: true };
+  }
+
+  for (const path of ['/v1/batch', '/v1/b']) {
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseBatch(request.body)));
+  }
+  for (const type of SINGLE_MESSAGE_TYPES) {
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+  }
+  for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+  }
+};

@@ -1,0 +1,104 @@
+import { Client, Connection } from '@temporalio/client';
+import type { FastifyRequest } from 'fastify';
+import { createTikTokClient } from '../adplatform/tiktok';
+import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
+import { createDatabase } from '../db/knex';
+import { createRepositories } from '../db/repositories';
+import { createSecretBox } from '../db/secret-box';
+import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
+import { temporalConnectionOptions } from '../temporal/connection';
+import { createConversionStarter } from '../temporal/conversion-starter';
+import { buildApp } from './app';
+import { createBatchRecorder } from './record-batch';
+import { TIKTOK_OAUTH_CALLBACK_PATH } from './routes/oauth/paths';
+import { createTikTokServices } from './tiktok-services';
+import { loadTrackingScript } from './tracking-script';
+
+export interface RunningIngest {
+  url: string;
+  close(): Promise<void>;
+}
+
+function temporalWorkflowLink(env: IngestEnv): ((workflowId: string) => string) | undefined {
+  const ui = env.TEMPORAL_UI_URL?.replace(/\/+$/, '');
+  if (ui === undefined) return undefined;
+  return (workflowId) => `${ui}/namespaces/${encodeURIComponent(env.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+/** Fastify's request log entry, without the OAuth callback's query: it holds a one-time auth_code and the state. */
+function requestLogEntry(request: FastifyRequest) {
+  const url = request.url.startsWith(`${TIKTOK_OAUTH_CALLBACK_PATH}?`) ? `${TIKTOK_OAUTH_CALLBACK_PATH}?[redacted]` : request.url;
+  return { method: request.method, url, host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
+}
+
+/**
+ * Starts the ingest + settings API. The Temporal connection is lazy: ingest accepts events while Temporal is down,
+ * and the conversions it could not start stay `pending` for the sweeper; only the TikTok statistics schedule routes
+ * need it (they answer 503 while it is unreachable).
+ */
+export async function startIngestServer(env: IngestEnv): Promise<RunningIngest> {
+  const trackingScript = loadTrackingScript();
+  const db = createDatabase({ url: env.DATABASE_URL });
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const connection = Connection.lazy(temporalConnectionOptions(env));
+  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const tiktok = createTikTokServices({
+    repos,
+    tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
+    oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: env.TIKTOK_OAUTH_REDIRECT_URI, authUrl: env.TIKTOK_AUTH_URL },
+    secretKey: env.SECRET_KEY,
+    schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
+  });
+
+  const app = buildApp(
+    {
+      db,
+      repos,
+      recordBatch: createBatchRecorder(db, repos),
+      startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
+      adminToken: env.ADMIN_TOKEN,
+      tiktok,
+      workflowLink: temporalWorkflowLink(env),
+      trackingScript,
+    },
+    {
+      logger: { level: env.LOG_LEVEL, redact: ['req.headers.authorization'], serializers: { req: requestLogEntry } },
+      requestTimeout: 30_000,
+      // Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we closed.
+      keepAliveTimeout: 72_000,
+    },
+  );
+  app.addHook('onClose', async () => {
+    await connection.close();
+    await db.destroy();
+  });
+
+  const url = await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info(
+    { url, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, tiktokOAuth: env.TIKTOK_APP_ID === undefined ? 'not configured (manual tokens only)' : env.TIKTOK_OAUTH_REDIRECT_URI },
+    `Signalbox ingest API listening at ${url}`,
+  );
+  return { url, close: () => app.close() };
+}
+
+async function main(): Promise<void> {
+  const server = await startIngestServer(loadEnv(ingestEnvSchema));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('ingest: shutdown failed', error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,43 @@
+import { createAdReportService, type AdReportService } from '../adplatform/ad-stats/report-service';
+import type { TikTokClient } from '../adplatform/tiktok';
+import {
+  createOAuthStateSigner,
+  createTestConversionSender,
+  createTikTokConnectionService,
+  type SendTestConversion,
+  type TikTokConnectionService,
+  type TikTokOAuthApp,
+} from '../adplatform/tiktok-connection';
+import type { Repositories } from '../db/repositories';
+import type { AdStatsSchedules } from '../temporal/ad-stats-schedules';
+
+/** What the TikTok routes of the settings API (and the public OAuth callback) call. */
+export interface TikTokServices {
+  connections: TikTokConnectionService;
+  reports: AdReportService;
+  sendTestConversion: SendTestConversion;
+}
+
+export interface TikTokServicesDeps {
+  repos: Repositories;
+  tiktok: TikTokClient;
+  oauth: TikTokOAuthApp;
+  /** SECRET_KEY (64 hex characters): the OAuth `state` is signed under a key derived from it. */
+  secretKey: string;
+  schedules: AdStatsSchedules;
+}
+
+/** Wires the TikTok connection, report and test-conversion services for `server.ts` and the test app. */
+export function createTikTokServices(deps: TikTokServicesDeps): TikTokServices {
+  return {
+    connections: createTikTokConnectionService({
+      repos: deps.repos,
+      tiktok: deps.tiktok,
+      oauth: deps.oauth,
+      states: createOAuthStateSigner(deps.secretKey),
+      schedules: deps.schedules,
+    }),
+    reports: createAdReportService({ repos: deps.repos }),
+    sendTestConversion: createTestConversionSender({ repos: deps.repos, tiktok: deps.tiktok }),
+  };
+}

@@ -1,0 +1,27 @@
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import type { ActivityDeps } from '../activities/deps';
+
+export interface SignalboxWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  /** A prebuilt bundle (tests bundle once); production bundles from `workflows/` at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+}
+
+export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities(options.deps),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // In-flight deliveries finish before the process stops (the TikTok call times out at 10 s).
+    shutdownGraceTime: options.shutdownGraceTime ?? '15 seconds',
+  });
+}

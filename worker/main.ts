@@ -1,0 +1,64 @@
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import pino from 'pino';
+import { createTikTokClient } from '../adplatform/tiktok';
+import { ConfigError, loadEnv, workerEnvSchema } from '../config/env';
+import { createDatabase } from '../db/knex';
+import { createRepositories } from '../db/repositories';
+import { createSecretBox } from '../db/secret-box';
+import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
+import { temporalConnectionOptions } from '../temporal/connection';
+import { createConversionStarter } from '../temporal/conversion-starter';
+import { createSignalboxWorker } from './create-worker';
+import { ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
+import { ensureSearchAttributes } from './search-attributes';
+
+/** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
+async function main(): Promise<void> {
+  const env = loadEnv(workerEnvSchema);
+  const logger = pino({ level: env.LOG_LEVEL, name: 'signalbox-worker' });
+  Runtime.install({
+    logger: new DefaultLogger(env.LOG_LEVEL === 'silent' ? 'ERROR' : 'INFO', ({ level, message, meta }) => {
+      logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message);
+    }),
+  });
+
+  const db = createDatabase({ url: env.DATABASE_URL });
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const connectionOptions = temporalConnectionOptions(env);
+  const clientConnection = await Connection.connect(connectionOptions);
+  const client = new Client({ connection: clientConnection, namespace: env.TEMPORAL_NAMESPACE });
+
+  const added = await ensureSearchAttributes(clientConnection, env.TEMPORAL_NAMESPACE).catch((error: unknown) => {
+    logger.warn({ err: error }, 'could not register search attributes; register them on the cluster');
+    return [];
+  });
+  if (added.length > 0) logger.info({ added }, 'registered search attributes');
+  await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
+  const reconciled = await reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules);
+  if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');
+
+  const worker = await createSignalboxWorker({
+    connection: await NativeConnection.connect(connectionOptions),
+    namespace: env.TEMPORAL_NAMESPACE,
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    deps: {
+      repos,
+      tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
+      startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
+      adStatsSchedules,
+    },
+  });
+  logger.info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL }, 'worker started');
+  // The Runtime traps SIGINT/SIGTERM and drains the worker; run() resolves once it has stopped.
+  await worker.run();
+  await clientConnection.close();
+  await db.destroy();
+  logger.info('worker stopped');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

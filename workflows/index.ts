@@ -1,0 +1,3 @@
+export { conversionWorkflow } from './conversion';
+export { outboxSweeperWorkflow } from './outbox-sweeper';
+export { adStatsPullWorkflow } from './ad-stats-pull';

@@ -1,0 +1,14 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities, StartReport, SweepOptions } from '../activities/types';
+
+const { startPendingConversions } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+export const DEFAULT_SWEEP: SweepOptions = { minAgeMs: 15_000, restartAfterMs: 10 * 60_000, limit: 1_000 };
+
+/** Run by a Temporal schedule: starts conversions that stayed `pending` after ingest (the transactional outbox). */
+export async function outboxSweeperWorkflow(options: Partial<SweepOptions> = {}): Promise<StartReport> {
+  return startPendingConversions({ ...DEFAULT_SWEEP, ...options });
+}
