@@ -1,7 +1,7 @@
 import { hasAdvertisingId, readAppContext } from '../domain/app-context';
 import { chooseClick } from '../domain/attribution';
 import type { ActivityDeps } from './deps';
-import { loadConversion, loadEventMessage, loadWorkspace } from './load';
+import { loadConversionContext } from './load';
 import type { WindowResult } from './types';
 
 /**
@@ -10,15 +10,14 @@ import type { WindowResult } from './types';
  * click outside the window is dropped from it rather than sent.
  */
 export async function checkAttributionWindow(deps: ActivityDeps, conversionId: string): Promise<WindowResult> {
-  const conversion = await loadConversion(deps, conversionId);
-  const workspace = await loadWorkspace(deps, conversion.workspace_id);
+  const { conversion, message, workspace } = await loadConversionContext(deps, conversionId);
   const clicks =
     conversion.ttclid !== null && conversion.click_captured_at !== null && conversion.click_anonymous_id !== null
       ? [{ anonymousId: conversion.click_anonymous_id, ttclid: conversion.ttclid, capturedAt: conversion.click_captured_at }]
       : [];
   const decision = chooseClick(clicks, conversion.event_time, workspace.attributionWindowDays);
   if (decision.attributed) return { eligible: true };
-  if (conversion.event_source === 'app' && hasAdvertisingId(readAppContext(await loadEventMessage(deps, conversion)))) {
+  if (conversion.event_source === 'app' && hasAdvertisingId(readAppContext(message))) {
     if (clicks.length > 0) await deps.repos.conversions.update(conversionId, { ttclid: null, click_captured_at: null, click_anonymous_id: null });
     return { eligible: true };
   }

@@ -9,7 +9,7 @@ import { messageIdentities } from '../domain/observation';
 import { buildTikTokEvent } from '../domain/tiktok-event';
 import { readAppContext, toAppEvent } from '../domain/app-context';
 import type { ActivityDeps } from './deps';
-import { loadConversion, loadEventMessage, loadWorkspace } from './load';
+import { loadConversionContext } from './load';
 import type { PayloadResult } from './types';
 
 /** Identifiers linked to the converting user within two hops (its own devices), used when the event carries none. */
@@ -46,9 +46,7 @@ async function hashedUser(deps: ActivityDeps, message: TrackedMessage, conversio
  * The payload is stored on the conversion, so operators see byte for byte what was sent; plaintext never leaves here.
  */
 export async function hashUserData(deps: ActivityDeps, conversionId: string): Promise<PayloadResult> {
-  const conversion = await loadConversion(deps, conversionId);
-  const message = await loadEventMessage(deps, conversion);
-  const workspace = await loadWorkspace(deps, conversion.workspace_id);
+  const { conversion, message, workspace } = await loadConversionContext(deps, conversionId);
   const connection = await deps.repos.tiktokConnections.summary(workspace.id);
   if (connection === undefined) return { ready: false, reason: 'tiktok_not_connected' };
   const fromApp = conversion.event_source === 'app';

@@ -3,7 +3,7 @@ import { meaningfulIdentifier } from '../domain/identifiers';
 import { readTtp } from '../domain/message';
 import { messageIdentities } from '../domain/observation';
 import type { ActivityDeps } from './deps';
-import { loadConversion, loadEventMessage, loadWorkspace } from './load';
+import { loadConversionContext } from './load';
 import type { IdentityResult } from './types';
 
 /**
@@ -13,9 +13,7 @@ import type { IdentityResult } from './types';
  */
 export async function resolveIdentity(deps: ActivityDeps, conversionId: string): Promise<IdentityResult> {
   const { profiles, conversions } = deps.repos;
-  const conversion = await loadConversion(deps, conversionId);
-  const message = await loadEventMessage(deps, conversion);
-  const workspace = await loadWorkspace(deps, conversion.workspace_id);
+  const { conversion, message, workspace } = await loadConversionContext(deps, conversionId);
 
   const seeds = messageIdentities(message, workspace.defaultPhoneRegion);
   const anonymousIds = await profiles.reachable(workspace.id, seeds, 'anonymous_id');

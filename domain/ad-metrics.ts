@@ -33,10 +33,16 @@ function decimalText(metric: string, value: unknown): string | null {
 
 /** The common shapes, already canonical: `"0"`, `"76.73"`, `"10505"` (no leading or trailing zeros). */
 const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+/** The next most common: canonical but for trailing zeros after the point (`"0.00"`, `"12.50"`, `"10505.0"`). */
+const TRAILING_ZEROS = /^(0|[1-9]\d*)\.(\d*?)0+$/;
 
 /** An exact decimal as text (e.g. `"76.73"`), or null. Never goes through a float. */
 export function parseDecimalMetric(metric: string, value: unknown): string | null {
-  if (typeof value === 'string' && CANONICAL.test(value)) return value;
+  if (typeof value === 'string') {
+    if (CANONICAL.test(value)) return value;
+    const zeros = TRAILING_ZEROS.exec(value);
+    if (zeros) return zeros[2] ? `${zeros[1]}.${zeros[2]}` : (zeros[1] as string);
+  }
   const text = decimalText(metric, value);
   if (text === null || /e/i.test(text)) return text;
   const negative = text.startsWith('-');

@@ -17,8 +17,8 @@ export interface ConversionInput {
 
 /*
  * Local activities: each step's result is recorded in history (a marker) and never re-run on replay, but the steps run
- * inside the workflow task instead of a round trip each through the server's task queues. That is the difference
- * between about 2 and about 13 server tasks per conversion (BENCHMARKS.md). Backoffs longer than
+ * inside the workflow task instead of a round trip each through the server's task queues, which costs the engine about
+ * three times the CPU (BENCHMARKS.md, "Conversion pipeline"). Backoffs longer than
  * `localRetryThreshold` become durable timers.
  */
 const steps = proxyLocalActivities<Activities>({

@@ -3,12 +3,15 @@ import type { Infrastructure } from './infrastructure';
 import { stopChild } from '../../devstack/children';
 import { ConversionStatusAttribute, TikTokEventAttribute, WorkspaceIdAttribute } from '../../workflows/search-attributes';
 import { runWithConcurrency } from './concurrency';
+import { cpuUsed } from './cpu';
 import { summarize, type LatencySummary } from './stats';
 
 export interface ThroughputResult {
   completed: number;
   perSecond: number;
   latency: LatencySummary;
+  /** CPU seconds by part over the run. */
+  cpu: string;
 }
 
 /** `count` no-op workflows of `workflowType` started as fast as the client can, timed from first start to last close. */
@@ -18,6 +21,8 @@ export async function measureCeiling(infra: Infrastructure, count: number, label
   const connection = await Connection.connect({ address: infra.temporalAddress });
   const client = new Client({ connection });
   try {
+    await worker.waitForLine(/state: 'RUNNING'/); // bundled and polling: start-up is not part of the ceiling
+    const cpuBefore = infra.cpu();
     const startedAt = Date.now();
     await runWithConcurrency(count, 50, (i) =>
       client.workflow.start(workflowType, {
@@ -37,7 +42,9 @@ export async function measureCeiling(infra: Infrastructure, count: number, label
       closed.push({ start: execution.startTime.getTime(), close: (execution.closeTime as Date).getTime() });
     }
     const lastClose = Math.max(...closed.map((c) => c.close));
+    const cpu = cpuUsed(cpuBefore, infra.cpu());
     return {
+      cpu,
       completed: closed.length,
       perSecond: closed.length / ((lastClose - startedAt) / 1000),
       latency: summarize(closed.map((c) => c.close - c.start)),

@@ -9,6 +9,7 @@ import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devsta
 import { freePort } from '../../devstack/ports';
 import { locateTemporalCli } from '../../devstack/temporal-cli';
 import { startTemporalDevServer } from '../../devstack/temporal-dev-server';
+import { cpuSnapshot } from './cpu';
 
 const BUILD_ROOT = path.join(__dirname, '..', '..');
 
@@ -60,6 +61,8 @@ export async function startInfrastructure() {
     ingestUrl,
     fakeState: fake.state,
     startChild,
+    /** CPU seconds used so far by this process (fake TikTok and senders), each child, PostgreSQL and Temporal. */
+    cpu: () => cpuSnapshot({ 'bench (fake TikTok, senders)': process.pid, ...Object.fromEntries(children.map((c) => [c.name, c.process.pid])) }),
     async stop() {
       for (const child of children.reverse()) await stopChild(child);
       for (const stop of stops.reverse()) await stop();

@@ -4,6 +4,7 @@ import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../../adplatfo
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { runWithConcurrency } from './concurrency';
+import { cpuUsed } from './cpu';
 import type { ThroughputResult } from './ceiling';
 import type { Infrastructure } from './infrastructure';
 import { summarize, type LatencySummary } from './stats';
@@ -72,6 +73,7 @@ async function arrivals(infra: Infrastructure, prefix: string, count: number, ti
 /** As fast as clients can send: batches of 20 (the client library's flushAt) from 10 concurrent senders. */
 export async function measureBurst(infra: Infrastructure, key: string, prefix: string, count: number): Promise<ThroughputResult> {
   const sentAt = new Map<string, number>();
+  const cpuBefore = infra.cpu();
   const startedAt = Date.now();
   await runWithConcurrency(Math.ceil(count / 20), 10, async (b) => {
     const batch = Array.from({ length: Math.min(20, count - b * 20) }, (_, j) => purchase(prefix, b * 20 + j));
@@ -82,6 +84,7 @@ export async function measureBurst(infra: Infrastructure, key: string, prefix: s
   const arrived = await arrivals(infra, prefix, count, 10 * 60_000);
   const lastArrival = Math.max(...arrived.values());
   return {
+    cpu: cpuUsed(cpuBefore, infra.cpu()),
     completed: arrived.size,
     perSecond: arrived.size / ((lastArrival - startedAt) / 1000),
     latency: summarize([...arrived].map(([orderId, at]) => at - (sentAt.get(orderId) as number))),
@@ -89,9 +92,10 @@ export async function measureBurst(infra: Infrastructure, key: string, prefix: s
 }
 
 /** A steady `rate` of single-purchase requests for `seconds`; latency from the request to TikTok's receipt. */
-export async function measureSteady(infra: Infrastructure, key: string, prefix: string, rate: number, seconds: number): Promise<LatencySummary> {
+export async function measureSteady(infra: Infrastructure, key: string, prefix: string, rate: number, seconds: number): Promise<LatencySummary & { cpu: string }> {
   const count = rate * seconds;
   const sentAt = new Map<string, number>();
+  const cpuBefore = infra.cpu();
   const startedAt = Date.now();
   const inFlight: Promise<void>[] = [];
   for (let i = 0; i < count; i++) {
@@ -103,5 +107,5 @@ export async function measureSteady(infra: Infrastructure, key: string, prefix: 
   }
   await Promise.all(inFlight);
   const arrived = await arrivals(infra, prefix, count, 5 * 60_000);
-  return summarize([...arrived].map(([orderId, at]) => at - (sentAt.get(orderId) as number)));
+  return { ...summarize([...arrived].map(([orderId, at]) => at - (sentAt.get(orderId) as number))), cpu: cpuUsed(cpuBefore, infra.cpu()) };
 }

@@ -37,6 +37,10 @@ async function main(): Promise<void> {
     console.log(row('for reference: no-op, 6 regular activities', regular));
     console.log(row('Signalbox: HTTP ingest -> TikTok, max rate', burst));
     console.log(`${`Signalbox: steady ${STEADY_RATE}/s, ingest -> TikTok`.padEnd(44)} ${String(steady.count).padStart(6)} ${''.padStart(10)} ${fmt(steady.p50, 0).padStart(8)} ${fmt(steady.p99, 0).padStart(8)}`);
+    console.log('\nCPU seconds by part during each run:');
+    for (const [name, run] of [['ceiling (before)', ceilingBefore], ['ceiling (after)', ceilingAfter], ['regular activities', regular], ['Signalbox, max rate', burst], ['Signalbox, steady', steady]] as const) {
+      console.log(`  ${name}: ${run.cpu}`);
+    }
     console.log(`\nthroughput: ${fmt(share * 100)}% of the better ceiling (target >= 80%): ${share >= 0.8 ? 'PASS' : 'FAIL'}`);
     console.log(`steady p99: ${fmt(steady.p99, 0)} ms (target < 2000 ms): ${steady.p99 < 2000 ? 'PASS' : 'FAIL'}`);
   } finally {

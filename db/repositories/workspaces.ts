@@ -17,7 +17,7 @@ export interface Workspace extends WorkspaceSettings {
   createdAt: Date;
 }
 
-function toWorkspace(row: WorkspaceRow): Workspace {
+export function toWorkspace(row: WorkspaceRow): Workspace {
   return {
     id: row.id,
     name: row.name,
