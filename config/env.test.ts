@@ -25,6 +25,14 @@ describe('loadEnv', () => {
     expect(attempt).toThrow(/PORT .*; SECRET_KEY must be 64 hex characters/);
   });
 
+  it('reads which proxies to trust, and names a malformed entry', () => {
+    expect(loadEnv(ingestEnvSchema, valid).TRUST_PROXY).toBe(false);
+    expect(loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: '10.0.0.0/8,loadbalancer' })).toThrow(/TRUST_PROXY must be true, false, .*"loadbalancer" is none of these/);
+  });
+
   it('rejects a TikTok URL that is not a URL', () => {
     expect(() => loadEnv(workerEnvSchema, { ...valid, TIKTOK_API_URL: 'business-api' })).toThrow(/TIKTOK_API_URL must be an http\(s\) URL/);
   });

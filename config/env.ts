@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Thrown when the environment is missing or malformed; the message names every bad variable. */
@@ -27,6 +28,26 @@ const tiktokOAuth = {
   TIKTOK_AUTH_URL: z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com/portal/auth'),
 };
 
+/**
+ * Which proxies in front of the ingest API to believe about the client's address (`X-Forwarded-For`): `true` (all),
+ * a number of hops, or addresses and CIDR ranges separated by commas. Default: none, the TCP peer is the client.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value, context) => {
+    const text = value.trim();
+    if (text === 'true' || text === 'false') return text === 'true';
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.find((entry) => isIP(entry.split('/')[0] ?? '') === 0);
+    if (bad !== undefined) {
+      context.addIssue({ code: 'custom', message: `must be true, false, a hop count, or IP addresses and CIDR ranges separated by commas; "${bad}" is none of these` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const tiktokApiUrl = z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com');
 
 /** Temporal duration of the statistics schedule, e.g. `1 hour`, `30 minutes`. */
@@ -48,6 +69,7 @@ export const ingestEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  TRUST_PROXY: trustProxy,
   ADMIN_TOKEN: z
     .string({ error: 'is required: the operator token for /admin (at least 24 characters)' })
     .min(24, 'must be at least 24 characters'),

@@ -19,6 +19,11 @@ export interface Receipt {
   sentAt?: Date;
   /** Sent with an app key (`ak_`): its events are mobile-app events whatever their context says. */
   fromAppKey?: boolean;
+  /**
+   * The sender's address when the sender is the user's own device (browser and app keys), for messages that do not
+   * carry `context.ip`: TikTok matches on it. A server's address (secret keys) says nothing about the user.
+   */
+  deviceIp?: string;
 }
 
 export interface BatchResult {
@@ -36,6 +41,11 @@ interface Received {
 function withMessageId(message: IncomingMessage): TrackedMessage {
   const messageId = message.messageId ?? `sbx-${sha256Hex(JSON.stringify(message)).slice(0, 32)}`;
   return { ...message, messageId } as TrackedMessage;
+}
+
+function withDeviceIp(message: TrackedMessage, deviceIp: string | undefined): TrackedMessage {
+  if (deviceIp === undefined || message.context?.ip !== undefined) return message;
+  return { ...message, context: { ...message.context, ip: deviceIp } };
 }
 
 /** Segment's clock-skew correction: the client's clock is trusted for intervals, the server's for the instant. */
@@ -95,10 +105,10 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
    * clicks and identity links, and a pending conversion for every event a conversion rule maps.
    */
   return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
-    const { receivedAt, sentAt, fromAppKey = false } = receipt;
+    const { receivedAt, sentAt, fromAppKey = false, deviceIp } = receipt;
     const received = new Map<string, Received>();
     for (const incoming of messages) {
-      const message = withMessageId(incoming);
+      const message = withDeviceIp(withMessageId(incoming), deviceIp);
       if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt) });
     }
 

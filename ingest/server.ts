@@ -25,6 +25,10 @@ function temporalWorkflowLink(env: IngestEnv): ((workflowId: string) => string) 
   return (workflowId) => `${ui}/namespaces/${encodeURIComponent(env.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
 }
 
+function trustedHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 /** Fastify's request log entry, without the OAuth callback's query: it holds a one-time auth_code and the state. */
 function requestLogEntry(request: FastifyRequest) {
   const url = request.url.startsWith(`${TIKTOK_OAUTH_CALLBACK_PATH}?`) ? `${TIKTOK_OAUTH_CALLBACK_PATH}?[redacted]` : request.url;
@@ -64,6 +68,8 @@ export async function startIngestServer(env: IngestEnv): Promise<RunningIngest> 
     {
       logger: { level: env.LOG_LEVEL, redact: ['req.headers.authorization'], serializers: { req: requestLogEntry } },
       requestTimeout: 30_000,
+      // A hop count as the function Fastify builds from one (its types accept no number).
+      trustProxy: typeof env.TRUST_PROXY === 'number' ? trustedHops(env.TRUST_PROXY) : env.TRUST_PROXY,
       // Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we closed.
       keepAliveTimeout: 72_000,
     },

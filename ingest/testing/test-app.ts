@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Knex } from 'knex';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import type { TikTokOAuthApp } from '../../adplatform/tiktok-connection';
@@ -47,6 +47,8 @@ export interface TestAppOptions extends Partial<AppDeps> {
   oauth?: TikTokOAuthApp;
   /** Default: schedules on a task queue of this app's own, on the integration tier's Temporal dev server. */
   schedules?: AdStatsSchedules;
+  /** Fastify's server options, e.g. `trustProxy`. */
+  server?: FastifyServerOptions;
 }
 
 export interface TestApp {
@@ -68,7 +70,7 @@ function temporalTestAddress(): string {
  * to end); the TikTok statistics schedules are real, on the Temporal dev server, connected on first use.
  */
 export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
-  const { tiktokApiUrl = NO_TIKTOK_URL, oauth = { authUrl: `${tiktokApiUrl}/portal/auth` }, schedules, ...overrides } = options;
+  const { tiktokApiUrl = NO_TIKTOK_URL, oauth = { authUrl: `${tiktokApiUrl}/portal/auth` }, schedules, server, ...overrides } = options;
   const repos = createRepositories(db, createSecretBox(TEST_SECRET_KEY));
   const starts = createStartRecorder();
   const connection = Connection.lazy({ address: temporalTestAddress() });
@@ -88,7 +90,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     adminToken: TEST_ADMIN_TOKEN,
     tiktok,
     ...overrides,
-  });
+  }, server);
   app.addHook('onClose', async () => connection.close());
   return { app, repos, starts, temporal };
 }

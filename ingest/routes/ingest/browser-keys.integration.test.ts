@@ -140,6 +140,42 @@ describe('app keys (ak_)', () => {
   });
 });
 
+describe("the device's address", () => {
+  const contextOf = async (messageId: string) =>
+    ((await testDb.db('events').where({ workspace_id: shop.id, message_id: messageId }).first())?.message as { context?: Record<string, unknown> }).context;
+
+  it('fills context.ip from the sender for browser and app keys, and keeps an ip the message carries', async () => {
+    const appKey = (await subject.repos.apiKeys.create(shop.id, 'ios app', 'app')).key;
+    await app.inject({ method: 'POST', url: '/v1/batch', remoteAddress: '198.51.100.7', payload: JSON.stringify({ batch: [page('m-ip-page')], writeKey: browserKey }), headers: { 'content-type': 'text/plain', origin: SHOP } });
+    await app.inject({ method: 'POST', url: '/v1/batch', remoteAddress: '198.51.100.8', payload: { batch: [page('m-ip-app')] }, headers: { authorization: `Bearer ${appKey}` } });
+    const own = { ...page('m-ip-own'), context: { ip: '203.0.113.5' } };
+    await app.inject({ method: 'POST', url: '/v1/batch', remoteAddress: '198.51.100.7', payload: JSON.stringify({ batch: [own], writeKey: browserKey }), headers: { 'content-type': 'text/plain', origin: SHOP } });
+    expect(await contextOf('m-ip-page')).toMatchObject({ ip: '198.51.100.7', page: { url: `${SHOP}/ferns` } });
+    expect((await contextOf('m-ip-app'))?.ip).toBe('198.51.100.8');
+    expect((await contextOf('m-ip-own'))?.ip).toBe('203.0.113.5');
+  });
+
+  it("leaves it out for secret keys: a backend's address is not the user's", async () => {
+    const response = await app.inject({ method: 'POST', url: '/v1/batch', remoteAddress: '198.51.100.9', payload: { batch: [page('m-ip-server')] }, headers: { authorization: `Bearer ${secretKey}` } });
+    expect(response.statusCode).toBe(200);
+    expect(await contextOf('m-ip-server')).not.toHaveProperty('ip');
+  });
+
+  it('takes the address from X-Forwarded-For only from a trusted proxy', async () => {
+    const behindProxy = buildTestApp(testDb.db, { server: { trustProxy: ['10.0.0.0/8'] } });
+    const send = (messageId: string, remoteAddress: string) =>
+      behindProxy.app.inject({ method: 'POST', url: '/v1/batch', remoteAddress, payload: JSON.stringify({ batch: [page(messageId)], writeKey: browserKey }), headers: { 'content-type': 'text/plain', origin: SHOP, 'x-forwarded-for': '192.0.2.44' } });
+    try {
+      expect((await send('m-ip-proxied', '10.1.2.3')).statusCode).toBe(200);
+      expect((await send('m-ip-spoofed', '198.51.100.10')).statusCode).toBe(200);
+    } finally {
+      await behindProxy.app.close();
+    }
+    expect((await contextOf('m-ip-proxied'))?.ip).toBe('192.0.2.44');
+    expect((await contextOf('m-ip-spoofed'))?.ip).toBe('198.51.100.10');
+  });
+});
+
 describe('CORS preflight', () => {
   const preflight = (origin: string) =>
     app.inject({

@@ -96,7 +96,12 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
 
   async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
-    const result = await recordBatch(workspace, messages, { receivedAt: new Date(), sentAt, fromAppKey: apiKey.kind === 'app' });
+    const result = await recordBatch(workspace, messages, {
+      receivedAt: new Date(),
+      sentAt,
+      fromAppKey: apiKey.kind === 'app',
+      deviceIp: apiKey.kind === 'secret' ? undefined : request.ip,
+    });
     metrics.batchSize.observe(messages.length);
     metrics.eventsStored.inc(result.stored);
     metrics.duplicates.inc(result.duplicates);
