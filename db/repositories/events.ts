@@ -40,10 +40,6 @@ export function createEventRepository(db: Knex) {
       return new Map(rows.rows.map((row) => [row.message_id, String(row.id)]));
     },
 
-    async find(id: string, executor: Knex = db) {
-      return executor('events').where({ id }).first();
-    },
-
     async count(workspaceId: string, executor: Knex = db): Promise<number> {
       const [{ count }] = await executor('events').where({ workspace_id: workspaceId }).count<{ count: string }[]>({ count: '*' });
       return Number(count);
