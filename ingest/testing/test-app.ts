@@ -82,15 +82,18 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     secretKey: TEST_SECRET_KEY,
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
   });
-  const app = buildApp({
-    db,
-    repos,
-    recordBatch: createBatchRecorder(db, repos),
-    startConversions: starts.start,
-    adminToken: TEST_ADMIN_TOKEN,
-    tiktok,
-    ...overrides,
-  }, server);
+  const app = buildApp(
+    {
+      db,
+      repos,
+      recordBatch: createBatchRecorder(db, repos),
+      startConversions: starts.start,
+      adminToken: TEST_ADMIN_TOKEN,
+      tiktok,
+      ...overrides,
+    },
+    server,
+  );
   app.addHook('onClose', async () => connection.close());
   return { app, repos, starts, temporal };
 }
