@@ -41,6 +41,8 @@ export interface EventRow {
   occurred_at: Date;
   received_at: Date;
   message: Record<string, unknown>;
+  /** A repeated order_id / event_id: the conversion this event repeats (no new conversion was made). */
+  duplicate_of_conversion_id: string | null;
 }
 
 export interface VisitorRow {
@@ -163,6 +165,68 @@ export interface ConversionRow {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  /** Found at ingest without stopping the conversion (e.g. `value_unreadable`); shown with it. */
+  warnings: ConversionWarning[];
+  /** Where each match key sent to TikTok came from; null until the payload is built. */
+  match_keys: MatchKeySources | null;
+  /** How the click's visitor was reached from the converting message; null when no click was found. */
+  identity_path: IdentityPathNode[] | null;
+}
+
+export interface ConversionWarning {
+  /** Machine-readable, e.g. `value_unreadable`. */
+  code: string;
+  /** The message field concerned, e.g. `properties.total`. */
+  field?: string;
+  /** What was found there, as JSON text, shortened. */
+  found?: string;
+  /** One sentence for a person. */
+  message: string;
+}
+
+export type MatchKey = 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
+
+/** `message`: the converting message itself; `visitor`: a linked visitor's profile or page views (its anonymous ID); `identity`: linked hashed identifiers. */
+export interface MatchKeySource {
+  source: 'message' | 'visitor' | 'identity';
+  anonymousId?: string;
+}
+
+export type MatchKeySources = Partial<Record<MatchKey, MatchKeySource>>;
+
+/** One node of the identity walk; email and phone appear only as their SHA-256. */
+export interface IdentityPathNode {
+  kind: IdentityKind;
+  value: string;
+}
+
+/**
+ * The timeline of one conversion after ingest (its `created_at` is "received"): each step's result and each delivery
+ * attempt with TikTok's answer. `detail` holds codes, counts and IDs, never plaintext PII.
+ */
+export type ConversionStep = 'identity_resolved' | 'window_checked' | 'payload_built' | 'delivery_attempt' | 'outcome' | 'retry_requested';
+
+export interface ConversionHistoryRow {
+  id: string;
+  conversion_id: string;
+  at: Date;
+  step: ConversionStep;
+  detail: Record<string, unknown>;
+}
+
+/** Who changed what in a workspace's settings; secrets never appear in `before` or `after`. */
+export interface ChangeLogRow {
+  id: string;
+  workspace_id: string;
+  at: Date;
+  /** `operator` (the admin token), `user:<id>` (a console account), or `system`. */
+  actor: string;
+  /** e.g. `rule.put`, `rule.delete`, `key.create`, `key.revoke`, `settings.update`, `tiktok.connect`. */
+  action: string;
+  /** The object changed, e.g. the rule's source event or the key's ID. */
+  target: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }
 
 declare module 'knex/types/tables' {
@@ -178,5 +242,7 @@ declare module 'knex/types/tables' {
     conversions: ConversionRow;
     oauth_state_uses: OAuthStateUseRow;
     ad_entities: AdEntityRow;
+    conversion_history: ConversionHistoryRow;
+    change_log: ChangeLogRow;
   }
 }

@@ -3,6 +3,7 @@ import type { SecretBox } from '../secret-box';
 import { createAdReportRepository } from './ad-report';
 import { createAdStatsRepository } from './ad-stats';
 import { createApiKeyRepository } from './api-keys';
+import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
 import { createEventRepository } from './events';
@@ -23,6 +24,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     oauthStates: createOAuthStateRepository(db),
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
+    changeLog: createChangeLogRepository(db),
   };
 }
 

@@ -114,3 +114,22 @@ describe('conversions', () => {
     expect(await repos.conversions.findWithContext('00000000-0000-4000-8000-000000000000')).toBeUndefined();
   });
 });
+
+describe('change log', () => {
+  it('lists a workspace’s entries newest first, pages by ID, and never another workspace’s', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const other = await repos.workspaces.create('Other shop');
+    await repos.changeLog.record({ workspaceId: ws.id, actor: 'operator', action: 'rule.put', target: 'purchase', after: { tiktokEvent: 'CompletePayment' } });
+    await repos.changeLog.record({ workspaceId: ws.id, actor: 'user:u-1', action: 'rule.delete', target: 'purchase', before: { tiktokEvent: 'CompletePayment' } });
+    await repos.changeLog.record({ workspaceId: other.id, actor: 'operator', action: 'settings.update' });
+
+    const entries = await repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map((e) => [e.actor, e.action, e.target])).toEqual([
+      ['user:u-1', 'rule.delete', 'purchase'],
+      ['operator', 'rule.put', 'purchase'],
+    ]);
+    expect(entries[1]).toMatchObject({ before: null, after: { tiktokEvent: 'CompletePayment' } });
+    const older = await repos.changeLog.list(ws.id, { limit: 10, beforeId: entries[0].id });
+    expect(older.map((e) => e.action)).toEqual(['rule.put']);
+  });
+});
