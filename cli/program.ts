@@ -6,6 +6,7 @@ import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
 import { registerTikTokCommands } from './commands/tiktok';
+import { registerUserCommands } from './commands/users';
 import { registerWorkspaceCommands } from './commands/workspaces';
 import { ApiError, CliError } from './errors';
 import type { CliIo } from './session';
@@ -33,6 +34,7 @@ export function createProgram(io: CliIo): Command {
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);
   registerConversionCommands(program, io);
+  registerUserCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

@@ -229,6 +229,87 @@ export interface ChangeLogRow {
   after: Record<string, unknown> | null;
 }
 
+export type Role = 'owner' | 'editor' | 'viewer';
+
+/** A person who signs in to the console. */
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MembershipRow {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  created_at: Date;
+}
+
+export interface ConsoleSessionRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  user_agent: string | null;
+  address: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface InvitationRow {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: Role;
+  token_hash: string;
+  invited_by: string;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  accepted_by: string | null;
+  revoked_at: Date | null;
+}
+
+export interface SignInFailureRow {
+  id: string;
+  email: string;
+  address: string;
+  at: Date;
+}
+
+/** A request the ingest API refused whose workspace is known (event debugger). */
+export interface IngestRefusalRow {
+  id: string;
+  workspace_id: string;
+  at: Date;
+  status: number;
+  error: string;
+  message: string;
+  issues: string[] | null;
+  path: string;
+  key_prefix: string | null;
+}
+
+export interface EventCountHourlyRow {
+  workspace_id: string;
+  hour: Date;
+  type: string;
+  /** '' for messages without a name. */
+  event_name: string;
+  events: string;
+  last_event_id: string;
+}
+
+export interface RollupProgressRow {
+  name: string;
+  rolled_through: Date;
+}
+
 declare module 'knex/types/tables' {
   interface Tables {
     workspaces: WorkspaceRow;
@@ -244,5 +325,13 @@ declare module 'knex/types/tables' {
     ad_entities: AdEntityRow;
     conversion_history: ConversionHistoryRow;
     change_log: ChangeLogRow;
+    users: UserRow;
+    memberships: MembershipRow;
+    console_sessions: ConsoleSessionRow;
+    invitations: InvitationRow;
+    sign_in_failures: SignInFailureRow;
+    ingest_refusals: IngestRefusalRow;
+    event_counts_hourly: EventCountHourlyRow;
+    rollup_progress: RollupProgressRow;
   }
 }

@@ -2,10 +2,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import { createCredentialCache } from './auth/credential-cache';
+import { consoleApiRoutes } from '../console-api';
+import { consoleAppRoutes } from '../console-api/static-app';
+import { createMemberService } from './accounts/members';
+import { createSignInService } from './accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { BatchRecorder } from './record-batch';
+import { createRefusalLog } from './refusal-log';
 import { adminRoutes } from './routes/admin';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
@@ -13,11 +18,12 @@ import { ingestPreflightRoutes } from './routes/ingest/cors';
 import { metricsRoutes } from './routes/metrics';
 import { tiktokOAuthCallbackRoutes } from './routes/oauth/tiktok-callback';
 import { trackingScriptRoutes } from './routes/tracking-script';
+import { createSettingsServices } from './settings';
 import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** Used by `/readyz` only; everything else goes through `repos` and `recordBatch`. */
+  /** For `/readyz` and the transactions of settings writes; everything else goes through `repos` and `recordBatch`. */
   db: Knex;
   repos: Repositories;
   recordBatch: BatchRecorder;
@@ -34,6 +40,8 @@ export interface AppDeps {
   credentialCacheTtlMs?: number;
   /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
   trackingScript?: TrackingScript;
+  /** The built console (Vite's output); default `dist/console`. */
+  consoleDirectory?: string;
 }
 
 /** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
@@ -41,6 +49,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const app = Fastify(options);
   const metrics = createIngestMetrics();
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
+  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
+  const members = createMemberService({ db: deps.db, repos: deps.repos });
 
   registerErrorHandling(app);
   app.addHook('onResponse', async (request, reply) => {
@@ -57,8 +67,20 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+    refusals: createRefusalLog({ repos: deps.repos, log: app.log }),
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, workflowLink: deps.workflowLink });
+  void app.register(consoleApiRoutes, {
+    prefix: '/console/api',
+    db: deps.db,
+    repos: deps.repos,
+    settings,
+    tiktok: deps.tiktok,
+    signIn: createSignInService({ repos: deps.repos }),
+    members,
+    workflowLink: deps.workflowLink,
+  });
+  void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });
   return app;
 }

@@ -47,6 +47,7 @@ export async function startIngestServer(env: IngestEnv): Promise<RunningIngest> 
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const tiktok = createTikTokServices({
+    db,
     repos,
     tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
     oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: env.TIKTOK_OAUTH_REDIRECT_URI, authUrl: env.TIKTOK_AUTH_URL },

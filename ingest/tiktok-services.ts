@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { createAdReportService, type AdReportService } from '../adplatform/ad-stats/report-service';
 import type { TikTokClient } from '../adplatform/tiktok';
 import {
@@ -19,6 +20,7 @@ export interface TikTokServices {
 }
 
 export interface TikTokServicesDeps {
+  db: Knex;
   repos: Repositories;
   tiktok: TikTokClient;
   oauth: TikTokOAuthApp;
@@ -36,6 +38,7 @@ export function createTikTokServices(deps: TikTokServicesDeps): TikTokServices {
       oauth: deps.oauth,
       states: createOAuthStateSigner(deps.secretKey),
       schedules: deps.schedules,
+      transaction: (work) => deps.db.transaction(work),
     }),
     reports: createAdReportService({ repos: deps.repos }),
     sendTestConversion: createTestConversionSender({ repos: deps.repos, tiktok: deps.tiktok }),

@@ -35,6 +35,7 @@ beforeAll(async () => {
     oauth: { appId: FAKE_TIKTOK_APP_ID, secret: FAKE_TIKTOK_APP_SECRET, redirectUri: REDIRECT_URI, authUrl: `${pipeline.fake.url}/portal/auth` },
     states: createOAuthStateSigner(TEST_SECRET_KEY),
     schedules: pipeline.adStatsSchedules,
+    transaction: (work) => pipeline.database.db.transaction(work),
   });
 });
 afterAll(() => pipeline.close());
@@ -128,6 +129,7 @@ describe('OAuth connection', () => {
       oauth: { authUrl: 'https://business-api.tiktok.com/portal/auth' },
       states: createOAuthStateSigner(TEST_SECRET_KEY),
       schedules: pipeline.adStatsSchedules,
+      transaction: (work) => pipeline.database.db.transaction(work),
     });
     const error = await unconfigured.authorizationUrl('ws_any').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'oauth_not_configured', message: expect.stringContaining('TIKTOK_APP_ID, TIKTOK_APP_SECRET, TIKTOK_OAUTH_REDIRECT_URI') });

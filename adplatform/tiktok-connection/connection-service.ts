@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { TikTokCallResult, TikTokClient, TikTokPermanent, TikTokPixel, TikTokRetryable } from '../tiktok';
 import { TIKTOK_LIMITS } from '../tiktok';
 import type { Repositories } from '../../db/repositories';
@@ -18,7 +19,9 @@ export interface TikTokOAuthApp {
 }
 
 export interface TikTokConnectionServiceDeps {
-  repos: Pick<Repositories, 'tiktokConnections' | 'oauthStates' | 'workspaces'>;
+  repos: Pick<Repositories, 'tiktokConnections' | 'oauthStates' | 'workspaces' | 'changeLog'>;
+  /** Runs a connection write and its change-log entry in one transaction. */
+  transaction: <T>(work: (trx: Knex) => Promise<T>) => Promise<T>;
   tiktok: TikTokClient;
   oauth: TikTokOAuthApp;
   states: OAuthStateSigner;
@@ -65,6 +68,11 @@ function view(summary: TikTokConnectionSummary): TikTokConnectionView {
   return { ...summary, missingPermissions: summary.grantedScopes === null ? [] : missingPermissions(summary.grantedScopes), nextStep };
 }
 
+/** What the change log keeps of a connection: never the token. */
+function connectionRecord(summary: TikTokConnectionSummary) {
+  return { source: summary.source, status: summary.status, advertiserId: summary.advertiserId, pixelCode: summary.pixelCode, appId: summary.appId };
+}
+
 function tiktokFailure(what: string, result: TikTokRetryable | TikTokPermanent): TikTokConnectionError {
   const details = { tiktokCode: result.code ?? null, tiktokMessage: result.message, requestId: result.requestId ?? null };
   if (result.outcome === 'retryable') return new TikTokConnectionError('tiktok_unavailable', `${what}: TikTok is unavailable (${result.message}); try again`, details);
@@ -92,6 +100,18 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       throw new TikTokConnectionError('oauth_not_configured', `TikTok OAuth is not configured: set ${missing.join(', ')} (a manual token still works)`);
     }
     return { appId, secret, redirectUri };
+  }
+
+  /** Writes the connection and logs who changed it, before and after, in one transaction. */
+  async function logged(workspaceId: string, actor: string, action: string, write: (trx: Knex) => Promise<TikTokConnectionSummary | undefined>) {
+    return deps.transaction(async (trx) => {
+      const before = await tiktokConnections.summary(workspaceId, trx);
+      const after = await write(trx);
+      if (after !== undefined) {
+        await deps.repos.changeLog.record({ workspaceId, actor, action, target: 'tiktok', before: before ? connectionRecord(before) : null, after: connectionRecord(after) }, trx);
+      }
+      return after;
+    });
   }
 
   async function connection(workspaceId: string) {
@@ -136,10 +156,10 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
 
   return {
     /** Step 1: the URL to open in a browser (app ID, redirect URI and a signed `state` valid for 10 minutes). */
-    async authorizationUrl(workspaceId: string): Promise<AuthorizationUrl> {
+    async authorizationUrl(workspaceId: string, actor = 'operator'): Promise<AuthorizationUrl> {
       const { appId, redirectUri } = app();
       await requireWorkspace(workspaceId);
-      const issued = deps.states.issue(workspaceId, now());
+      const issued = deps.states.issue(workspaceId, now(), actor);
       const url = new URL(deps.oauth.authUrl);
       url.searchParams.set('app_id', appId);
       url.searchParams.set('state', issued.state);
@@ -180,7 +200,9 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
         );
       }
       const advertisers = await accessibleAdvertisers(data.access_token, (data.advertiser_ids ?? []).map(String), credentials);
-      const stored = await tiktokConnections.putAuthorized(workspaceId, { accessToken: data.access_token, grantedScopes, accessibleAdvertisers: advertisers });
+      const stored = (await logged(workspaceId, verified.actor, 'tiktok.connect', (trx) =>
+        tiktokConnections.putAuthorized(workspaceId, { accessToken: data.access_token, grantedScopes, accessibleAdvertisers: advertisers }, trx),
+      )) as TikTokConnectionSummary;
       if (stored.advertiserId !== null) await deps.schedules.ensure(workspaceId);
       return view(stored);
     },
@@ -192,13 +214,13 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     },
 
     /** Step 4: the primary advertiser; creates (or updates) the workspace's statistics schedule. */
-    async selectAdvertiser(workspaceId: string, advertiserId: string): Promise<TikTokConnectionView> {
+    async selectAdvertiser(workspaceId: string, advertiserId: string, actor = 'operator'): Promise<TikTokConnectionView> {
       const current = await connection(workspaceId);
       if (!/^\d{1,32}$/.test(advertiserId)) throw new TikTokConnectionError('advertiser_not_accessible', 'advertiserId: must be a string of digits');
       if (current.accessibleAdvertisers !== null && !current.accessibleAdvertisers.some((a) => a.advertiserId === advertiserId)) {
         throw new TikTokConnectionError('advertiser_not_accessible', `advertiserId: ${advertiserId} is not among the advertisers this authorization covers`);
       }
-      const updated = await tiktokConnections.selectAdvertiser(workspaceId, advertiserId);
+      const updated = await logged(workspaceId, actor, 'tiktok.advertiser', (trx) => tiktokConnections.selectAdvertiser(workspaceId, advertiserId, trx));
       if (updated === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
       await deps.schedules.ensure(workspaceId);
       return view(updated);
@@ -208,20 +230,20 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     listPixels,
 
     /** Step 6: the pixel used as `event_source_id`; it must be one of the advertiser's pixels. */
-    async selectPixel(workspaceId: string, pixelCode: string): Promise<TikTokConnectionView> {
+    async selectPixel(workspaceId: string, pixelCode: string, actor = 'operator'): Promise<TikTokConnectionView> {
       const pixels = await listPixels(workspaceId);
       if (!pixels.some((p) => p.pixelCode === pixelCode)) {
         throw new TikTokConnectionError('pixel_not_found', `pixelCode: ${pixelCode} is not a pixel of the selected advertiser`, { available: pixels.map((p) => p.pixelCode) });
       }
-      const updated = await tiktokConnections.selectPixel(workspaceId, pixelCode);
+      const updated = await logged(workspaceId, actor, 'tiktok.pixel', (trx) => tiktokConnections.selectPixel(workspaceId, pixelCode, trx));
       if (updated === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
       return view(updated);
     },
 
     /** A token pasted from Events Manager; with an advertiser it gets a statistics schedule, without one none. */
-    async connectManually(workspaceId: string, input: ManualConnectionInput): Promise<TikTokConnectionView> {
+    async connectManually(workspaceId: string, input: ManualConnectionInput, actor = 'operator'): Promise<TikTokConnectionView> {
       await requireWorkspace(workspaceId);
-      const stored = await tiktokConnections.put(workspaceId, { ...input, source: 'manual' });
+      const stored = (await logged(workspaceId, actor, 'tiktok.connect', (trx) => tiktokConnections.put(workspaceId, { ...input, source: 'manual' }, trx))) as TikTokConnectionSummary;
       if (stored.advertiserId === null) await deps.schedules.remove(workspaceId);
       else await deps.schedules.ensure(workspaceId);
       return view(stored);
@@ -229,9 +251,19 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
 
     /** Removes the stored token and the statistics schedule. False when there was no connection. */
     /** The schedule goes first: if Temporal is unreachable the token stays, and disconnecting again finishes the job. */
-    async disconnect(workspaceId: string): Promise<boolean> {
+    async disconnect(workspaceId: string, actor = 'operator'): Promise<boolean> {
       await deps.schedules.remove(workspaceId);
-      return tiktokConnections.remove(workspaceId);
+      return deps.transaction(async (trx) => {
+        const before = await tiktokConnections.summary(workspaceId, trx);
+        if (before === undefined || !(await tiktokConnections.remove(workspaceId, trx))) return false;
+        await deps.repos.changeLog.record({ workspaceId, actor, action: 'tiktok.disconnect', target: 'tiktok', before: connectionRecord(before), after: null }, trx);
+        return true;
+      });
+    },
+
+    /** The TikTok App ID mobile-app events are sent under; undefined when there is no connection. */
+    async setAppId(workspaceId: string, appId: string | null, actor = 'operator'): Promise<TikTokConnectionSummary | undefined> {
+      return logged(workspaceId, actor, 'tiktok.app', (trx) => tiktokConnections.setAppId(workspaceId, appId, trx));
     },
 
     async status(workspaceId: string): Promise<(TikTokConnectionView & { schedule: AdStatsScheduleInfo | null }) | undefined> {

@@ -12,6 +12,8 @@ export interface IssuedState {
 
 export interface VerifiedState {
   workspaceId: string;
+  /** Who started the authorization (`operator` or `user:<id>`), for the change log. */
+  actor: string;
   nonce: string;
   expiresAt: Date;
 }
@@ -22,6 +24,8 @@ interface StatePayload {
   n: string;
   /** Expiry, Unix milliseconds. */
   e: number;
+  /** Actor who started it; absent in states issued before it was added (the operator). */
+  a?: string;
 }
 
 function decodePayload(encoded: string): Partial<StatePayload> | undefined {
@@ -55,8 +59,8 @@ export function createOAuthStateSigner(secretKeyHex: string, lifetimeMs = OAUTH_
   const sign = (encoded: string) => createHmac('sha256', key).update(encoded).digest();
 
   return {
-    issue(workspaceId: string, now: Date = new Date()): IssuedState {
-      const payload: StatePayload = { v: 1, w: workspaceId, n: randomBytes(16).toString('base64url'), e: now.getTime() + lifetimeMs };
+    issue(workspaceId: string, now: Date = new Date(), actor = 'operator'): IssuedState {
+      const payload: StatePayload = { v: 1, w: workspaceId, n: randomBytes(16).toString('base64url'), e: now.getTime() + lifetimeMs, a: actor };
       const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
       return { state: `${encoded}.${sign(encoded).toString('base64url')}`, nonce: payload.n, expiresAt: new Date(payload.e) };
     },
@@ -79,7 +83,7 @@ export function createOAuthStateSigner(secretKeyHex: string, lifetimeMs = OAUTH_
       if (payload.w !== workspaceId) {
         throw new TikTokConnectionError('state_workspace_mismatch', 'state: it was issued for another workspace');
       }
-      return { workspaceId: payload.w, nonce: payload.n, expiresAt: new Date(payload.e) };
+      return { workspaceId: payload.w, actor: typeof payload.a === 'string' ? payload.a : 'operator', nonce: payload.n, expiresAt: new Date(payload.e) };
     },
   };
 }

@@ -71,6 +71,12 @@ export function createApiKeyRepository(db: Knex) {
       return row && toApiKey(row);
     },
 
+    /** Any key with this hash, revoked or not: says whose key a refused request carried. */
+    async findAnyByHash(keyHash: string, executor: Knex = db): Promise<ApiKey | undefined> {
+      const row = await executor('api_keys').where({ key_hash: keyHash }).first();
+      return row && toApiKey(row);
+    },
+
     async list(workspaceId: string, executor: Knex = db): Promise<ApiKey[]> {
       const rows = await executor('api_keys').where({ workspace_id: workspaceId }).orderBy('created_at');
       return rows.map(toApiKey);

@@ -11,6 +11,16 @@ import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
 import { createWorkspaceRepository } from './workspaces';
+import { createConsoleSessionRepository } from './console-sessions';
+import { createConversionFigureRepository } from './conversion-figures';
+import { createConversionSearchRepository } from './conversion-search';
+import { createEventCountRepository } from './event-counts';
+import { createEventStreamRepository } from './event-stream';
+import { createIngestRefusalRepository } from './ingest-refusals';
+import { createInvitationRepository } from './invitations';
+import { createPeopleRepository } from './people';
+import { createSignInFailureRepository } from './sign-in-failures';
+import { createUserRepository } from './users';
 
 export function createRepositories(db: Knex, secrets: SecretBox) {
   return {
@@ -25,6 +35,16 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    users: createUserRepository(db),
+    consoleSessions: createConsoleSessionRepository(db),
+    invitations: createInvitationRepository(db),
+    signInFailures: createSignInFailureRepository(db),
+    ingestRefusals: createIngestRefusalRepository(db),
+    eventCounts: createEventCountRepository(db),
+    eventStream: createEventStreamRepository(db),
+    conversionFigures: createConversionFigureRepository(db),
+    conversionSearch: createConversionSearchRepository(db),
+    people: createPeopleRepository(db),
   };
 }
 

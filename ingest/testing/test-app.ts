@@ -76,6 +76,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const connection = Connection.lazy({ address: temporalTestAddress() });
   const temporal = new Client({ connection });
   const tiktok = createTikTokServices({
+    db,
     repos,
     tiktok: createTikTokClient({ baseUrl: tiktokApiUrl, timeoutMs: 2_000 }),
     oauth,

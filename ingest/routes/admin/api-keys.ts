@@ -1,21 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { ApiKeyRepository, CreatedApiKey } from '../../../db/repositories/api-keys';
+import type { ApiKeyService } from '../../settings/api-keys';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { notFound } from '../../http-error';
 import { parseOrReject } from '../../validation';
 import { jsonBody, requiredText } from './fields';
 import { workspaceOf } from './workspace-scope';
 
-const createBody = jsonBody({
+export const createKeyBody = jsonBody({
   name: requiredText(100),
   kind: z.enum(['secret', 'browser', 'app'], { error: 'must be secret (servers, dk_), browser (web pages, pk_) or app (mobile apps, ak_)' }).default('secret'),
 });
-const keyParams = z.object({ keyId: z.string().min(1).max(100, 'must be at most 100 characters') });
+export const keyParams = z.object({ keyId: z.string().min(1).max(100, 'must be at most 100 characters') });
 
 const SHOWN_ONCE = 'Store this key now: it is shown only once and cannot be recovered.';
 
-function creationNotice(key: CreatedApiKey, workspace: Workspace): string {
+export function creationNotice(key: CreatedApiKey, workspace: Workspace): string {
   if (key.kind === 'secret') return SHOWN_ONCE;
   const origins =
     workspace.allowedOrigins.length === 0
@@ -25,11 +26,11 @@ function creationNotice(key: CreatedApiKey, workspace: Workspace): string {
 }
 
 /** `/admin/workspaces/:workspaceId/api-keys`: the full key appears only in the creation response. */
-export const apiKeyRoutes: FastifyPluginAsync<{ apiKeys: ApiKeyRepository; onRevoke: () => void }> = async (app, { apiKeys, onRevoke }) => {
+export const apiKeyRoutes: FastifyPluginAsync<{ apiKeys: ApiKeyRepository; keys: ApiKeyService }> = async (app, { apiKeys, keys }) => {
   app.post('/', async (request, reply) => {
-    const { name, kind } = parseOrReject(createBody, request.body, 'body');
+    const { name, kind } = parseOrReject(createKeyBody, request.body, 'body');
     const workspace = workspaceOf(request);
-    const created = await apiKeys.create(workspace.id, name, kind);
+    const created = await keys.create('operator', workspace.id, name, kind);
     return reply.code(201).send({ ...created, notice: creationNotice(created, workspace) });
   });
 
@@ -37,9 +38,8 @@ export const apiKeyRoutes: FastifyPluginAsync<{ apiKeys: ApiKeyRepository; onRev
 
   app.delete('/:keyId', async (request) => {
     const { keyId } = parseOrReject(keyParams, request.params, 'path');
-    const revoked = await apiKeys.revoke(workspaceOf(request).id, keyId);
+    const revoked = await keys.revoke('operator', workspaceOf(request).id, keyId);
     if (revoked === undefined) throw notFound(`API key ${keyId} does not exist in this workspace`);
-    onRevoke();
     return revoked;
   });
 };

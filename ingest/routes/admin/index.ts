@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
-import type { CredentialCache } from '../../auth/credential-cache';
+import type { MemberService } from '../../accounts/members';
+import type { SettingsServices } from '../../settings';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
+import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
 import { workspaceSettingsRoutes } from './settings';
@@ -18,30 +20,30 @@ import { workspaceCollectionRoutes } from './workspaces';
 export interface AdminRoutesOptions {
   repos: Repositories;
   adminToken: string;
-  /** Ingest caches API keys and workspaces; every change made here clears that cache. */
-  credentials: CredentialCache;
   tiktok: TikTokServices;
+  settings: SettingsServices;
+  members: MemberService;
   workflowLink?: (workflowId: string) => string;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
-  const invalidateCredentials = () => credentials.clear();
 
   await app.register(workspaceCollectionRoutes, { prefix: '/workspaces', workspaces: repos.workspaces });
   await app.register(
     async (workspace) => {
       loadWorkspaceFromPath(workspace, repos.workspaces);
-      await workspace.register(workspaceSettingsRoutes, { workspaces: repos.workspaces, onChange: invalidateCredentials });
-      await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, onRevoke: invalidateCredentials });
-      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules });
-      await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
+      await workspace.register(workspaceSettingsRoutes, { workspaceSettings: settings.workspaceSettings });
+      await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, keys: settings.apiKeys });
+      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules });
+      await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections });
       await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(adminMemberRoutes, { prefix: '/members', members });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
     },
     { prefix: '/workspaces/:workspaceId' },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { TikTokConnectionService } from '../../../adplatform/tiktok-connection';
-import type { TikTokConnectionRepository } from '../../../db/repositories/tiktok-connections';
 import { notFound } from '../../http-error';
 import { parseOrReject } from '../../validation';
 import { jsonBody, requiredText } from './fields';
@@ -26,7 +25,6 @@ const appBody = jsonBody({
 
 export interface TikTokRoutesOptions {
   connections: TikTokConnectionService;
-  tiktokConnections: TikTokConnectionRepository;
 }
 
 /**
@@ -34,7 +32,7 @@ export interface TikTokRoutesOptions {
  * ID). The token is stored encrypted and never returned; connecting or disconnecting also creates or removes the
  * workspace's statistics schedule.
  */
-export const tiktokRoutes: FastifyPluginAsync<TikTokRoutesOptions> = async (app, { connections, tiktokConnections }) => {
+export const tiktokRoutes: FastifyPluginAsync<TikTokRoutesOptions> = async (app, { connections }) => {
   app.put('/', async (request) => {
     const body = parseOrReject(manualConnectionBody, request.body, 'body');
     return connections.connectManually(workspaceOf(request).id, { accessToken: body.accessToken, advertiserId: body.advertiserId ?? null, pixelCode: body.pixelCode });
@@ -42,7 +40,7 @@ export const tiktokRoutes: FastifyPluginAsync<TikTokRoutesOptions> = async (app,
 
   app.put('/app', async (request) => {
     const { appId } = parseOrReject(appBody, request.body, 'body');
-    const summary = await tiktokConnections.setAppId(workspaceOf(request).id, appId);
+    const summary = await connections.setAppId(workspaceOf(request).id, appId);
     if (summary === undefined) throw notFound('this workspace has no TikTok connection: connect TikTok before setting its App ID');
     return summary;
   });

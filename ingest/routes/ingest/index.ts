@@ -10,6 +10,7 @@ import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
 import type { BatchRecorder } from '../../record-batch';
+import type { RefusalLog } from '../../refusal-log';
 import { allowOrigin } from './cors';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 
@@ -26,6 +27,8 @@ export interface IngestRoutesOptions {
   startConversions: StartConversions;
   metrics: IngestMetrics;
   rateLimit: RateLimitSettings;
+  /** Requests refused for a known workspace, for the console's event debugger. */
+  refusals?: RefusalLog;
 }
 
 declare module 'fastify' {
@@ -41,13 +44,14 @@ const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track',
 async function authenticate(credentials: CredentialCache, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<void> {
   const credential = await credentials.resolve(key);
   if (credential === undefined) throw unauthorized('API key is unknown or revoked');
+  // Known before the checks below, so that a refusal is shown to the key's workspace (event debugger).
+  request.ingestCredential = credential;
   const readableBy = checkKeyUse(credential.apiKey, credential.workspace, { origin: request.headers.origin, source });
   if (readableBy !== undefined) allowOrigin(reply, readableBy);
   const claimed = request.headers['x-workspace-id'];
   if (claimed !== undefined && String(claimed) !== credential.workspace.id) {
     throw forbidden(`X-Workspace-Id ${String(claimed)} does not match the workspace of this API key`);
   }
-  request.ingestCredential = credential;
 }
 
 /** Conversions are committed as `pending` already; a start that fails here is retried by the sweeper. */
@@ -90,6 +94,8 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     await limitRate.call(app, request, reply);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
+  const { refusals } = options;
+  if (refusals !== undefined) app.addHook('onError', async (request, reply, error) => refusals.refused(request, reply.statusCode, error));
   // Browser libraries send JSON as text/plain to avoid a CORS preflight.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { CliError } from '../errors';
+import { formatRecord } from '../output';
+import { act, type CliIo } from '../session';
+
+interface AddedMember {
+  user: { id: string; email: string } | null;
+  role: string;
+  invitationUrl: string | null;
+  invitation?: { email: string; expiresAt: string };
+}
+
+const ROLES = ['owner', 'editor', 'viewer'] as const;
+
+export function registerUserCommands(program: Command, io: CliIo): void {
+  const users = program.command('users').description('people who sign in to the console');
+
+  users
+    .command('create <email>')
+    .description('give a person a role in a workspace: with --password they can sign in at once, else they get an invitation link to open')
+    .option('--owner <workspaceId>', 'as owner: everything, including people and API keys')
+    .option('--editor <workspaceId>', 'as editor: rules, settings, the TikTok connection, test mode')
+    .option('--viewer <workspaceId>', 'as viewer: read only')
+    .option('--name <name>', 'how the console greets them')
+    .option('--password <password>', 'their password (at least 12 characters, not containing the email)')
+    .action(
+      act(io, async ({ request, print }, email: string, options: Partial<Record<(typeof ROLES)[number], string>> & { name?: string; password?: string }) => {
+        const chosen = ROLES.filter((role) => options[role] !== undefined);
+        if (chosen.length !== 1) throw new CliError('give exactly one of --owner <workspaceId>, --editor <workspaceId>, --viewer <workspaceId>');
+        const role = chosen[0] as (typeof ROLES)[number];
+        const workspaceId = options[role] as string;
+        const added = await request<AddedMember>('POST', `/admin/workspaces/${encodeURIComponent(workspaceId)}/members`, {
+          body: { email, role, name: options.name, password: options.password },
+        });
+        print(added, (answer) =>
+          answer.invitationUrl === null
+            ? formatRecord([['User', answer.user?.id], ['Email', answer.user?.email], ['Role', `${answer.role} of ${workspaceId}`], ['Sign in', 'open /console/ on the server and sign in with this email and password']])
+            : [formatRecord([['Invited', answer.invitation?.email], ['Role', `${answer.role} of ${workspaceId}`], ['Expires', answer.invitation?.expiresAt]]), '', `Send them this link (single use): ${answer.invitationUrl}`].join('\n'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { ConversionStatus } from '../types';
+
+export interface ConversionDayCount {
+  /** `YYYY-MM-DD` in the query's time zone. */
+  day: string;
+  tiktokEvent: string;
+  status: ConversionStatus;
+  reason: string | null;
+  tiktokCode: number | null;
+  testMode: boolean;
+  conversions: number;
+}
+
+export interface TikTokEventActivity {
+  tiktokEvent: string;
+  /** Newest delivered production conversion (not test mode). */
+  lastDeliveredAt: Date | null;
+  deliveredLast7Days: number;
+}
+
+/** Match keys the coverage figure counts, as named in TikTok's `user` object and in `conversions.match_keys`. */
+export const COVERED_MATCH_KEYS = ['ttclid', 'ttp', 'email', 'phone', 'ip', 'user_agent'] as const;
+export type CoveredMatchKey = (typeof COVERED_MATCH_KEYS)[number];
+
+export interface MatchKeyCoverage {
+  /** Delivered production conversions counted (the newest of the period, at most the sample size). */
+  delivered: number;
+  sampleLimit: number;
+  withKey: Record<CoveredMatchKey, number>;
+}
+
+export interface EventIdCoverage {
+  conversions: number;
+  /** Conversions whose event_id came from the event (`properties.event_id` or the order ID), so a pixel can share it. */
+  shareable: number;
+}
+
+/** Coverage reads payloads (jsonb); the newest this many delivered conversions of the period are enough to judge. */
+export const COVERAGE_SAMPLE = 10_000;
+
+/** The overview's conversion figures, from the `conversions_by_event_time` index (see the console migration). */
+export function createConversionFigureRepository(db: Knex) {
+  return {
+    async perDay(workspaceId: string, range: { from: Date; to: Date; timeZone: string }, executor: Knex = db): Promise<ConversionDayCount[]> {
+      const { rows } = await executor.raw<{ rows: { day: string; tiktok_event: string; status: ConversionStatus; reason: string | null; tiktok_code: number | null; test_mode: boolean; conversions: string }[] }>(
+        `SELECT to_char((event_time AT TIME ZONE ?)::date, 'YYYY-MM-DD') AS day, tiktok_event, status, reason, tiktok_code, test_mode, count(*)::text AS conversions
+         FROM conversions WHERE workspace_id = ? AND event_time >= ? AND event_time < ?
+         GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
+        [range.timeZone, workspaceId, range.from, range.to],
+      );
+      return rows.map((r) => ({
+        day: r.day,
+        tiktokEvent: r.tiktok_event,
+        status: r.status,
+        reason: r.reason,
+        tiktokCode: r.tiktok_code,
+        testMode: r.test_mode,
+        conversions: Number(r.conversions),
+      }));
+    },
+
+    /** Per TikTok event: the newest production delivery, and how many in the 7 days before `now`. */
+    async activity(workspaceId: string, tiktokEvents: readonly string[], now: Date, executor: Knex = db): Promise<TikTokEventActivity[]> {
+      if (tiktokEvents.length === 0) return [];
+      const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+      const { rows } = await executor.raw<{ rows: { tiktok_event: string; last_delivered_at: Date | null; delivered_7d: string }[] }>(
+        `SELECT e.tiktok_event,
+                (SELECT c.event_time FROM conversions c
+                 WHERE c.workspace_id = ? AND c.tiktok_event = e.tiktok_event AND c.status = 'delivered' AND NOT c.test_mode
+                 ORDER BY c.event_time DESC LIMIT 1) AS last_delivered_at,
+                (SELECT count(*) FROM conversions c
+                 WHERE c.workspace_id = ? AND c.tiktok_event = e.tiktok_event AND c.status = 'delivered' AND NOT c.test_mode
+                   AND c.event_time >= ? AND c.event_time <= ?)::text AS delivered_7d
+         FROM unnest(?::text[]) AS e(tiktok_event)`,
+        [workspaceId, workspaceId, weekAgo, now, [...new Set(tiktokEvents)]],
+      );
+      return rows.map((r) => ({ tiktokEvent: r.tiktok_event, lastDeliveredAt: r.last_delivered_at, deliveredLast7Days: Number(r.delivered_7d) }));
+    },
+
+    /**
+     * Share of delivered production conversions carrying each match key: from `match_keys` where the pipeline
+     * recorded them, else from the `user` object of the payload that was sent.
+     */
+    async matchKeyCoverage(workspaceId: string, range: { from: Date; to: Date }, executor: Knex = db): Promise<MatchKeyCoverage> {
+      const keyColumns = COVERED_MATCH_KEYS.map((key) => `count(*) FILTER (WHERE keys \\? '${key}')::int AS "${key}"`).join(', ');
+      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { delivered: number })[] }>(
+        `SELECT count(*)::int AS delivered, ${keyColumns}
+         FROM (SELECT coalesce(match_keys, request_payload #> '{data,0,user}', '{}'::jsonb) AS keys
+               FROM conversions
+               WHERE workspace_id = ? AND event_time >= ? AND event_time < ? AND status = 'delivered' AND NOT test_mode
+               ORDER BY event_time DESC LIMIT ?) s`,
+        [workspaceId, range.from, range.to, COVERAGE_SAMPLE],
+      );
+      const row = rows[0] as Record<CoveredMatchKey, number> & { delivered: number };
+      const withKey = Object.fromEntries(COVERED_MATCH_KEYS.map((key) => [key, row[key]])) as Record<CoveredMatchKey, number>;
+      return { delivered: row.delivered, sampleLimit: COVERAGE_SAMPLE, withKey };
+    },
+
+    async eventIdCoverage(workspaceId: string, range: { from: Date; to: Date }, executor: Knex = db): Promise<EventIdCoverage> {
+      const [row] = await executor('conversions')
+        .where({ workspace_id: workspaceId })
+        .where('event_time', '>=', range.from)
+        .where('event_time', '<', range.to)
+        .select<{ conversions: number; shareable: number }[]>(executor.raw('count(*)::int AS conversions'), executor.raw('count(*) FILTER (WHERE event_id <> message_id)::int AS shareable'));
+      return { conversions: row?.conversions ?? 0, shareable: row?.shareable ?? 0 };
+    },
+  };
+}
+
+export type ConversionFigureRepository = ReturnType<typeof createConversionFigureRepository>;

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { MembershipRow, Role, UserRow } from '../types';
+import { newId } from './ids';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface Membership {
+  workspaceId: string;
+  workspaceName: string;
+  role: Role;
+}
+
+export interface Member extends User {
+  role: Role;
+  memberSince: Date;
+}
+
+export function toUser(row: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>): User {
+  return { id: row.id, email: row.email, name: row.name, createdAt: row.created_at };
+}
+
+/** One spelling per address: trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** People who sign in to the console, and their role in each workspace. */
+export function createUserRepository(db: Knex) {
+  return {
+    async create(input: { email: string; name: string; passwordHash: string }, executor: Knex = db): Promise<User> {
+      const [row] = await executor('users')
+        .insert({ id: newId('usr'), email: normalizeEmail(input.email), name: input.name, password_hash: input.passwordHash })
+        .returning('*');
+      return toUser(row);
+    },
+
+    async find(id: string, executor: Knex = db): Promise<User | undefined> {
+      const row = await executor('users').where({ id }).first();
+      return row && toUser(row);
+    },
+
+    /** The user with this address and its password hash, for sign-in. */
+    async findByEmail(email: string, executor: Knex = db): Promise<(User & { passwordHash: string }) | undefined> {
+      const row = await executor('users').where({ email: normalizeEmail(email) }).first();
+      return row && { ...toUser(row), passwordHash: row.password_hash };
+    },
+
+    async setPassword(id: string, passwordHash: string, executor: Knex = db): Promise<void> {
+      await executor('users').where({ id }).update({ password_hash: passwordHash, updated_at: executor.fn.now() });
+    },
+
+    /** Adds the user to the workspace, or changes their role there. */
+    async putMembership(workspaceId: string, userId: string, role: Role, executor: Knex = db): Promise<void> {
+      await executor('memberships').insert({ workspace_id: workspaceId, user_id: userId, role }).onConflict(['workspace_id', 'user_id']).merge({ role });
+    },
+
+    async role(workspaceId: string, userId: string, executor: Knex = db): Promise<Role | undefined> {
+      const row = await executor('memberships').where({ workspace_id: workspaceId, user_id: userId }).first('role');
+      return row?.role;
+    },
+
+    async memberships(userId: string, executor: Knex = db): Promise<Membership[]> {
+      const rows = await executor('memberships as m')
+        .join('workspaces as w', 'w.id', 'm.workspace_id')
+        .where('m.user_id', userId)
+        .orderBy('w.name')
+        .select<{ workspace_id: string; name: string; role: Role }[]>('m.workspace_id', 'w.name', 'm.role');
+      return rows.map((row) => ({ workspaceId: row.workspace_id, workspaceName: row.name, role: row.role }));
+    },
+
+    async members(workspaceId: string, executor: Knex = db): Promise<Member[]> {
+      const rows = await executor('memberships as m')
+        .join('users as u', 'u.id', 'm.user_id')
+        .where('m.workspace_id', workspaceId)
+        .orderBy('u.email')
+        .select<(UserRow & Pick<MembershipRow, 'role'> & { member_since: Date })[]>('u.*', 'm.role', { member_since: 'm.created_at' });
+      return rows.map((row) => ({ ...toUser(row), role: row.role, memberSince: row.member_since }));
+    },
+
+    async removeMembership(workspaceId: string, userId: string, executor: Knex = db): Promise<boolean> {
+      return (await executor('memberships').where({ workspace_id: workspaceId, user_id: userId }).delete()) > 0;
+    },
+
+    async ownerCount(workspaceId: string, executor: Knex = db): Promise<number> {
+      const [{ count }] = await executor('memberships').where({ workspace_id: workspaceId, role: 'owner' }).count<{ count: string }[]>({ count: '*' });
+      return Number(count);
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;

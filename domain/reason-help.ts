@@ -1,0 +1,65 @@
+import type { ConversionReason } from './reasons';
+
+export interface ReasonHelp {
+  /** What happened, for a person. */
+  explanation: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+/**
+ * Spec §7.5's troubleshooting conditions for missing conversions, per reason a conversion can carry, in plain words
+ * with the fix. One table, shown by the console beside each conversion and each reason on the overview.
+ */
+export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
+  no_ttclid: {
+    explanation: 'No TikTok click ID (ttclid) is known for this person before the conversion, so TikTok cannot tell which ad it came from. Usually they did not come from an ad, or the landing page lost the ttclid.',
+    fix: "Install the tracking tag on every landing page (Sources), keep the ttclid query parameter in your ads' landing URLs, and send the same anonymousId (or userId, email or phone) with the purchase that the landing visit had.",
+  },
+  click_outside_attribution_window: {
+    explanation: "The person's last TikTok click is older than this workspace's attribution window, so the conversion is not credited to the ad.",
+    fix: 'If longer journeys are normal for your shop, widen the attribution window in Settings (up to 90 days; TikTok itself counts clicks up to 28 days).',
+  },
+  conversion_rule_removed: {
+    explanation: 'The conversion rule for this event was deleted before the conversion was processed.',
+    fix: 'Add the rule again under Conversion rules if these events should reach TikTok.',
+  },
+  tiktok_not_connected: {
+    explanation: 'The integration is not connected: this workspace had no TikTok connection when the conversion was processed.',
+    fix: 'Connect TikTok under Sources, then send the conversion again.',
+  },
+  tiktok_connection_incomplete: {
+    explanation: 'TikTok is connected but no pixel is selected, so there is nowhere to send web conversions (a wrong or missing pixel ID).',
+    fix: 'Choose the advertiser and the pixel your ads optimise for under Sources; check it is the pixel shown in TikTok Events Manager.',
+  },
+  tiktok_reauthorization_required: {
+    explanation: 'TikTok refused the stored access token: the connection was revoked or the advertiser was de-authorized (for instance after switching to the wrong advertiser).',
+    fix: 'Reconnect TikTok under Sources with an account that has access to the advertiser, then send the failed conversions again.',
+  },
+  app_events_not_configured: {
+    explanation: 'The event came from a mobile app, but no TikTok App ID is set, so it cannot be sent as an app event.',
+    fix: "Enter the app's TikTok App ID under Sources.",
+  },
+  test_mode: {
+    explanation: "Sent in test mode with the test event code: it shows only in TikTok Events Manager's Test Events view and counts for no campaign.",
+    fix: 'Turn test mode off under Test mode when you are done testing; later conversions go to production.',
+  },
+  tiktok_rejected: {
+    explanation: 'TikTok refused the event; its code and message below say why (for instance a pixel of another advertiser, or a malformed field).',
+    fix: 'Read TikTok\'s message: fix the pixel or advertiser under Sources if it names them, or the event\'s fields in your code, then send it again.',
+  },
+  delivery_retries_exhausted: {
+    explanation: 'TikTok kept answering with temporary errors until every delivery attempt was used.',
+    fix: 'Check TikTok\'s status, then send the conversion again; it keeps its event_id, so TikTok counts it once.',
+  },
+};
+
+/** Not a reason a conversion carries, but spec §7.5's sixth condition: the same event_id on two different conversions. */
+export const DUPLICATE_EVENT_ID_HELP: ReasonHelp = {
+  explanation: "Another event arrived with the same order ID or event_id, so no second conversion was made: TikTok would have counted only one anyway. If they were different purchases, they shared an ID by mistake.",
+  fix: 'Give every order its own order_id, and send the browser pixel the same event_id as the server for the same purchase only.',
+};
+
+export function reasonHelp(reason: string | null): ReasonHelp | null {
+  return reason !== null && reason in REASON_HELP ? REASON_HELP[reason as ConversionReason] : null;
+}
