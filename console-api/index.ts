@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
@@ -34,7 +33,6 @@ export interface ConsoleApiOptions {
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
   const { db, repos, settings, tiktok, signIn, members, workflowLink } = options;
-  await app.register(cookie);
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);

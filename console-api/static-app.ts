@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import { gzipSync } from 'node:zlib';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where `npm run build` puts the console (Vite's outDir), seen from dist/console-api/ or console-api/. */
 export const BUILT_CONSOLE_DIR = path.resolve(__dirname, path.basename(path.dirname(__dirname)) === 'dist' ? '../console' : '../dist/console');
@@ -16,33 +17,67 @@ const PAGE_HEADERS = {
   // Invitation links carry their token in the URL: never hand it to another site.
   'referrer-policy': 'no-referrer',
 };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+interface StaticFile {
+  body: Buffer;
+  gzipped: Buffer | null;
+  type: string;
+  etag: string;
+}
+
+function load(file: string): StaticFile {
+  const body = readFileSync(file);
+  const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+  const compressible = /^(text|application\/(javascript|json)|image\/svg)/.test(type);
+  return { body, gzipped: compressible ? gzipSync(body, { level: 9 }) : null, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/** Every file of the build, by its URL path under `/console/`, read once at start (a few hundred kilobytes). */
+function loadBuild(directory: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const full = path.join(folder, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else files.set(path.relative(directory, full).split(path.sep).join('/'), load(full));
+    }
+  };
+  walk(directory);
+  return files;
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, headers: Record<string, string>) {
+  reply.headers({ ...headers, 'content-type': file.type, etag: file.etag, vary: 'Accept-Encoding' });
+  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+  if (file.gzipped !== null && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(file.gzipped);
+  return reply.send(file.body);
+}
 
 /**
- * `/console/`: the single-page app. Assets by their hashed names; any other path under `/console/` is the app's own
- * route and gets `index.html` (its router takes over). Without a build, a page says how to make one.
+ * `/console/`: the single-page app, served from memory. Assets by their hashed names with a year's caching; any other
+ * path under `/console/` is the app's own route and gets `index.html` (its router takes over). Without a build, a
+ * page says how to make one.
  */
 export const consoleAppRoutes: FastifyPluginAsync<{ directory?: string }> = async (app, { directory = BUILT_CONSOLE_DIR }) => {
   app.get('/console', async (_request, reply) => reply.redirect('/console/'));
-  if (!existsSync(path.join(directory, 'index.html'))) {
-    app.get('/console/*', async (_request, reply) =>
-      reply.code(503).type('text/plain; charset=utf-8').send(`The console is not built (${directory} has no index.html): run npm run build.`),
-    );
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root: directory,
-    prefix: '/console/',
-    wildcard: false,
-    index: false,
-    setHeaders: (response, file) => {
-      if (file.includes(`${path.sep}assets${path.sep}`)) response.header('cache-control', IMMUTABLE);
-      else for (const [name, value] of Object.entries(PAGE_HEADERS)) response.header(name, value);
-    },
-  });
+  const built = existsSync(path.join(directory, 'index.html')) ? loadBuild(directory) : undefined;
   app.get('/console/*', async (request, reply) => {
-    if (request.url.startsWith('/console/api/')) {
-      return reply.code(404).send({ error: 'not_found', message: `${request.method} ${request.url.split('?')[0]} is not a route of this API` });
-    }
-    return reply.headers(PAGE_HEADERS).sendFile('index.html');
+    const relative = (request.params as { '*': string })['*'];
+    if (relative.startsWith('api/')) return reply.code(404).send({ error: 'not_found', message: `${request.method} ${request.url.split('?')[0]} is not a route of this API` });
+    if (built === undefined) return reply.code(503).type('text/plain; charset=utf-8').send(`The console is not built (${directory} has no index.html): run npm run build.`);
+    const asset = relative.startsWith('assets/') ? built.get(relative) : undefined;
+    if (asset !== undefined) return send(request, reply, asset, { 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' });
+    if (relative.startsWith('assets/')) return reply.code(404).type('text/plain; charset=utf-8').send('no such asset: the console was rebuilt, reload the page');
+    return send(request, reply, built.get('index.html') as StaticFile, PAGE_HEADERS);
   });
 };
