@@ -9,8 +9,8 @@ import { serviceErrorAsHttp } from './service-errors';
 const MAX_PER_SECOND = 20;
 const KEEP_MS = 86_400_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
-/** Refusals the debugger cannot help with, or that would amplify a flood. */
-const NOT_RECORDED = new Set([429, 503]);
+/** A refusal that would amplify a flood; server errors are in the server's log, not the sender's fault. */
+const NOT_RECORDED = new Set([429]);
 
 function presentedKey(request: FastifyRequest): string | undefined {
   try {
@@ -55,7 +55,7 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
     return (await deps.repos.workspaces.find(claimed))?.id;
   }
 
-  async function record(request: FastifyRequest, status: number, error: FastifyError): Promise<void> {
+  async function record(request: FastifyRequest, error: FastifyError, status: number): Promise<void> {
     const key = presentedKey(request);
     const workspaceId = await workspaceOf(request, key);
     if (workspaceId === undefined || !admit(workspaceId)) return;
@@ -78,10 +78,11 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
   }
 
   return {
-    /** For an `onError` hook of the ingest routes: never throws, never waits. */
-    refused(request: FastifyRequest, status: number, error: FastifyError): void {
-      if (status < 400 || NOT_RECORDED.has(status)) return;
-      record(request, status, error).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
+    /** For an `onError` hook of the ingest routes (it runs before the answer is made): never throws, never waits. */
+    refused(request: FastifyRequest, error: FastifyError): void {
+      const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
+      if (status < 400 || status >= 500 || NOT_RECORDED.has(status)) return;
+      record(request, error, status).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
     },
   };
 }

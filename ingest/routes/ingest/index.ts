@@ -95,7 +95,7 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
   const { refusals } = options;
-  if (refusals !== undefined) app.addHook('onError', async (request, reply, error) => refusals.refused(request, reply.statusCode, error));
+  if (refusals !== undefined) app.addHook('onError', async (request, _reply, error) => refusals.refused(request, error));
   // Browser libraries send JSON as text/plain to avoid a CORS preflight.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
