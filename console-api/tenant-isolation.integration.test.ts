@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { createBatchRecorder } from '../ingest/record-batch';
 import { buildTestApp, type TestApp } from '../ingest/testing/test-app';
 import { adminCall, asPerson, createWorkspace, personIn, type Person } from './testing/console-client';
 
@@ -34,7 +35,6 @@ beforeAll(async () => {
   const workspace = await subject.repos.workspaces.find(theirs);
   const recorded = await subject.repos.conversionRules.list(theirs);
   expect(recorded).toHaveLength(1);
-  const { createBatchRecorder } = await import('../ingest/record-batch');
   const result = await createBatchRecorder(testDb.db, subject.repos)(
     workspace as NonNullable<typeof workspace>,
     [{ type: 'track', messageId: 'their-order', event: 'purchase', userId: 'their-user', properties: { order_id: 'T-1', total: 5 } }],

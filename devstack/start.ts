@@ -4,6 +4,7 @@ import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
+import { ensureDevSignIn } from './dev-sign-in';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
 import { loadOrCreateState, saveState } from './state';
@@ -101,20 +102,24 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     ),
   );
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
-  saveState(dataDir, { ...state, ingestUrl });
+  const devSignIn = await ensureDevSignIn(ingestUrl, state);
+  saveState(dataDir, { ...state, ingestUrl, devSignIn });
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.
 
+  Console                ${ingestUrl}/console/
+                         sign in as ${devSignIn.email} with password ${devSignIn.password} (owner of "Dev shop", ${devSignIn.workspaceId})
   Ingest + settings API  ${ingestUrl}   (admin token: ${state.adminToken})
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
 
-Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}):
+Or without the console: create a workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}):
   npm run signalbox -- workspaces create "My shop"
   npm run signalbox -- keys create <workspace-id> --name backend
   npm run signalbox -- rules put <workspace-id> purchase
+  npm run signalbox -- users create you@example.com --owner <workspace-id>   # prints an invitation link to the console
 
 Connect TikTok through OAuth${usingFake ? ' (the fake approves at once)' : process.env.TIKTOK_APP_ID === undefined ? ' (first set TIKTOK_APP_ID and TIKTOK_APP_SECRET of your Marketing API app)' : ''}:
   npm run signalbox -- tiktok connect <workspace-id>            # open the printed URL in a browser${usingFake ? ' (or: curl -sL "<url>")' : ''}

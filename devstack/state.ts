@@ -7,6 +7,8 @@ export interface DevStackState {
   adminToken: string;
   secretKey: string;
   ingestUrl?: string;
+  /** The console account `npm start` prints (devstack/dev-sign-in.ts). */
+  devSignIn?: { email: string; password: string; workspaceId: string };
 }
 
 export function stateFile(dataDir: string): string {

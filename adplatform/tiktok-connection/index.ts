@@ -9,6 +9,6 @@ export {
   type TikTokOAuthApp,
 } from './connection-service';
 export { TikTokConnectionError, type TikTokConnectionErrorCode } from './errors';
-export { claimedWorkspaceId, createOAuthStateSigner, OAUTH_STATE_LIFETIME_MS, type OAuthStateSigner } from './oauth-state';
+export { claimedActor, claimedWorkspaceId, createOAuthStateSigner, OAUTH_STATE_LIFETIME_MS, type OAuthStateSigner } from './oauth-state';
 export { missingPermissions, normalizeScopes, REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from './permissions';
 export { createTestConversionSender, type SendTestConversion, type TestConversionAnswer } from './test-conversion';

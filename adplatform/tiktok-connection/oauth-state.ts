@@ -47,6 +47,12 @@ export function claimedWorkspaceId(state: string): string | undefined {
   return typeof workspaceId === 'string' && workspaceId !== '' ? workspaceId : undefined;
 }
 
+/** Who started the authorization a `state` names, read WITHOUT checking it (only to word or route the answer). */
+export function claimedActor(state: string): string | undefined {
+  const actor = decodePayload(state.split('.')[0] ?? '')?.a;
+  return typeof actor === 'string' ? actor : undefined;
+}
+
 /**
  * The OAuth `state`: workspace ID, expiry and a nonce, signed with HMAC-SHA256 under a key derived from SECRET_KEY by
  * HKDF (the AES key that seals tokens is never used for anything else). Single use is enforced by the caller, which

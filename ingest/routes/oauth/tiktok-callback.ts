@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { claimedWorkspaceId, TikTokConnectionError, type TikTokConnectionService } from '../../../adplatform/tiktok-connection';
+import { claimedActor, claimedWorkspaceId, TikTokConnectionError, type TikTokConnectionService } from '../../../adplatform/tiktok-connection';
 import { badRequest } from '../../http-error';
 import { serviceErrorAsHttp } from '../../service-errors';
 import { parseOrReject } from '../../validation';
@@ -45,12 +45,15 @@ export const tiktokOAuthCallbackRoutes: FastifyPluginAsync<{ connections: TikTok
   app.get(TIKTOK_OAUTH_CALLBACK_PATH, async (request, reply) => {
     const html = wantsHtml(request.headers.accept);
     const state = (request.query as { state?: unknown }).state;
+    // Started from the console: the person goes back to its Sources page, which shows the next step.
+    const consoleSources = typeof state === 'string' && claimedActor(state)?.startsWith('user:') ? `/console/w/${encodeURIComponent(claimedWorkspaceId(state) ?? '')}/sources` : undefined;
     // Only to word the page's advice; whether the state is genuine is decided by completeAuthorization.
     const startAgain = `Start again with signalbox tiktok connect ${(typeof state === 'string' && claimedWorkspaceId(state)) || '<workspace>'} and open the new URL it prints.`;
     try {
       const view = await complete(request.query);
       const message = `TikTok is connected to workspace ${view.workspaceId}. ${nextStepText(view)}`;
       if (!html) return reply.header('cache-control', 'no-store').send({ connected: true, workspaceId: view.workspaceId, connection: view, message });
+      if (consoleSources !== undefined) return reply.headers(CALLBACK_PAGE_HEADERS).redirect(`${consoleSources}?tiktok=connected`);
       return page(reply, 200, 'TikTok is connected', [`Workspace ${view.workspaceId} now holds a TikTok connection (token stored encrypted).`, nextStepText(view)]);
     } catch (error) {
       if (!html) throw error;
@@ -59,7 +62,7 @@ export const tiktokOAuthCallbackRoutes: FastifyPluginAsync<{ connections: TikTok
         request.log.error({ err: error }, 'TikTok OAuth callback failed');
         return page(reply, 500, 'TikTok could not be connected', ['Signalbox failed internally; the server log has the details.', startAgain]);
       }
-      return page(reply, known.statusCode, 'TikTok could not be connected', [known.message, startAgain]);
+      return page(reply, known.statusCode, 'TikTok could not be connected', [known.message, consoleSources === undefined ? startAgain : `Go back to the console (${consoleSources}) and connect again.`]);
     }
   });
 };

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { Button, FieldError, Form as AriaForm, Input, Label, Text, TextField } from 'react-aria-components';
+
+/** A form whose server-side field errors show beside their fields (react-aria's `validationErrors`). */
+export function Form({ onSubmit, errors, children, label }: { onSubmit: (data: FormData) => void; errors: Record<string, string>; children: ReactNode; label?: string }) {
+  return (
+    <AriaForm
+      aria-label={label}
+      validationBehavior="aria"
+      validationErrors={errors}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(new FormData(event.currentTarget));
+      }}
+    >
+      {children}
+    </AriaForm>
+  );
+}
+
+export function Field(props: { name: string; label: string; type?: string; defaultValue?: string; description?: string; autoComplete?: string; isRequired?: boolean; autoFocus?: boolean; placeholder?: string }) {
+  return (
+    <TextField name={props.name} type={props.type ?? 'text'} defaultValue={props.defaultValue} isRequired={props.isRequired} autoComplete={props.autoComplete} autoFocus={props.autoFocus} className="field">
+      <Label>{props.label}</Label>
+      <Input placeholder={props.placeholder} />
+      {props.description && <Text slot="description">{props.description}</Text>}
+      <FieldError className="field-error" />
+    </TextField>
+  );
+}
+
+export function Submit({ children, pending }: { children: ReactNode; pending?: boolean }) {
+  return (
+    <Button type="submit" className="button primary" isPending={pending}>
+      {children}
+    </Button>
+  );
+}
+
+/** A message for errors that belong to no field. */
+export function FormError({ error }: { error: unknown }) {
+  if (error === null || error === undefined) return null;
+  return (
+    <p role="alert" className="form-error">
+      {error instanceof Error ? error.message : String(error)}
+    </p>
+  );
+}

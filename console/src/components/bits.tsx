@@ -1,0 +1,78 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Dialog, DialogTrigger, Heading, Modal } from 'react-aria-components';
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      className="button small"
+      onPress={() => {
+        void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </Button>
+  );
+}
+
+/** A button that asks before doing something that cannot be undone. */
+export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: string; children: ReactNode; confirm: string; onConfirm: () => void }) {
+  return (
+    <DialogTrigger>
+      <Button className="button small danger">{label}</Button>
+      <Modal className="modal" isDismissable>
+        <Dialog className="dialog">
+          {({ close }) => (
+            <>
+              <Heading slot="title">{title}</Heading>
+              <div>{children}</div>
+              <div className="actions">
+                <Button className="button" onPress={close} autoFocus>
+                  Cancel
+                </Button>
+                <Button
+                  className="button danger"
+                  onPress={() => {
+                    onConfirm();
+                    close();
+                  }}
+                >
+                  {confirm}
+                </Button>
+              </div>
+            </>
+          )}
+        </Dialog>
+      </Modal>
+    </DialogTrigger>
+  );
+}
+
+export function Status({ status, testMode }: { status: string; testMode?: boolean }) {
+  return <span className={`badge ${status}`}>{testMode && status === 'delivered' ? 'delivered (test)' : status}</span>;
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p className="loading" aria-live="polite">Loading {what}…</p>;
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  return (
+    <p role="alert" className="form-error">
+      {error instanceof Error ? error.message : 'Something went wrong.'}
+    </p>
+  );
+}
+
+export function Help({ help }: { help: { explanation: string; fix: string } | null }) {
+  if (help === null) return null;
+  return (
+    <div className="help">
+      <p>{help.explanation}</p>
+      <p>
+        <strong>Fix: </strong>
+        {help.fix}
+      </p>
+    </div>
+  );
+}

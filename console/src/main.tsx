@@ -1,0 +1,79 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { ApiError } from './api';
+import { Loading } from './components/bits';
+import { AccountPage } from './pages/Account';
+import { AdsPage } from './pages/Ads';
+import { ConversionPage } from './pages/Conversion';
+import { ConversionsPage } from './pages/Conversions';
+import { DebuggerPage } from './pages/Debugger';
+import { InvitationPage } from './pages/Invitation';
+import { OverviewPage } from './pages/Overview';
+import { PeoplePage } from './pages/People';
+import { RulesPage } from './pages/Rules';
+import { SettingsPage } from './pages/Settings';
+import { SignInPage } from './pages/SignIn';
+import { SourcesPage } from './pages/Sources';
+import { TestModePage } from './pages/TestMode';
+import { useMe } from './session';
+import { Shell } from './Shell';
+import './styles.css';
+
+function Home() {
+  const me = useMe();
+  if (me.isPending) return <Loading what="your workspaces" />;
+  const first = me.data?.workspaces[0];
+  if (first === undefined) {
+    return (
+      <main className="page narrow">
+        <h1>No workspace yet</h1>
+        <p>You are signed in, but no workspace has given you access. Ask an owner for an invitation.</p>
+      </main>
+    );
+  }
+  return <Navigate to={`/w/${first.workspaceId}/overview`} replace />;
+}
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/invitations/:token', element: <InvitationPage /> },
+    { path: '/', element: <Home /> },
+    { path: '/account', element: <AccountPage /> },
+    {
+      path: '/w/:ws',
+      element: <Shell />,
+      children: [
+        { index: true, element: <Navigate to="overview" replace /> },
+        { path: 'overview', element: <OverviewPage /> },
+        { path: 'sources', element: <SourcesPage /> },
+        { path: 'rules', element: <RulesPage /> },
+        { path: 'test', element: <TestModePage /> },
+        { path: 'conversions', element: <ConversionsPage /> },
+        { path: 'conversions/:id', element: <ConversionPage /> },
+        { path: 'debugger', element: <DebuggerPage /> },
+        { path: 'people', element: <PeoplePage /> },
+        { path: 'ads', element: <AdsPage /> },
+        { path: 'settings', element: <SettingsPage /> },
+      ],
+    },
+    { path: '*', element: <Navigate to="/" replace /> },
+  ],
+  { basename: '/console' },
+);
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2, refetchOnWindowFocus: false },
+  },
+});
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

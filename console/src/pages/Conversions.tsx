@@ -1,0 +1,98 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { get } from '../api';
+import { ErrorNote, Loading, Status } from '../components/bits';
+import { DataTable } from '../components/DataTable';
+import { dateTime, money } from '../format';
+import { useTimeZone, useWorkspace } from '../session';
+import type { ConversionSummary } from '../types';
+
+const REASONS = ['no_ttclid', 'click_outside_attribution_window', 'conversion_rule_removed', 'tiktok_not_connected', 'tiktok_connection_incomplete', 'tiktok_reauthorization_required', 'app_events_not_configured', 'test_mode', 'tiktok_rejected', 'delivery_retries_exhausted'];
+const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
+
+export function ConversionsPage() {
+  const { ws, base } = useWorkspace();
+  const timeZone = useTimeZone();
+  const [params, setParams] = useSearchParams();
+  const [cursors, setCursors] = useState<string[]>([]);
+  const filters = Object.fromEntries(FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name) as string]] : [])));
+  const query = new URLSearchParams({ ...filters, timeZone, limit: '50', ...(cursors.length > 0 ? { cursor: cursors.at(-1) as string } : {}) });
+  const page = useQuery({
+    queryKey: ['conversions', ws, query.toString()],
+    queryFn: () => get<{ conversions: ConversionSummary[]; nextCursor: string | null }>(`${base}/conversions?${query.toString()}`),
+    placeholderData: keepPreviousData,
+  });
+  const columns: ColumnDef<ConversionSummary, unknown>[] = [
+    { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
+    { header: 'Status', accessorKey: 'status', cell: (c) => <Status status={c.row.original.status} testMode={c.row.original.testMode} /> },
+    { header: 'Reason', accessorKey: 'reason', cell: (c) => c.row.original.reason ?? (c.row.original.tiktokCode ? `code ${c.row.original.tiktokCode}` : '') },
+    { header: 'TikTok event', accessorKey: 'tiktokEvent' },
+    { header: 'Event', accessorKey: 'sourceEvent' },
+    { header: 'event_id', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
+    { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
+  ];
+  const setFilter = (form: FormData) => {
+    setCursors([]);
+    setParams(Object.fromEntries(FILTERS.flatMap((name) => (String(form.get(name) ?? '') !== '' ? [[name, String(form.get(name))]] : []))));
+  };
+  return (
+    <>
+      <h1>Conversions</h1>
+      <form
+        className="filters"
+        aria-label="Filter conversions"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFilter(new FormData(event.currentTarget));
+        }}
+      >
+        <label>
+          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order ID, event_id, user ID, anonymous ID" />
+        </label>
+        <label>
+          Status
+          <select name="status" defaultValue={filters.status ?? ''}>
+            <option value="">any</option>
+            {['delivered', 'skipped', 'failed', 'pending'].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Reason
+          <select name="reason" defaultValue={filters.reason ?? ''}>
+            <option value="">any</option>
+            {REASONS.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          TikTok event <input name="tiktokEvent" defaultValue={filters.tiktokEvent ?? ''} placeholder="CompletePayment" />
+        </label>
+        <label>
+          From <input name="from" type="date" defaultValue={filters.from ?? ''} />
+        </label>
+        <label>
+          to <input name="to" type="date" defaultValue={filters.to ?? ''} />
+        </label>
+        <button type="submit" className="button primary">
+          Apply
+        </button>
+      </form>
+      {page.isPending && <Loading what="conversions" />}
+      {page.isError && <ErrorNote error={page.error} />}
+      {page.data && <DataTable rows={page.data.conversions} columns={columns} empty="No conversion matches. Conversions appear when an event that a rule maps arrives." />}
+      <div className="pager">
+        <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" className="button small" disabled={!page.data?.nextCursor} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
+          Older
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,207 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { get } from '../api';
+import { ErrorNote, Help, Loading } from '../components/bits';
+import { Chart } from '../components/Chart';
+import { PeriodPicker, usePeriod } from '../components/Period';
+import { dateTime, daysBetween, number, percent } from '../format';
+import { useTimeZone, useWorkspace } from '../session';
+import type { ConversionStatus, Help as HelpText } from '../types';
+
+interface Overview {
+  events: { day: string; type: string; eventName: string; events: number }[];
+  conversions: { day: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; tiktokCode: number | null; testMode: boolean; conversions: number }[];
+  tiktokEvents: { tiktokEvent: string; lastDeliveredAt: string | null; deliveredLast7Days: number; status: 'active' | 'no_recent_activity'; learningPhase: { needed: number; enough: boolean } }[];
+  matchKeys: { delivered: number; sampleLimit: number; target: number; keys: { key: string; conversions: number; share: number | null }[] };
+  eventIds: { conversions: number; shareable: number; share: number | null };
+  reasons: { reason: string; help: HelpText | null }[];
+}
+
+const KEY_NAMES: Record<string, string> = { ttclid: 'ttclid (click ID)', ttp: '_ttp cookie', email: 'Email (hashed)', phone: 'Phone (hashed)', ip: 'IP address', user_agent: 'User agent' };
+const COLORS = { delivered: '#1a7f37', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
+
+function sum<T>(rows: T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const row of rows) out.set(key(row), (out.get(key(row)) ?? 0) + value(row));
+  return out;
+}
+
+export function OverviewPage() {
+  const { ws, base } = useWorkspace();
+  const timeZone = useTimeZone();
+  const [period] = usePeriod(timeZone);
+  const [event, setEvent] = useState<string>('all');
+  const overview = useQuery({
+    queryKey: ['overview', ws, period],
+    queryFn: () => get<Overview>(`${base}/overview?from=${period.from}&to=${period.to}&timeZone=${encodeURIComponent(timeZone)}`),
+  });
+  const days = useMemo(() => daysBetween(period.from, period.to), [period.from, period.to]);
+  const chart = useMemo(() => {
+    const rows = (overview.data?.conversions ?? []).filter((c) => event === 'all' || c.tiktokEvent === event);
+    const bucket = (c: Overview['conversions'][number]) => (c.status === 'delivered' && c.testMode ? 'test' : c.status);
+    return (Object.keys(COLORS) as (keyof typeof COLORS)[]).map((status) => {
+      const perDay = sum(rows.filter((c) => bucket(c) === status), (c) => c.day, (c) => c.conversions);
+      return { label: status, color: COLORS[status], values: days.map((d) => perDay.get(d) ?? 0), bars: false };
+    });
+  }, [overview.data, event, days]);
+  const eventSeries = useMemo(() => {
+    const perDay = sum(overview.data?.events ?? [], (e) => e.day, (e) => e.events);
+    return [{ label: 'events received', color: '#0969da', values: days.map((d) => perDay.get(d) ?? 0), bars: true }];
+  }, [overview.data, days]);
+
+  return (
+    <>
+      <h1>Overview</h1>
+      <PeriodPicker timeZone={timeZone} />
+      {overview.isPending && <Loading what="figures" />}
+      {overview.isError && <ErrorNote error={overview.error} />}
+      {overview.data && <OverviewBody data={overview.data} days={days} chart={chart} eventSeries={eventSeries} event={event} setEvent={setEvent} ws={ws} />}
+    </>
+  );
+}
+
+function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: { data: Overview; days: string[]; chart: Parameters<typeof Chart>[0]['series']; eventSeries: Parameters<typeof Chart>[0]['series']; event: string; setEvent: (e: string) => void; ws: string }) {
+  const byType = [...sum(data.events, (e) => e.type, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]);
+  const topNames = [...sum(data.events.filter((e) => e.type === 'track'), (e) => e.eventName, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  const skippedByReason = [...sum(data.conversions.filter((c) => c.status === 'skipped' || (c.status === 'delivered' && c.testMode)), (c) => c.reason ?? 'unknown', (c) => c.conversions).entries()];
+  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${c.reason ?? 'failed'}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
+  const helpOf = new Map(data.reasons.map((r) => [r.reason, r.help]));
+  const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
+  return (
+    <>
+      <section aria-labelledby="tiktok-events">
+        <h2 id="tiktok-events">TikTok events</h2>
+        {data.tiktokEvents.length === 0 ? (
+          <p className="empty">
+            No conversion rule yet: <Link to={`/w/${ws}/rules`}>add one</Link> so that events become TikTok conversions.
+          </p>
+        ) : (
+          <div className="cards grid">
+            {data.tiktokEvents.map((t) => (
+              <div key={t.tiktokEvent} className="card stat">
+                <h3>{t.tiktokEvent}</h3>
+                <p>
+                  <span className={`badge ${t.status === 'active' ? 'delivered' : 'pending'}`}>{t.status === 'active' ? 'Active' : 'No recent activity'}</span>
+                </p>
+                <p className="muted">Last delivered: {dateTime(t.lastDeliveredAt)}</p>
+                <p>
+                  {number(t.deliveredLast7Days)} delivered in 7 days ·{' '}
+                  {t.learningPhase.enough ? (
+                    <span className="ok">enough for the learning phase</span>
+                  ) : (
+                    <span className="warn">below the {t.learningPhase.needed} a week TikTok's learning phase needs</span>
+                  )}
+                </p>
+              </div>
+            ))}
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="conversions-chart">
+        <h2 id="conversions-chart">Conversions</h2>
+        <label className="inline">
+          TikTok event{' '}
+          <select value={event} onChange={(e) => setEvent(e.target.value)}>
+            <option value="all">All events</option>
+            {tiktokEvents.map((name) => (
+              <option key={name}>{name}</option>
+            ))}
+          </select>
+        </label>
+        <Chart days={days} series={chart} title="Conversions per day: delivered, test, skipped, failed, pending" />
+        <div className="columns">
+          <div>
+            <h3>Not sent, by reason</h3>
+            {skippedByReason.length === 0 ? (
+              <p className="empty">None in this period.</p>
+            ) : (
+              <ul className="reasons">
+                {skippedByReason.map(([reason, count]) => (
+                  <li key={reason}>
+                    <Link to={`/w/${ws}/conversions?reason=${reason}`}>
+                      <strong>{reason}</strong>: {number(count)}
+                    </Link>
+                    <Help help={helpOf.get(reason) ?? null} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div>
+            <h3>Failed, by TikTok code</h3>
+            {failedByCode.length === 0 ? (
+              <p className="empty">None in this period.</p>
+            ) : (
+              <ul>
+                {failedByCode.map(([code, count]) => (
+                  <li key={code}>
+                    {code}: {number(count)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="match-keys">
+        <h2 id="match-keys">Match keys</h2>
+        <p className="muted">
+          Share of {number(data.matchKeys.delivered)} delivered conversions (the newest {number(data.matchKeys.sampleLimit)} at most) that carried each key. TikTok recommends a match rate of{' '}
+          {percent(data.matchKeys.target)} or more: more keys, more matches.
+        </p>
+        {data.matchKeys.delivered === 0 ? (
+          <p className="empty">No delivered conversion in this period yet.</p>
+        ) : (
+          <ul className="bars">
+            {data.matchKeys.keys.map((k) => (
+              <li key={k.key}>
+                <span className="bar-label">{KEY_NAMES[k.key] ?? k.key}</span>
+                <span className="bar" aria-hidden="true">
+                  <span className={(k.share ?? 0) >= data.matchKeys.target ? 'fill ok' : 'fill warn'} style={{ width: `${Math.round((k.share ?? 0) * 100)}%` }} />
+                </span>
+                <span className="bar-value">{percent(k.share)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p>
+          <strong>event_id for deduplication:</strong> {percent(data.eventIds.share)} of {number(data.eventIds.conversions)} conversions carried an event_id or order ID the browser pixel can share, so TikTok counts a
+          purchase seen by both once.
+        </p>
+      </section>
+
+      <section aria-labelledby="events-received">
+        <h2 id="events-received">Events received</h2>
+        <Chart days={days} series={eventSeries} title="Events received per day" height={180} />
+        <div className="columns">
+          <table>
+            <caption>By type</caption>
+            <tbody>
+              {byType.map(([type, count]) => (
+                <tr key={type}>
+                  <th scope="row">{type}</th>
+                  <td>{number(count)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <table>
+            <caption>Most frequent track events</caption>
+            <tbody>
+              {topNames.map(([name, count]) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>{number(count)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {byType.length === 0 && <p className="empty">No event arrived in this period. Sources shows how to send them.</p>}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,163 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { api, ApiError, get } from '../api';
+import { ConfirmButton, ErrorNote, Loading } from '../components/bits';
+import { Field, Form, FormError, Submit } from '../components/Form';
+import { dateTime, number } from '../format';
+import { canEdit, useWorkspace } from '../session';
+
+type Value = { source: 'order_total'; currency?: string } | { source: 'fixed'; amount: number; currency: string } | { source: 'none' };
+interface Rule {
+  event: string;
+  tiktokEvent: string;
+  value: Value;
+  eventsLast7Days: number;
+  sample: { receivedAt: string; message: unknown } | null;
+}
+interface RulesAnswer {
+  rules: Rule[];
+  unmappedEvents: { event: string; eventsLast7Days: number; suggestedTiktokEvent: string }[];
+}
+
+const STANDARD: [string, string][] = [
+  ['purchase', 'CompletePayment'],
+  ['add_to_cart', 'AddToCart'],
+  ['begin_checkout', 'InitiateCheckout'],
+  ['signup', 'CompleteRegistration'],
+  ['lead', 'SubmitForm'],
+  ['view_content', 'ViewContent'],
+  ['search', 'Search'],
+];
+
+const valueText = (value: Value) => (value.source === 'order_total' ? 'order total' : value.source === 'fixed' ? `${value.amount} ${value.currency}` : 'no value');
+
+export function RulesPage() {
+  const { base, data: workspace } = useWorkspace();
+  const editor = canEdit(workspace?.role);
+  const queries = useQueryClient();
+  const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
+  const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(null);
+  const remove = useMutation({ mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['rules', base] }) });
+  return (
+    <>
+      <h1>Conversion rules</h1>
+      <p className="muted">Each rule turns one of your events into a TikTok conversion, with its value.</p>
+      {rules.isPending && <Loading what="rules" />}
+      {rules.isError && <ErrorNote error={rules.error} />}
+      {rules.data && rules.data.rules.length === 0 && <p className="empty">No rule yet: nothing is sent to TikTok. Add one below (purchase → CompletePayment is the usual first).</p>}
+      <ul className="cards">
+        {rules.data?.rules.map((rule) => (
+          <li key={rule.event} className="card rule">
+            <div>
+              <h3>
+                {rule.event} → {rule.tiktokEvent}
+              </h3>
+              <p>Value: {valueText(rule.value)}</p>
+              <p>
+                {number(rule.eventsLast7Days)} matching events in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
+              </p>
+              {rule.sample && (
+                <details>
+                  <summary>Latest event</summary>
+                  <pre className="code">{JSON.stringify(rule.sample.message, null, 2)}</pre>
+                </details>
+              )}
+            </div>
+            {editor && (
+              <div className="actions">
+                <Button className="button small" onPress={() => setDraft({ event: rule.event, tiktokEvent: rule.tiktokEvent })}>
+                  Edit
+                </Button>
+                <ConfirmButton label="Delete" title={`Delete the rule for ${rule.event}?`} confirm="Delete" onConfirm={() => remove.mutate(rule.event)}>
+                  New {rule.event} events will no longer be sent to TikTok.
+                </ConfirmButton>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {rules.data && rules.data.unmappedEvents.length > 0 && (
+        <section aria-labelledby="unmapped">
+          <h2 id="unmapped">Events without a rule (last 7 days)</h2>
+          <ul>
+            {rules.data.unmappedEvents.map((u) => (
+              <li key={u.event}>
+                {u.event} ({number(u.eventsLast7Days)}){' '}
+                {editor && (
+                  <Button className="button small" onPress={() => setDraft({ event: u.event, tiktokEvent: u.suggestedTiktokEvent })}>
+                    Add a rule
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {editor ? <RuleForm key={draft?.event ?? 'new'} base={base} draft={draft} rules={rules.data?.rules ?? []} onSaved={() => setDraft(null)} /> : <p className="muted">An editor or owner can change rules.</p>}
+    </>
+  );
+}
+
+function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { event: string; tiktokEvent: string } | null; rules: Rule[]; onSaved: () => void }) {
+  const queries = useQueryClient();
+  const existing = rules.find((r) => r.event === draft?.event);
+  const [source, setSource] = useState<Value['source']>(existing?.value.source ?? 'order_total');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: ({ event, body }: { event: string; body: object }) => api('PUT', `${base}/rules/${encodeURIComponent(event)}`, body),
+    onSuccess: () => {
+      setErrors({});
+      onSaved();
+      void queries.invalidateQueries({ queryKey: ['rules', base] });
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const submit = (data: FormData) => {
+    const event = String(data.get('event') ?? '').trim();
+    if (event === '') {
+      setErrors({ event: 'is required: the name your code sends, e.g. purchase' });
+      return;
+    }
+    const tiktokEvent = String(data.get('tiktokEvent') ?? '').trim();
+    const amount = String(data.get('value.amount') ?? '').trim();
+    const currency = String(data.get('value.currency') ?? '').trim();
+    const value = source === 'fixed' ? { source, amount: amount === '' ? undefined : Number(amount), currency: currency === '' ? undefined : currency } : source === 'order_total' && currency !== '' ? { source, currency } : { source };
+    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), value } });
+  };
+  const fixed = existing?.value.source === 'fixed' ? existing.value : undefined;
+  return (
+    <section aria-labelledby="rule-form">
+      <h2 id="rule-form">{existing ? `Edit the rule for ${existing.event}` : 'Add a rule'}</h2>
+      <Form label="Conversion rule" errors={errors} onSubmit={submit}>
+        <div className="row">
+          <Field name="event" label="Your event" defaultValue={draft?.event ?? ''} placeholder="purchase" description="The event name your code sends." />
+          <Field name="tiktokEvent" label="TikTok event" defaultValue={draft?.tiktokEvent ?? ''} placeholder="CompletePayment" description="Empty: the standard event for the name, else a custom event." />
+        </div>
+        <p className="muted">Standard: {STANDARD.map(([from, to]) => `${from} → ${to}`).join(' · ')}</p>
+        <fieldset className="radios">
+          <legend>Value</legend>
+          {(
+            [
+              ['order_total', 'The order total of each event (purchases)'],
+              ['fixed', 'A fixed amount (leads, signups)'],
+              ['none', 'No value'],
+            ] as const
+          ).map(([key, label]) => (
+            <label key={key}>
+              <input type="radio" name="value.source" value={key} checked={source === key} onChange={() => setSource(key)} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        {source !== 'none' && (
+          <div className="row">
+            {source === 'fixed' && <Field name="value.amount" label="Amount" type="number" defaultValue={fixed ? String(fixed.amount) : ''} />}
+            <Field name="value.currency" label="Currency" defaultValue={fixed?.currency ?? ''} placeholder="USD" description={source === 'order_total' ? "Only if your events carry none." : undefined} />
+          </div>
+        )}
+        <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
+        <Submit pending={save.isPending}>Save rule</Submit>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, ApiError, get } from '../api';
+import { ConfirmButton, CopyButton, Loading } from '../components/bits';
+import { Field, Form, FormError, Submit } from '../components/Form';
+import { dateTime } from '../format';
+import { canEdit, useWorkspace } from '../session';
+import type { Role } from '../types';
+
+interface Members {
+  members: { id: string; email: string; name: string; role: Role; memberSince: string }[];
+  invitations: { id: string; email: string; role: Role; expiresAt: string; invitedBy: string }[];
+}
+interface ChangeLog {
+  entries: { id: string; at: string; actorName: string; action: string; target: string | null; before: unknown; after: unknown }[];
+  nextBeforeId: string | null;
+}
+
+export function SettingsPage() {
+  const { base, data } = useWorkspace();
+  if (data === undefined) return null;
+  return (
+    <>
+      <h1>Settings</h1>
+      <WorkspaceSettings base={base} editor={canEdit(data.role)} />
+      <Team base={base} owner={data.role === 'owner'} />
+      <History base={base} />
+    </>
+  );
+}
+
+function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) {
+  const { data } = useWorkspace();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (body: object) => api('PATCH', `${base}/settings`, body),
+    onSuccess: () => {
+      setErrors({});
+      void queries.invalidateQueries({ queryKey: ['workspace'] });
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const ws = data?.workspace;
+  if (ws === undefined) return null;
+  return (
+    <section aria-labelledby="workspace-settings">
+      <h2 id="workspace-settings">Attribution and phone numbers</h2>
+      <Form
+        label="Workspace settings"
+        errors={errors}
+        onSubmit={(form) => {
+          const days = String(form.get('attributionWindowDays') ?? '');
+          save.mutate({ attributionWindowDays: days === '' ? undefined : Number(days), defaultPhoneRegion: String(form.get('defaultPhoneRegion') ?? '') });
+        }}
+      >
+        <div className="row">
+          <Field name="attributionWindowDays" label="Attribution window (days)" type="number" defaultValue={String(ws.attributionWindowDays)} description="A click older than this does not earn the conversion (1 to 90)." />
+          <Field name="defaultPhoneRegion" label="Default phone region" defaultValue={ws.defaultPhoneRegion} description="For phone numbers without a country code, e.g. US or GB." />
+        </div>
+        <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
+        {editor && <Submit pending={save.isPending}>Save settings</Submit>}
+      </Form>
+    </section>
+  );
+}
+
+function Team({ base, owner }: { base: string; owner: boolean }) {
+  const queries = useQueryClient();
+  const members = useQuery({ queryKey: ['members', base], queryFn: () => get<Members>(`${base}/members`) });
+  const [link, setLink] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
+  const invite = useMutation({
+    mutationFn: (body: { email: string; role: string }) => api<{ url: string }>('POST', `${base}/invitations`, body),
+    onSuccess: (answer) => {
+      setLink(answer.url);
+      setErrors({});
+      void refresh();
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: string }) => api('PATCH', `${base}/members/${id}`, { role }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/members/${id}`), onSuccess: refresh });
+  const withdraw = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/invitations/${id}`), onSuccess: refresh });
+  if (members.isPending) return <Loading what="people" />;
+  return (
+    <section aria-labelledby="team">
+      <h2 id="team">People with access</h2>
+      <p className="muted">Owners can do everything, including people and API keys; editors change rules, settings, the TikTok connection and test mode; viewers read.</p>
+      <FormError error={change.error ?? remove.error} />
+      <ul className="cards">
+        {members.data?.members.map((m) => (
+          <li key={m.id} className="card">
+            <div>
+              <strong>{m.email}</strong> {m.name && <span className="muted">{m.name}</span>}
+            </div>
+            {owner ? (
+              <div className="actions">
+                <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => change.mutate({ id: m.id, role: e.target.value })}>
+                  <option value="owner">owner</option>
+                  <option value="editor">editor</option>
+                  <option value="viewer">viewer</option>
+                </select>
+                <ConfirmButton label="Remove" title={`Remove ${m.email}?`} confirm="Remove" onConfirm={() => remove.mutate(m.id)}>
+                  They lose access to this workspace at once.
+                </ConfirmButton>
+              </div>
+            ) : (
+              <span className="badge">{m.role}</span>
+            )}
+          </li>
+        ))}
+        {members.data?.invitations.map((i) => (
+          <li key={i.id} className="card">
+            <div>
+              <strong>{i.email}</strong> <span className="muted">invited as {i.role}, until {dateTime(i.expiresAt)}</span>
+            </div>
+            <ConfirmButton label="Withdraw" title={`Withdraw the invitation of ${i.email}?`} confirm="Withdraw" onConfirm={() => withdraw.mutate(i.id)}>
+              The link stops working.
+            </ConfirmButton>
+          </li>
+        ))}
+      </ul>
+      {owner && (
+        <Form label="Invite someone" errors={errors} onSubmit={(form) => invite.mutate({ email: String(form.get('email') ?? ''), role: String(form.get('role') ?? 'viewer') })}>
+          <div className="row">
+            <Field name="email" label="Email" type="email" />
+            <label className="field">
+              <span>Role</span>
+              <select name="role" defaultValue="viewer">
+                <option value="viewer">viewer</option>
+                <option value="editor">editor</option>
+                <option value="owner">owner</option>
+              </select>
+            </label>
+            <Submit pending={invite.isPending}>Create invitation link</Submit>
+          </div>
+        </Form>
+      )}
+      {link && (
+        <p className="notice" role="status">
+          Send this link to them; it works once, for 7 days: <code className="secret">{link}</code> <CopyButton text={link} />
+        </p>
+      )}
+    </section>
+  );
+}
+
+function History({ base }: { base: string }) {
+  const [beforeIds, setBeforeIds] = useState<string[]>([]);
+  const before = beforeIds.at(-1);
+  const log = useQuery({ queryKey: ['change-log', base, before], queryFn: () => get<ChangeLog>(`${base}/change-log?limit=25${before ? `&beforeId=${before}` : ''}`) });
+  return (
+    <section aria-labelledby="change-log">
+      <h2 id="change-log">Change log</h2>
+      {log.isPending && <Loading what="the change log" />}
+      {log.data && log.data.entries.length === 0 && <p className="empty">No change yet.</p>}
+      <ul className="log">
+        {log.data?.entries.map((e) => (
+          <li key={e.id}>
+            <span className="muted">{dateTime(e.at)}</span> <strong>{e.actorName}</strong> {e.action}
+            {e.target ? ` ${e.target}` : ''}
+            <details>
+              <summary>before → after</summary>
+              <pre className="code">{`${JSON.stringify(e.before, null, 1)}\n→ ${JSON.stringify(e.after, null, 1)}`}</pre>
+            </details>
+          </li>
+        ))}
+      </ul>
+      <div className="pager">
+        <button type="button" className="button small" disabled={beforeIds.length === 0} onClick={() => setBeforeIds(beforeIds.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" className="button small" disabled={!log.data?.nextBeforeId} onClick={() => log.data?.nextBeforeId && setBeforeIds([...beforeIds, log.data.nextBeforeId])}>
+          Older
+        </button>
+      </div>
+    </section>
+  );
+}

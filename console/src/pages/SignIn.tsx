@@ -1,0 +1,36 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, ApiError, setCsrfToken } from '../api';
+import { Field, Form, FormError, Submit } from '../components/Form';
+import type { Me } from '../types';
+
+/** Only paths of the console itself: `next` comes from the URL and must not send anyone elsewhere. */
+function safeNext(next: string | null): string {
+  return next !== null && next.startsWith('/console/') && !next.startsWith('//') ? next : '/console/';
+}
+
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const signIn = useMutation({
+    mutationFn: (body: { email: string; password: string }) => api<Me>('POST', 'session', body),
+    onSuccess: (me) => {
+      setCsrfToken(me.csrfToken);
+      window.location.assign(safeNext(params.get('next')));
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  return (
+    <main className="page narrow sign-in">
+      <h1>Sign in to Signalbox</h1>
+      <Form label="Sign in" errors={errors} onSubmit={(data) => signIn.mutate({ email: String(data.get('email')), password: String(data.get('password')) })}>
+        <Field name="email" label="Email" type="email" autoComplete="username" isRequired autoFocus />
+        <Field name="password" label="Password" type="password" autoComplete="current-password" isRequired />
+        <FormError error={signIn.error instanceof ApiError && Object.keys(signIn.error.fieldErrors()).length === 0 ? signIn.error : null} />
+        <Submit pending={signIn.isPending}>Sign in</Submit>
+      </Form>
+      <p className="hint">No account yet? An owner of your workspace sends you an invitation link.</p>
+    </main>
+  );
+}

@@ -1,0 +1,296 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { useSearchParams } from 'react-router';
+import { api, ApiError, get } from '../api';
+import { ConfirmButton, CopyButton, ErrorNote, Loading } from '../components/bits';
+import { Field, Form, FormError, Submit } from '../components/Form';
+import { dateTime } from '../format';
+import { canEdit, useWorkspace } from '../session';
+
+interface Connection {
+  status: string;
+  source: string;
+  advertiserId: string | null;
+  pixelCode: string | null;
+  appId: string | null;
+  nextStep: 'select_advertiser' | 'select_pixel' | 'reauthorize' | null;
+  statsPulledAt: string | null;
+  statsPullError: string | null;
+  schedule: { paused: boolean; nextRunAt: string | null } | null;
+}
+interface TikTokAnswer {
+  connection: Connection | null;
+  permissions: { key: string; description: string; granted: boolean | null }[];
+}
+interface ApiKey {
+  id: string;
+  name: string;
+  kind: 'secret' | 'browser' | 'app';
+  displayPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+interface Install {
+  scriptUrl: string;
+  trackingTag: string;
+  adUrlParameters: string;
+  ingestUrl: string;
+}
+
+const NEXT_STEP: Record<string, string> = {
+  select_advertiser: 'Choose the advertiser below.',
+  select_pixel: 'Choose the pixel that receives conversions below.',
+  reauthorize: 'TikTok no longer accepts this connection: connect again.',
+};
+
+export function SourcesPage() {
+  const { base, data: workspace } = useWorkspace();
+  const editor = canEdit(workspace?.role);
+  const owner = workspace?.role === 'owner';
+  const [params] = useSearchParams();
+  return (
+    <>
+      <h1>Sources</h1>
+      {params.get('tiktok') === 'connected' && (
+        <p className="notice" role="status">
+          TikTok is connected. Finish with the steps below.
+        </p>
+      )}
+      <TikTokSection base={base} editor={editor} />
+      <KeysSection base={base} owner={owner} />
+      <InstallSection base={base} editor={editor} origins={workspace?.workspace.allowedOrigins ?? []} />
+    </>
+  );
+}
+
+function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
+  const queries = useQueryClient();
+  const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<TikTokAnswer>(`${base}/tiktok`) });
+  const connection = tiktok.data?.connection ?? null;
+  const advertisers = useQuery({
+    queryKey: ['advertisers', base],
+    queryFn: () => get<{ advertisers: { advertiserId: string; advertiserName: string }[]; selectedAdvertiserId: string | null }>(`${base}/tiktok/advertisers`),
+    enabled: connection !== null,
+  });
+  const pixels = useQuery({
+    queryKey: ['pixels', base, connection?.advertiserId],
+    queryFn: () => get<{ pixels: { pixelCode: string; pixelName: string }[]; selectedPixelCode: string | null }>(`${base}/tiktok/pixels`),
+    enabled: connection?.advertiserId != null,
+  });
+  const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
+  const connect = useMutation({ mutationFn: () => api<{ url: string }>('POST', `${base}/tiktok/authorize`), onSuccess: ({ url }) => window.location.assign(url) });
+  const choose = useMutation({ mutationFn: ({ what, body }: { what: 'advertiser' | 'pixel' | 'app'; body: object }) => api('PUT', `${base}/tiktok/${what}`, body), onSuccess: refresh });
+  const disconnect = useMutation({ mutationFn: () => api('DELETE', `${base}/tiktok`), onSuccess: refresh });
+  const [appErrors, setAppErrors] = useState<Record<string, string>>({});
+
+  return (
+    <section aria-labelledby="tiktok">
+      <h2 id="tiktok">TikTok</h2>
+      {tiktok.isPending && <Loading what="the connection" />}
+      {tiktok.isError && <ErrorNote error={tiktok.error} />}
+      {tiktok.data && connection === null && (
+        <div className="card">
+          <p>Not connected. Connecting opens TikTok, where you log in to Ads Manager, choose the advertiser and grant three permissions:</p>
+          <ul>
+            {tiktok.data.permissions.map((p) => (
+              <li key={p.key}>{p.description}</li>
+            ))}
+          </ul>
+          {editor ? (
+            <Button className="button primary" onPress={() => connect.mutate()} isPending={connect.isPending}>
+              Connect TikTok
+            </Button>
+          ) : (
+            <p className="muted">An editor or owner can connect TikTok.</p>
+          )}
+          <FormError error={connect.error} />
+        </div>
+      )}
+      {connection && (
+        <div className="card">
+          <p>
+            <span className={`badge ${connection.status === 'active' ? 'delivered' : 'failed'}`}>{connection.status === 'active' ? 'Connected' : 'Needs re-authorization'}</span>{' '}
+            <span className="muted">
+              ({connection.source === 'oauth' ? 'through TikTok login' : 'with a token from Events Manager'}) · statistics last pulled {dateTime(connection.statsPulledAt)}
+            </span>
+          </p>
+          {connection.nextStep && <p className="notice">{NEXT_STEP[connection.nextStep]}</p>}
+          {connection.statsPullError && <p className="form-error">Last statistics pull failed: {connection.statsPullError}</p>}
+          <h3>Permissions</h3>
+          <ul className="checks">
+            {tiktok.data?.permissions.map((p) => (
+              <li key={p.key} className={p.granted === false ? 'missing' : 'granted'}>
+                {p.granted === false ? '✗ missing: ' : p.granted === null ? '? unknown (manual token): ' : '✓ '}
+                {p.description}
+              </li>
+            ))}
+          </ul>
+          <div className="columns">
+            <label className="field">
+              <span>Advertiser</span>
+              <select
+                disabled={!editor || choose.isPending}
+                value={advertisers.data?.selectedAdvertiserId ?? ''}
+                onChange={(e) => e.target.value && choose.mutate({ what: 'advertiser', body: { advertiserId: e.target.value } })}
+              >
+                <option value="">Choose the advertiser…</option>
+                {advertisers.data?.advertisers.map((a) => (
+                  <option key={a.advertiserId} value={a.advertiserId}>
+                    {a.advertiserName || 'Unnamed'} ({a.advertiserId})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Pixel (receives web conversions)</span>
+              <select
+                disabled={!editor || connection.advertiserId === null || choose.isPending}
+                value={pixels.data?.selectedPixelCode ?? ''}
+                onChange={(e) => e.target.value && choose.mutate({ what: 'pixel', body: { pixelCode: e.target.value } })}
+              >
+                <option value="">{connection.advertiserId === null ? 'Choose the advertiser first' : 'Choose the pixel…'}</option>
+                {pixels.data?.pixels.map((p) => (
+                  <option key={p.pixelCode} value={p.pixelCode}>
+                    {p.pixelName} ({p.pixelCode})
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {pixels.isError && <ErrorNote error={pixels.error} />}
+          <FormError error={choose.error instanceof ApiError && choose.variables?.what !== 'app' ? choose.error : null} />
+          <Form
+            label="TikTok App ID"
+            errors={appErrors}
+            onSubmit={(data) => {
+              const appId = String(data.get('appId') ?? '').trim();
+              choose.mutate({ what: 'app', body: { appId: appId === '' ? null : appId } }, { onError: (error) => setAppErrors(error instanceof ApiError ? error.fieldErrors() : {}), onSuccess: () => setAppErrors({}) });
+            }}
+          >
+            <Field name="appId" label="TikTok App ID (mobile-app events)" defaultValue={connection.appId ?? ''} description="From Events Manager → your app's data source. Leave empty if you have no app." />
+            {editor && <Submit>Save App ID</Submit>}
+          </Form>
+          {editor && (
+            <div className="actions">
+              <Button className="button" onPress={() => connect.mutate()}>
+                Connect again
+              </Button>
+              <ConfirmButton label="Disconnect" title="Disconnect TikTok?" confirm="Disconnect" onConfirm={() => disconnect.mutate()}>
+                The token is deleted and statistics stop. Conversions are skipped until TikTok is connected again.
+              </ConfirmButton>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function KeysSection({ base, owner }: { base: string; owner: boolean }) {
+  const queries = useQueryClient();
+  const keys = useQuery({ queryKey: ['keys', base], queryFn: () => get<{ apiKeys: ApiKey[] }>(`${base}/api-keys`) });
+  const [created, setCreated] = useState<(ApiKey & { key: string; notice: string }) | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useMutation({
+    mutationFn: (body: { name: string; kind: string }) => api<ApiKey & { key: string; notice: string }>('POST', `${base}/api-keys`, body),
+    onSuccess: (key) => {
+      setCreated(key);
+      setErrors({});
+      void queries.invalidateQueries({ queryKey: ['keys', base] });
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/api-keys/${id}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['keys', base] }) });
+  const live = keys.data?.apiKeys.filter((k) => k.revokedAt === null) ?? [];
+  return (
+    <section aria-labelledby="keys">
+      <h2 id="keys">API keys</h2>
+      <p className="muted">Secret keys (dk_) are for your servers; browser keys (pk_) go into your pages' tag; app keys (ak_) into mobile apps. Browser and app keys can only send events.</p>
+      {keys.isPending && <Loading what="keys" />}
+      {keys.data && live.length === 0 && <p className="empty">No API key yet: create one to send events.</p>}
+      <ul className="cards">
+        {live.map((k) => (
+          <li key={k.id} className="card">
+            <div>
+              <strong>{k.name}</strong> <span className="badge">{k.kind}</span> <code>{k.displayPrefix}…</code>
+              <div className="muted">created {dateTime(k.createdAt)}</div>
+            </div>
+            {owner && (
+              <ConfirmButton label="Revoke" title={`Revoke the key ${k.name}?`} confirm="Revoke" onConfirm={() => revoke.mutate(k.id)}>
+                Requests with this key are refused from now on. This cannot be undone.
+              </ConfirmButton>
+            )}
+          </li>
+        ))}
+      </ul>
+      {created && (
+        <div className="notice" role="status">
+          <p>
+            <strong>{created.name}</strong>: <code className="secret">{created.key}</code> <CopyButton text={created.key} />
+          </p>
+          <p>{created.notice}</p>
+        </div>
+      )}
+      {owner ? (
+        <Form label="Create an API key" errors={errors} onSubmit={(data) => create.mutate({ name: String(data.get('name') ?? ''), kind: String(data.get('kind') ?? 'secret') })}>
+          <div className="row">
+            <Field name="name" label="Key name" placeholder="backend" />
+            <label className="field">
+              <span>Kind</span>
+              <select name="kind" defaultValue="secret">
+                <option value="secret">secret (servers)</option>
+                <option value="browser">browser (web pages)</option>
+                <option value="app">app (mobile apps)</option>
+              </select>
+            </label>
+            <Submit pending={create.isPending}>Create key</Submit>
+          </div>
+        </Form>
+      ) : (
+        <p className="muted">Only owners create and revoke keys.</p>
+      )}
+    </section>
+  );
+}
+
+function InstallSection({ base, editor, origins }: { base: string; editor: boolean; origins: string[] }) {
+  const queries = useQueryClient();
+  const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (allowedOrigins: string[]) => api('PATCH', `${base}/settings`, { allowedOrigins }),
+    onSuccess: () => {
+      setErrors({});
+      void queries.invalidateQueries({ queryKey: ['workspace'] });
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiError)) return;
+      const first = error.issues.find((issue) => issue.startsWith('allowedOrigins'));
+      setErrors(first ? { allowedOrigins: first.replace(/^allowedOrigins(\[\d+\])?\s/, '') } : {});
+    },
+  });
+  if (install.data === undefined) return null;
+  return (
+    <section aria-labelledby="install">
+      <h2 id="install">Website tag and ads</h2>
+      <h3>Tracking tag</h3>
+      <p>Put this in every page's &lt;head&gt;, with a browser key (pk_) in place of BROWSER_KEY. It records page views, the ttclid of ad clicks and the _ttp cookie.</p>
+      <pre className="code">{install.data.trackingTag}</pre>
+      <CopyButton text={install.data.trackingTag} label="Copy the tag" />
+      <h3>Allowed origins</h3>
+      <Form label="Allowed origins" errors={errors} onSubmit={(data) => save.mutate(String(data.get('allowedOrigins') ?? '').split(/[\s,]+/).filter((o) => o !== ''))}>
+        <Field name="allowedOrigins" label="Sites that may use browser keys" defaultValue={origins.join(' ')} description="Exact origins, separated by spaces, e.g. https://shop.example https://www.shop.example" />
+        {editor && <Submit pending={save.isPending}>Save origins</Submit>}
+      </Form>
+      <h3>URL parameters for your ads</h3>
+      <p>Add these to every ad's landing URL in TikTok Ads Manager, so each click is tied to its campaign, ad group and ad (TikTok fills in the values):</p>
+      <pre className="code">{install.data.adUrlParameters}</pre>
+      <CopyButton text={install.data.adUrlParameters} label="Copy the parameters" />
+      <h3>Server events</h3>
+      <p>
+        Backends send events to <code>{install.data.ingestUrl}/v1/batch</code> with a secret key, or with the @signalbox/api library.
+      </p>
+    </section>
+  );
+}

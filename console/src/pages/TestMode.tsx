@@ -1,0 +1,90 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button, Switch } from 'react-aria-components';
+import { api, ApiError } from '../api';
+import { Field, Form, FormError, Submit } from '../components/Form';
+import { canEdit, useWorkspace } from '../session';
+
+interface TestAnswer {
+  accepted: boolean;
+  code: number | null;
+  message: string;
+  requestId: string | null;
+  testEventCode: string;
+  pixelCode: string;
+  eventId: string;
+}
+
+export function TestModePage() {
+  const { base, data } = useWorkspace();
+  const queries = useQueryClient();
+  const editor = canEdit(data?.role);
+  const workspace = data?.workspace;
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (body: { testMode?: boolean; testEventCode?: string | null }) => api('PATCH', `${base}/settings`, body),
+    onSuccess: () => {
+      setErrors({});
+      void queries.invalidateQueries({ queryKey: ['workspace'] });
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiError)) return;
+      const fields = error.fieldErrors();
+      // "testEventCode is required while testMode is true" belongs beside the code.
+      setErrors(fields.testEventCode ? fields : { testEventCode: error.message.replace(/^testEventCode /, '') });
+    },
+  });
+  const send = useMutation({ mutationFn: () => api<TestAnswer>('POST', `${base}/test-conversion`) });
+  if (workspace === undefined) return null;
+  return (
+    <>
+      <h1>Test mode</h1>
+      <p>While test mode is on, every conversion goes to TikTok with your test event code: it shows in Events Manager's Test Events view and counts for no campaign.</p>
+      <Form label="Test mode" errors={errors} onSubmit={(form) => save.mutate({ testEventCode: String(form.get('testEventCode') ?? '').trim() || null })}>
+        <Field name="testEventCode" label="Test event code" defaultValue={workspace.testEventCode ?? ''} placeholder="TEST12345" description="Copy it from TikTok Events Manager → your pixel → Test Events." />
+        {editor && <Submit pending={save.isPending && save.variables?.testMode === undefined}>Save code</Submit>}
+      </Form>
+      <Switch className="switch" isSelected={workspace.testMode} isDisabled={!editor || save.isPending} onChange={(on) => save.mutate({ testMode: on })}>
+        <div className="indicator" aria-hidden="true" /> Test mode is {workspace.testMode ? 'on' : 'off'}
+      </Switch>
+
+      <section aria-labelledby="send-test">
+        <h2 id="send-test">Send a test conversion</h2>
+        <p>Sends one CompletePayment of 1.00 USD to your pixel with the test event code, and shows TikTok's answer.</p>
+        {editor && (
+          <Button className="button primary" onPress={() => send.mutate()} isPending={send.isPending} isDisabled={workspace.testEventCode === null}>
+            Send a test conversion
+          </Button>
+        )}
+        {workspace.testEventCode === null && <p className="muted">Save a test event code first.</p>}
+        <FormError error={send.error} />
+        {send.data && (
+          <dl className={`answer ${send.data.accepted ? 'ok' : 'bad'}`} aria-live="polite">
+            <dt>TikTok's answer</dt>
+            <dd>{send.data.accepted ? 'accepted' : 'refused'}</dd>
+            <dt>Code</dt>
+            <dd>{send.data.code ?? '–'}</dd>
+            <dt>Message</dt>
+            <dd>{send.data.message}</dd>
+            <dt>Request ID</dt>
+            <dd>
+              <code>{send.data.requestId ?? '–'}</code>
+            </dd>
+            <dt>event_id</dt>
+            <dd>
+              <code>{send.data.eventId}</code>
+            </dd>
+          </dl>
+        )}
+      </section>
+      <section aria-labelledby="verify">
+        <h2 id="verify">Verify in TikTok</h2>
+        <ol>
+          <li>Open TikTok Ads Manager → Tools → Events, and choose the pixel {data?.tiktok?.pixelCode ? <code>{data.tiktok.pixelCode}</code> : 'selected under Sources'}.</li>
+          <li>Open the Test Events tab: the test conversion appears within a few minutes, with source "Server" (API).</li>
+          <li>Turn test mode off here when you are done; production conversions then appear in the event history with source API.</li>
+        </ol>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { get, setCsrfToken } from './api';
+import type { Me, WorkspaceAnswer } from './types';
+
+export function useMe() {
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      const me = await get<Me>('session');
+      setCsrfToken(me.csrfToken);
+      return me;
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** The workspace of the URL (`/w/:ws/…`) and the person's role in it. */
+export function useWorkspace() {
+  const { ws = '' } = useParams();
+  const query = useQuery({ queryKey: ['workspace', ws], queryFn: () => get<WorkspaceAnswer>(`workspaces/${ws}`) });
+  return { ws, base: `workspaces/${ws}`, ...query };
+}
+
+export function canEdit(role: string | undefined): boolean {
+  return role === 'editor' || role === 'owner';
+}
+
+/** Days on the pages are the advertiser's when TikTok told us its zone, else this browser's. */
+export function useTimeZone(): string {
+  const { data } = useWorkspace();
+  const advertiserZone = (data?.tiktok as { timeZone?: string } | null | undefined)?.timeZone;
+  return advertiserZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

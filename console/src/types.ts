@@ -1,0 +1,50 @@
+/** Shapes of the console API's answers (console-api/routes/*). */
+
+export type Role = 'owner' | 'editor' | 'viewer';
+
+export interface Me {
+  user: { id: string; email: string; name: string };
+  csrfToken: string;
+  sessionId: string;
+  workspaces: { workspaceId: string; workspaceName: string; role: Role }[];
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  attributionWindowDays: number;
+  testMode: boolean;
+  testEventCode: string | null;
+  defaultPhoneRegion: string;
+  allowedOrigins: string[];
+}
+
+export interface WorkspaceAnswer {
+  workspace: Workspace;
+  role: Role;
+  tiktok: { status: string; advertiserId: string | null; pixelCode: string | null } | null;
+}
+
+export interface Help {
+  explanation: string;
+  fix: string;
+}
+
+export type ConversionStatus = 'pending' | 'delivered' | 'skipped' | 'failed';
+
+export interface ConversionSummary {
+  id: string;
+  status: ConversionStatus;
+  reason: string | null;
+  sourceEvent: string;
+  tiktokEvent: string;
+  eventId: string;
+  eventTime: string;
+  value: number | null;
+  currency: string | null;
+  testMode: boolean;
+  createdAt: string;
+  completedAt: string | null;
+  tiktokCode: number | null;
+  clickAnonymousId: string | null;
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { DevStackState } from './state';
+
+export interface DevSignIn {
+  email: string;
+  password: string;
+  workspaceId: string;
+}
+
+const DEV_EMAIL = 'dev@signalbox.local';
+
+async function admin<T>(ingestUrl: string, adminToken: string, method: string, path: string, body: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${ingestUrl}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/**
+ * The console sign-in `npm start` prints: a "Dev shop" workspace and its owner, made once through the operator API
+ * (as `signalbox users create` would) and kept in dev-stack.json. A kept sign-in whose workspace is gone (a new
+ * database) is made again.
+ */
+export async function ensureDevSignIn(ingestUrl: string, state: DevStackState): Promise<DevSignIn> {
+  const kept = state.devSignIn;
+  if (kept !== undefined) {
+    const found = await fetch(`${ingestUrl}/admin/workspaces/${encodeURIComponent(kept.workspaceId)}`, { headers: { authorization: `Bearer ${state.adminToken}` } });
+    if (found.status === 200) return kept;
+  }
+  const workspace = await admin<{ id: string }>(ingestUrl, state.adminToken, 'POST', '/admin/workspaces', { name: 'Dev shop' });
+  const password = `dev-${randomBytes(12).toString('base64url')}`;
+  const added = await admin<{ message?: string }>(ingestUrl, state.adminToken, 'POST', `/admin/workspaces/${workspace.body.id}/members`, { email: DEV_EMAIL, role: 'owner', name: 'Developer', password });
+  if (added.status !== 201) throw new Error(`could not create the dev sign-in: ${added.body.message ?? added.status}`);
+  return { email: DEV_EMAIL, password, workspaceId: workspace.body.id };
+}
