@@ -130,6 +130,7 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
             <label className="field">
               <span>Advertiser</span>
               <select
+                aria-label="Advertiser"
                 disabled={!editor || choose.isPending}
                 value={advertisers.data?.selectedAdvertiserId ?? ''}
                 onChange={(e) => e.target.value && choose.mutate({ what: 'advertiser', body: { advertiserId: e.target.value } })}
@@ -145,6 +146,7 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
             <label className="field">
               <span>Pixel (receives web conversions)</span>
               <select
+                aria-label="Pixel"
                 disabled={!editor || connection.advertiserId === null || choose.isPending}
                 value={pixels.data?.selectedPixelCode ?? ''}
                 onChange={(e) => e.target.value && choose.mutate({ what: 'pixel', body: { pixelCode: e.target.value } })}
@@ -238,7 +240,7 @@ function KeysSection({ base, owner }: { base: string; owner: boolean }) {
             <Field name="name" label="Key name" placeholder="backend" />
             <label className="field">
               <span>Kind</span>
-              <select name="kind" defaultValue="secret">
+              <select name="kind" aria-label="Kind" defaultValue="secret">
                 <option value="secret">secret (servers)</option>
                 <option value="browser">browser (web pages)</option>
                 <option value="app">app (mobile apps)</option>
