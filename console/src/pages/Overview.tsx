@@ -42,7 +42,7 @@ export function OverviewPage() {
     const bucket = (c: Overview['conversions'][number]) => (c.status === 'delivered' && c.testMode ? 'test' : c.status);
     return (Object.keys(COLORS) as (keyof typeof COLORS)[]).map((status) => {
       const perDay = sum(rows.filter((c) => bucket(c) === status), (c) => c.day, (c) => c.conversions);
-      return { label: status, color: COLORS[status], values: days.map((d) => perDay.get(d) ?? 0), bars: false };
+      return { label: status, color: COLORS[status], values: days.map((d) => perDay.get(d) ?? 0), bars: true };
     });
   }, [overview.data, event, days]);
   const eventSeries = useMemo(() => {
@@ -110,7 +110,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
             ))}
           </select>
         </label>
-        <Chart days={days} series={chart} title="Conversions per day: delivered, test, skipped, failed, pending" />
+        <Chart days={days} series={chart} title="Conversions per day: delivered, test, skipped, failed, pending" stacked />
         <div className="columns">
           <div>
             <h3>Not sent, by reason</h3>
