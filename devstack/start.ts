@@ -6,6 +6,8 @@ import { createDatabase, migrateToLatest } from '../db/knex';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
+import { WORKER_RUNNING } from '../worker/running';
+import { announceRunningStack } from './running-stacks';
 import { loadOrCreateState, saveState } from './state';
 import { locateTemporalCli } from './temporal-cli';
 import { startTemporalDevServer } from './temporal-dev-server';
@@ -13,12 +15,19 @@ import { startTemporalDevServer } from './temporal-dev-server';
 const HOST = '127.0.0.1';
 const BUILD_ROOT = path.join(__dirname, '..');
 const log = (line: string) => console.log(`[devstack] ${line}`);
+/** Worker start-up bundles the workflow code: seconds on a quiet machine, longer on a busy one. */
+const WORKER_START_TIMEOUT_MS = 180_000;
 
 async function assertPortFree(port: number, what: string, override: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = net.createServer().once('error', () => reject(new Error(`Port ${port} (${what}) is in use. Stop what uses it, or set ${override}.`)));
     probe.listen(port, HOST, () => probe.close(() => resolve()));
   });
+}
+
+/** How the CLI finds a stack whose data is not in `.signalbox` here. */
+function cliFinds(dataDir: string): string {
+  return dataDir === path.resolve('.signalbox') ? '' : `; in another shell set SIGNALBOX_DATA_DIR=${dataDir}, or run it where no other stack is`;
 }
 
 /** The stack in dependency order; each part registers how to stop it, and stopping runs in reverse. */
@@ -81,7 +90,9 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   }
 
   const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey };
-  track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+  const worker = track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+  // Bundling the workflow code takes a while: the worker gets ready while ingest starts.
+  const workerRunning = worker.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), WORKER_START_TIMEOUT_MS);
 
   await assertPortFree(env.PORT, 'ingest API', 'PORT');
   const ingestUrl = `http://${HOST}:${env.PORT}`;
@@ -101,7 +112,10 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     ),
   );
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
+  await workerRunning;
   saveState(dataDir, { ...state, ingestUrl });
+  const withdraw = announceRunningStack({ dataDir, ingestUrl }, process.env);
+  stops.push(async () => withdraw());
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.
@@ -111,10 +125,11 @@ Signalbox is running. Ctrl-C stops everything.
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
 
-Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}):
+Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}${cliFinds(dataDir)}):
   npm run signalbox -- workspaces create "My shop"
   npm run signalbox -- keys create <workspace-id> --name backend
-  npm run signalbox -- rules put <workspace-id> purchase
+  npm run signalbox -- rules put <workspace-id> purchase          # or your event's name: "Order Completed" (Segment) → CompletePayment too
+  npm run signalbox -- rules suggest <workspace-id>               # event names received that no rule sends yet
 
 Connect TikTok through OAuth${usingFake ? ' (the fake approves at once)' : process.env.TIKTOK_APP_ID === undefined ? ' (first set TIKTOK_APP_ID and TIKTOK_APP_SECRET of your Marketing API app)' : ''}:
   npm run signalbox -- tiktok connect <workspace-id>            # open the printed URL in a browser${usingFake ? ' (or: curl -sL "<url>")' : ''}

@@ -6,6 +6,7 @@ import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
@@ -17,6 +18,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
