@@ -28,7 +28,10 @@ export interface Receipt {
 
 export interface BatchResult {
   stored: number;
+  /** Messages not stored because their `messageId` already was (a retried request). */
   duplicates: number;
+  /** Stored events that repeat an existing conversion's order_id / event_id: no new conversion was made for them. */
+  repeatedConversions: number;
   conversions: CreatedConversion[];
 }
 
@@ -114,8 +117,8 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
     const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
     const createdIds = new Set(created.map((c) => c.workflowId));
     const alreadyThere = candidates.filter((c) => !createdIds.has(c.workflowId));
-    await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
-    return created;
+    const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
+    return { created, repeated };
   }
 
   /**
@@ -144,8 +147,8 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
         observations.flatMap((o) => o.links),
         trx,
       );
-      const conversions = await insertConversions(workspace, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
-      return { stored: stored.length, duplicates: messages.length - stored.length, conversions };
+      const { created, repeated } = await insertConversions(workspace, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
+      return { stored: stored.length, duplicates: messages.length - stored.length, repeatedConversions: repeated, conversions: created };
     });
   };
 }

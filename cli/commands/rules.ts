@@ -26,7 +26,7 @@ export function valueText(value: RuleValueView): string {
 export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   const chosen = [flags.fixed !== undefined, flags.orderTotal === true, flags.value === false].filter(Boolean).length;
   if (chosen > 1) throw new CliError('choose one of --fixed <amount>, --order-total or --no-value');
-  if (flags.fixed !== undefined && flags.currency === undefined) throw new CliError('--currency is required with --fixed (e.g. --fixed 25 --currency USD)');
+  if (flags.fixed !== undefined && flags.currency === undefined) throw new CliError('--currency is required with --fixed');
   const body: Record<string, unknown> = {};
   if (flags.tiktokEvent !== undefined) body.tiktokEvent = flags.tiktokEvent;
   if (flags.fixed !== undefined) body.value = { source: 'fixed', amount: numberOrText(flags.fixed), currency: flags.currency };

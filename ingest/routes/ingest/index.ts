@@ -108,7 +108,9 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     metrics.duplicates.inc(result.duplicates);
     metrics.conversionsCreated.inc(result.conversions.length);
     startInBackground(startConversions, result.conversions, request.log);
-    return { success: true };
+    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
+    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
+    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
