@@ -25,6 +25,17 @@ async function assertPortFree(port: number, what: string, override: string): Pro
   });
 }
 
+/** Lets the CLI find this stack from any folder; returns the stop step that withdraws it. */
+function announce(dataDir: string, ingestUrl: string): () => Promise<void> {
+  try {
+    const withdraw = announceRunningStack({ dataDir, ingestUrl }, process.env);
+    return async () => withdraw();
+  } catch (error) {
+    log(`the CLI will find this stack only through SIGNALBOX_DATA_DIR: ${(error as Error).message}`);
+    return async () => undefined;
+  }
+}
+
 /** How the CLI finds a stack whose data is not in `.signalbox` here. */
 function cliFinds(dataDir: string): string {
   return dataDir === path.resolve('.signalbox') ? '' : `; in another shell set SIGNALBOX_DATA_DIR=${dataDir}, or run it where no other stack is`;
@@ -114,8 +125,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
   await workerRunning;
   saveState(dataDir, { ...state, ingestUrl });
-  const withdraw = announceRunningStack({ dataDir, ingestUrl }, process.env);
-  stops.push(async () => withdraw());
+  stops.push(announce(dataDir, ingestUrl));
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.

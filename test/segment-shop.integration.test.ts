@@ -36,7 +36,8 @@ const curl = (path: string, key: string, body: unknown) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function settledConversion(workspaceId: string, orderId: string): Promise<ConversionRow> {
-  const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: orderId }).first()) as ConversionRow;
+  const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: orderId }).first()) as ConversionRow | undefined;
+  if (row === undefined) throw new Error(`no conversion has the order ${orderId} as its event_id`);
   return pipeline.settled(row);
 }
 

@@ -62,6 +62,19 @@ function toListed(row: ListedRow): ListedEvent {
   };
 }
 
+/** The query of `unmappedNames` (exported for the benchmark's EXPLAIN); bindings: workspace, since, workspace, limit. */
+export const UNMAPPED_NAMES_SQL = `
+  WITH seen AS (
+    SELECT event_name, count(*) AS count, max(received_at) AS last_seen_at
+    FROM events
+    WHERE workspace_id = ? AND received_at >= ? AND type = 'track' AND event_name IS NOT NULL
+    GROUP BY event_name
+  )
+  SELECT s.event_name, s.count, s.last_seen_at FROM seen s
+  WHERE NOT EXISTS (SELECT 1 FROM conversion_rules r WHERE r.workspace_id = ? AND r.source_event = s.event_name)
+  ORDER BY s.count DESC, s.event_name
+  LIMIT ?`;
+
 /** Reads of stored events for people: recent events, event names no rule maps, repeats of a conversion. */
 export function createEventListingRepository(db: Knex) {
   return {
@@ -85,19 +98,7 @@ export function createEventListingRepository(db: Knex) {
      * never its whole history; the rules are looked up once per name, not per event.
      */
     async unmappedNames(workspaceId: string, since: Date, limit: number, executor: Knex = db): Promise<UnmappedEventName[]> {
-      const { rows } = await executor.raw<{ rows: { event_name: string; count: string; last_seen_at: Date }[] }>(
-        `WITH seen AS (
-           SELECT event_name, count(*) AS count, max(received_at) AS last_seen_at
-           FROM events
-           WHERE workspace_id = ? AND received_at >= ? AND type = 'track' AND event_name IS NOT NULL
-           GROUP BY event_name
-         )
-         SELECT s.event_name, s.count, s.last_seen_at FROM seen s
-         WHERE NOT EXISTS (SELECT 1 FROM conversion_rules r WHERE r.workspace_id = ? AND r.source_event = s.event_name)
-         ORDER BY s.count DESC, s.event_name
-         LIMIT ?`,
-        [workspaceId, since, workspaceId, limit],
-      );
+      const { rows } = await executor.raw<{ rows: { event_name: string; count: string; last_seen_at: Date }[] }>(UNMAPPED_NAMES_SQL, [workspaceId, since, workspaceId, limit]);
       return rows.map((row) => ({ eventName: row.event_name, count: Number(row.count), lastSeenAt: row.last_seen_at }));
     },
 
