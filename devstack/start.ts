@@ -3,10 +3,10 @@ import path from 'node:path';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake/seed';
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
+import { WORKER_RUNNING } from '../worker/running';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
-import { WORKER_RUNNING } from '../worker/running';
 import { announceRunningStack } from './running-stacks';
 import { loadOrCreateState, saveState } from './state';
 import { locateTemporalCli } from './temporal-cli';
@@ -104,6 +104,8 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   const worker = track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
   // Bundling the workflow code takes a while: the worker gets ready while ingest starts.
   const workerRunning = worker.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), WORKER_START_TIMEOUT_MS);
+  // Awaited once ingest answers; a worker that dies before then must not crash the stack as an unhandled rejection.
+  workerRunning.catch(() => undefined);
 
   await assertPortFree(env.PORT, 'ingest API', 'PORT');
   const ingestUrl = `http://${HOST}:${env.PORT}`;
