@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { EventRow } from '../types';
 
 /** An event as the settings API lists it (never its message, which may hold personal data). */
 export interface ListedEvent {
@@ -32,21 +33,12 @@ export interface UnmappedEventName {
   lastSeenAt: Date;
 }
 
-interface ListedRow {
-  id: string;
-  message_id: string;
-  type: string;
-  event_name: string | null;
-  user_id: string | null;
-  anonymous_id: string | null;
-  occurred_at: Date;
-  received_at: Date;
+type ListedRow = Pick<EventRow, 'id' | 'message_id' | 'type' | 'event_name' | 'user_id' | 'anonymous_id' | 'occurred_at' | 'received_at' | 'duplicate_of_conversion_id'> & {
   /** Only in `page`. */
   received_at_text?: string;
-  duplicate_of_conversion_id: string | null;
-}
+};
 
-const LISTED_COLUMNS = ['id', 'message_id', 'type', 'event_name', 'user_id', 'anonymous_id', 'occurred_at', 'received_at', 'duplicate_of_conversion_id'];
+const LISTED_COLUMNS: (keyof ListedRow)[] = ['id', 'message_id', 'type', 'event_name', 'user_id', 'anonymous_id', 'occurred_at', 'received_at', 'duplicate_of_conversion_id'];
 
 function toListed(row: ListedRow): ListedEvent {
   return {
