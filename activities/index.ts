@@ -1,5 +1,6 @@
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
 import { checkAttributionWindow } from './attribution-window';
+import { rollUpConsoleFigures } from './console-rollup';
 import { hashUserData } from './build-payload';
 import { deliverToTikTok } from './deliver';
 import type { ActivityDeps } from './deps';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverToTikTok: (conversionId: string) => deliverToTikTok(deps, conversionId),
     recordOutcome: (conversionId: string, outcome: Outcome) => recordOutcome(deps, conversionId, outcome),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
+    rollUpConsoleFigures: () => rollUpConsoleFigures(deps),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),
     pullAdEntities: (input: { workspaceId: string; advertiserId: string }) => pullAdEntities(deps, input),
     pullAdReport: (input: AdStatsRangeInput) => pullAdReport(deps, input),

@@ -5,6 +5,7 @@ import type { createActivities } from './index';
 
 export type { StartReport } from '../temporal/conversion-starter';
 export type { SweepOptions } from './sweep';
+export type { ConsoleRollupReport } from './console-rollup';
 
 export type Activities = ReturnType<typeof createActivities>;
 

@@ -308,6 +308,19 @@ export interface EventCountHourlyRow {
 export interface RollupProgressRow {
   name: string;
   rolled_through: Date;
+  watermarks: Record<string, string>;
+}
+
+export interface ConversionCountHourlyRow {
+  workspace_id: string;
+  hour: Date;
+  tiktok_event: string;
+  status: ConversionStatus;
+  reason: string;
+  tiktok_code: number;
+  test_mode: boolean;
+  conversions: string;
+  shareable: string;
 }
 
 declare module 'knex/types/tables' {
@@ -333,5 +346,6 @@ declare module 'knex/types/tables' {
     ingest_refusals: IngestRefusalRow;
     event_counts_hourly: EventCountHourlyRow;
     rollup_progress: RollupProgressRow;
+    conversion_counts_hourly: ConversionCountHourlyRow;
   }
 }

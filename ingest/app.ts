@@ -7,6 +7,7 @@ import { consoleAppRoutes } from '../console-api/static-app';
 import { createMemberService } from './accounts/members';
 import { createSignInService } from './accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
+import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { BatchRecorder } from './record-batch';
@@ -23,7 +24,7 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** For `/readyz` and the transactions of settings writes; everything else goes through `repos` and `recordBatch`. */
+  /** For `/readyz` and settings writes that commit together with their change-log entry; everything else goes through `repos` and `recordBatch`. */
   db: Knex;
   repos: Repositories;
   recordBatch: BatchRecorder;
@@ -53,6 +54,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const members = createMemberService({ db: deps.db, repos: deps.repos });
 
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });

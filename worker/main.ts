@@ -10,7 +10,8 @@ import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { createSignalboxWorker } from './create-worker';
-import { ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
+import { WORKER_RUNNING } from './running';
+import { ensureConsoleRollupSchedule, ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
 import { ensureSearchAttributes } from './search-attributes';
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   });
   if (added.length > 0) logger.info({ added }, 'registered search attributes');
   await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  await ensureConsoleRollupSchedule(client, env.TEMPORAL_TASK_QUEUE);
   const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
   const reconciled = await reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules);
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');
@@ -50,9 +52,12 @@ async function main(): Promise<void> {
       adStatsSchedules,
     },
   });
-  logger.info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL }, 'worker started');
   // The Runtime traps SIGINT/SIGTERM and drains the worker; run() resolves once it has stopped.
-  await worker.run();
+  const running = worker.run();
+  // Its pollers are subscribed once run() has been called. The dev stack waits for this line, so it is logged
+  // whatever LOG_LEVEL says.
+  logger.child({}, { level: 'info' }).info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL }, WORKER_RUNNING);
+  await running;
   await clientConnection.close();
   await db.destroy();
   logger.info('worker stopped');

@@ -25,6 +25,24 @@ export async function ensureOutboxSweeperSchedule(client: Client, taskQueue: str
   }
 }
 
+export const CONSOLE_ROLLUP_SCHEDULE_ID = 'signalbox-console-rollup';
+
+/** The console's hourly figures are rolled up every 5 minutes (the pages count what is not rolled up yet live). */
+export async function ensureConsoleRollupSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+  try {
+    await client.schedule.create({
+      scheduleId: CONSOLE_ROLLUP_SCHEDULE_ID,
+      spec: { intervals: [{ every: '5 minutes' }] },
+      action: { type: 'startWorkflow', workflowType: 'consoleRollupWorkflow', taskQueue, workflowId: 'signalbox-console-rollup' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '5 minutes' },
+    });
+    return 'created';
+  } catch (error) {
+    if (error instanceof ScheduleAlreadyRunning) return 'exists';
+    throw error;
+  }
+}
+
 /**
  * Every connection with an advertiser has a statistics schedule (e.g. after the dev server lost its in-memory state).
  * Existing ones are left as they are, paused ones included; a connection awaiting re-authorization gets a paused one.

@@ -25,6 +25,7 @@ const listQuery = z.strictObject({
   limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
   cursor: queryText(200).optional(),
 });
+const REPEATS_SHOWN = 20;
 const idParams = z.object({ conversionId: z.guid({ error: 'must be a conversion ID (a UUID)' }) });
 
 function encodeCursor(row: ConversionRow): string {
@@ -73,10 +74,10 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     const workspaceId = currentWorkspace(request).id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
     if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
-    const [history, duplicates] = await Promise.all([repos.conversionSearch.history(row.id), repos.conversionSearch.duplicates(workspaceId, row.id)]);
+    const [history, repeatedBy] = await Promise.all([repos.conversionSearch.history(row.id), repos.eventListing.repeating(row.id, REPEATS_SHOWN)]);
     const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
     return {
-      ...conversionDetail(row, workflowLink),
+      ...conversionDetail(row, repeatedBy, workflowLink),
       tiktokCode: row.tiktok_code,
       receivedAt: row.received_at,
       userId: row.user_id,
@@ -87,7 +88,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       identityPathRecorded: row.identity_path !== null,
       history: history.map((h) => ({ id: String(h.id), at: h.at, step: h.step, detail: h.detail })),
       help: reasonHelp(row.reason),
-      duplicates: { events: duplicates, help: duplicates.length > 0 ? DUPLICATE_EVENT_ID_HELP : null },
+      repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
     };
   });
 };

@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 /**
  * The console: people (email + argon2id password), their role in each workspace, server-side sessions, single-use
  * invitations, failed sign-ins (rate limit across replicas), requests the ingest API refused (the event debugger),
- * and the figures its pages read fast on big workspaces: hourly event counts rolled up off the ingest path, and
- * indexes for conversions by time and by event. Frozen: imports no application code.
+ * and the hourly event counts its pages read on big workspaces, rolled up off the ingest path (the indexes are in
+ * the next migration). Frozen: imports no application code.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('users', (t) => {
@@ -91,23 +91,31 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('last_event_id').notNullable();
     t.primary(['workspace_id', 'hour', 'type', 'event_name']);
   });
+  // Conversions per workspace, UTC hour of event_time and outcome, for hours older than a settling horizon; null reason
+  // and code are stored as '' and 0 so that they can be part of the key.
+  await knex.schema.createTable('conversion_counts_hourly', (t) => {
+    t.text('workspace_id').notNullable();
+    t.timestamp('hour', { useTz: true }).notNullable();
+    t.text('tiktok_event').notNullable();
+    t.text('status').notNullable();
+    t.text('reason').notNullable();
+    t.integer('tiktok_code').notNullable();
+    t.boolean('test_mode').notNullable();
+    t.bigInteger('conversions').notNullable();
+    /** Of which carried an event_id or order ID a browser pixel can share (event_id ≠ messageId). */
+    t.bigInteger('shareable').notNullable();
+    t.primary(['workspace_id', 'hour', 'tiktok_event', 'status', 'reason', 'tiktok_code', 'test_mode']);
+  });
+  // How far each rollup reaches, and (for conversions) the ID watermarks that find older hours to roll up again.
   await knex.schema.createTable('rollup_progress', (t) => {
     t.text('name').primary();
     t.timestamp('rolled_through', { useTz: true }).notNullable();
+    t.jsonb('watermarks').notNullable().defaultTo(knex.raw("'{}'::jsonb"));
   });
-  // BRIN: events arrive in received_at order, so the index is a few pages and costs ingest next to nothing.
-  await knex.raw('CREATE INDEX events_received_at_brin ON events USING brin (received_at)');
-  await knex.raw(
-    'CREATE INDEX conversions_by_event_time ON conversions (workspace_id, event_time DESC, id DESC) INCLUDE (status, tiktok_event, reason, tiktok_code, test_mode)',
-  );
-  await knex.raw('CREATE INDEX conversions_by_event_row ON conversions (event_row_id)');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP INDEX conversions_by_event_row');
-  await knex.raw('DROP INDEX conversions_by_event_time');
-  await knex.raw('DROP INDEX events_received_at_brin');
-  for (const table of ['rollup_progress', 'event_counts_hourly', 'ingest_refusals', 'sign_in_failures', 'invitations', 'console_sessions', 'memberships', 'users']) {
+  for (const table of ['rollup_progress', 'conversion_counts_hourly', 'event_counts_hourly', 'ingest_refusals', 'sign_in_failures', 'invitations', 'console_sessions', 'memberships', 'users']) {
     await knex.schema.dropTable(table);
   }
 }

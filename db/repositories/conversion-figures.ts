@@ -39,15 +39,40 @@ export interface EventIdCoverage {
 /** Coverage reads payloads (jsonb); the newest this many delivered conversions of the period are enough to judge. */
 export const COVERAGE_SAMPLE = 10_000;
 
-/** The overview's conversion figures, from the `conversions_by_event_time` index (see the console migration). */
+/**
+ * Conversions of [from, to) by UTC hour and outcome: the rolled-up hours (conversion-counts.ts) below its line, the
+ * conversions themselves from there on (through the `conversions_by_event_time` index). Hours are whole, so days of
+ * zones with a :30 or :45 offset are cut at the UTC hour.
+ */
+const COUNTED = `
+  WITH counted AS (
+    SELECT hour, tiktok_event, status, reason, tiktok_code, test_mode, conversions, shareable FROM conversion_counts_hourly
+    WHERE workspace_id = ? AND hour > ?::timestamptz - interval '1 hour' AND hour < ? AND hour < ?
+    UNION ALL
+    SELECT date_bin('1 hour', event_time, '2000-01-01T00:00:00Z'), tiktok_event, status, coalesce(reason, ''), coalesce(tiktok_code, 0), test_mode,
+           count(*), count(*) FILTER (WHERE event_id <> message_id)
+    FROM conversions WHERE workspace_id = ? AND event_time >= ? AND event_time < ?
+    GROUP BY 1, 2, 3, 4, 5, 6
+  )`;
+
+async function countedBindings(executor: Knex, workspaceId: string, range: { from: Date; to: Date }): Promise<Knex.RawBinding[]> {
+  const row = await executor('rollup_progress').where({ name: 'conversion_counts_hourly' }).first('rolled_through');
+  const through = row?.rolled_through ?? range.from;
+  const liveFrom = new Date(Math.max(range.from.getTime(), Math.min(through.getTime(), range.to.getTime())));
+  return [workspaceId, range.from, range.to, through, workspaceId, liveFrom, range.to];
+}
+
+/** The overview's conversion figures. */
 export function createConversionFigureRepository(db: Knex) {
   return {
+    /** Per day of the zone: rolled-up hours below the rollup's line, the conversions themselves above it. */
     async perDay(workspaceId: string, range: { from: Date; to: Date; timeZone: string }, executor: Knex = db): Promise<ConversionDayCount[]> {
       const { rows } = await executor.raw<{ rows: { day: string; tiktok_event: string; status: ConversionStatus; reason: string | null; tiktok_code: number | null; test_mode: boolean; conversions: string }[] }>(
-        `SELECT to_char((event_time AT TIME ZONE ?)::date, 'YYYY-MM-DD') AS day, tiktok_event, status, reason, tiktok_code, test_mode, count(*)::text AS conversions
-         FROM conversions WHERE workspace_id = ? AND event_time >= ? AND event_time < ?
-         GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
-        [range.timeZone, workspaceId, range.from, range.to],
+        `${COUNTED}
+         SELECT to_char((hour AT TIME ZONE ?)::date, 'YYYY-MM-DD') AS day, tiktok_event, status, nullif(reason, '') AS reason, nullif(tiktok_code, 0) AS tiktok_code, test_mode,
+                sum(conversions)::text AS conversions
+         FROM counted GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
+        [...(await countedBindings(executor, workspaceId, range)), range.timeZone],
       );
       return rows.map((r) => ({
         day: r.day,
@@ -98,12 +123,11 @@ export function createConversionFigureRepository(db: Knex) {
     },
 
     async eventIdCoverage(workspaceId: string, range: { from: Date; to: Date }, executor: Knex = db): Promise<EventIdCoverage> {
-      const [row] = await executor('conversions')
-        .where({ workspace_id: workspaceId })
-        .where('event_time', '>=', range.from)
-        .where('event_time', '<', range.to)
-        .select<{ conversions: number; shareable: number }[]>(executor.raw('count(*)::int AS conversions'), executor.raw('count(*) FILTER (WHERE event_id <> message_id)::int AS shareable'));
-      return { conversions: row?.conversions ?? 0, shareable: row?.shareable ?? 0 };
+      const { rows } = await executor.raw<{ rows: { conversions: string | null; shareable: string | null }[] }>(
+        `${COUNTED} SELECT sum(conversions)::text AS conversions, sum(shareable)::text AS shareable FROM counted`,
+        await countedBindings(executor, workspaceId, range),
+      );
+      return { conversions: Number(rows[0]?.conversions ?? 0), shareable: Number(rows[0]?.shareable ?? 0) };
     },
   };
 }

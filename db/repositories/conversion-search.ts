@@ -32,23 +32,31 @@ export function createConversionSearchRepository(db: Knex) {
       if (q.before) builder.whereRaw('(c.event_time, c.id) < (?, ?)', [q.before.eventTime, q.before.id]);
       const text = q.text;
       if (text !== undefined) {
-        builder.where((match) => {
-          match
-            .where((byEventId) => {
-              void byEventId.whereIn('c.tiktok_event', [...q.knownTiktokEvents]).andWhere('c.event_id', text);
-            })
-            .orWhere('c.click_anonymous_id', text)
-            .orWhereIn(
-              'c.event_row_id',
-              executor('events')
-                .where('workspace_id', workspaceId)
-                .andWhere((who) => {
-                  void who.where('user_id', text).orWhere('anonymous_id', text);
-                })
-                .select('id'),
-            );
-          if (UUID.test(text)) match.orWhere('c.id', text);
-        });
+        // Each way of matching has its own index; an OR of them would scan the workspace's conversions.
+        const matches = executor
+          .select('id')
+          .from('conversions')
+          .where('workspace_id', workspaceId)
+          .whereIn('tiktok_event', [...q.knownTiktokEvents])
+          .andWhere('event_id', text)
+          .unionAll((byEvent) => {
+            void byEvent
+              .select('c2.id')
+              .from('events as e')
+              .join('conversions as c2', 'c2.event_row_id', 'e.id')
+              .where('e.workspace_id', workspaceId)
+              .andWhere('e.user_id', text);
+          })
+          .unionAll((byEvent) => {
+            void byEvent
+              .select('c3.id')
+              .from('events as e')
+              .join('conversions as c3', 'c3.event_row_id', 'e.id')
+              .where('e.workspace_id', workspaceId)
+              .andWhere('e.anonymous_id', text);
+          });
+        if (UUID.test(text)) void matches.unionAll((byId) => void byId.select('id').from('conversions').where({ workspace_id: workspaceId, id: text }));
+        builder.whereIn('c.id', matches);
       }
       return builder.orderBy([{ column: 'c.event_time', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(q.limit).select('c.*');
     },
@@ -70,15 +78,6 @@ export function createConversionSearchRepository(db: Knex) {
 
     async history(conversionId: string, executor: Knex = db): Promise<ConversionHistoryRow[]> {
       return executor('conversion_history').where({ conversion_id: conversionId }).orderBy('id');
-    },
-
-    /** Events that repeat this conversion's order or event ID (stored, no new conversion). */
-    async duplicates(workspaceId: string, conversionId: string, limit = 20, executor: Knex = db) {
-      return executor('events')
-        .where({ workspace_id: workspaceId, duplicate_of_conversion_id: conversionId })
-        .orderBy('id')
-        .limit(limit)
-        .select<{ id: string; message_id: string; received_at: Date }[]>('id', 'message_id', 'received_at');
     },
   };
 }

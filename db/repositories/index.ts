@@ -6,12 +6,14 @@ import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
 import { createWorkspaceRepository } from './workspaces';
 import { createConsoleSessionRepository } from './console-sessions';
+import { createConversionCountRepository } from './conversion-counts';
 import { createConversionFigureRepository } from './conversion-figures';
 import { createConversionSearchRepository } from './conversion-search';
 import { createEventCountRepository } from './event-counts';
@@ -27,6 +29,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
@@ -42,6 +45,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     ingestRefusals: createIngestRefusalRepository(db),
     eventCounts: createEventCountRepository(db),
     eventStream: createEventStreamRepository(db),
+    conversionCounts: createConversionCountRepository(db),
     conversionFigures: createConversionFigureRepository(db),
     conversionSearch: createConversionSearchRepository(db),
     people: createPeopleRepository(db),

@@ -53,12 +53,13 @@ export function createPeopleRepository(db: Knex) {
       if (ids.userIds.length === 0 && ids.anonymousIds.length === 0) return [];
       const { rows } = await executor.raw<{ rows: ConversionRow[] }>(
         `SELECT c.* FROM conversions c
-         WHERE c.workspace_id = ? AND (
-           c.click_anonymous_id = ANY(?::text[])
-           OR c.event_row_id IN (SELECT id FROM events WHERE workspace_id = ? AND (user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[])))
+         WHERE c.id IN (
+           SELECT c2.id FROM events e JOIN conversions c2 ON c2.event_row_id = e.id WHERE e.workspace_id = ? AND e.user_id = ANY(?::text[])
+           UNION ALL
+           SELECT c3.id FROM events e JOIN conversions c3 ON c3.event_row_id = e.id WHERE e.workspace_id = ? AND e.anonymous_id = ANY(?::text[])
          )
          ORDER BY c.event_time DESC LIMIT ?`,
-        [workspaceId, [...ids.anonymousIds], workspaceId, [...ids.userIds], [...ids.anonymousIds], RECENT],
+        [workspaceId, [...ids.userIds], workspaceId, [...ids.anonymousIds], RECENT],
       );
       return rows;
     },

@@ -25,7 +25,8 @@ interface Detail extends ConversionSummary {
   identityPathRecorded: boolean;
   history: { id: string; at: string; step: string; detail: Record<string, unknown> }[];
   help: HelpText | null;
-  duplicates: { events: { id: string; message_id: string; received_at: string }[]; help: HelpText | null };
+  repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
+  repeatedHelp: HelpText | null;
 }
 
 const LINKS: Record<string, string> = { same_anonymous_id: 'same anonymous ID', same_user: 'same user ID', same_email: 'same hashed email', same_phone: 'same hashed phone' };
@@ -77,10 +78,17 @@ export function ConversionPage() {
           <Help help={d.help} />
         </section>
       )}
-      {d.duplicates.events.length > 0 && (
+      {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
-          <h2 id="duplicates">Repeated event ID ({d.duplicates.events.length})</h2>
-          <Help help={d.duplicates.help} />
+          <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>
+          <Help help={d.repeatedHelp} />
+          <ul>
+            {d.repeatedBy.map((e) => (
+              <li key={e.id}>
+                {dateTime(e.receivedAt)} message <code>{e.messageId}</code> ({e.event ?? 'event'}): stored, no second conversion
+              </li>
+            ))}
+          </ul>
         </section>
       )}
       {d.warnings.length > 0 && (

@@ -8,6 +8,7 @@ import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
+import { eventRoutes } from './events';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
@@ -37,14 +38,15 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       loadWorkspaceFromPath(workspace, repos.workspaces);
       await workspace.register(workspaceSettingsRoutes, { workspaceSettings: settings.workspaceSettings });
       await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, keys: settings.apiKeys });
-      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules });
+      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules, eventListing: repos.eventListing });
       await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections });
       await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(adminMemberRoutes, { prefix: '/members', members });
-      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
+      await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
     },
     { prefix: '/workspaces/:workspaceId' },
   );
