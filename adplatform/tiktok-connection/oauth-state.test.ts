@@ -1,5 +1,5 @@
 import { TikTokConnectionError } from './errors';
-import { createOAuthStateSigner } from './oauth-state';
+import { claimedActor, createOAuthStateSigner } from './oauth-state';
 import { missingPermissions, normalizeScopes } from './permissions';
 
 const KEY = 'ab'.repeat(32);
@@ -21,7 +21,16 @@ describe('OAuth state', () => {
   it('verifies its own state for the same workspace within 10 minutes', () => {
     const issued = signer.issue('ws_1', now);
     expect(issued.expiresAt.toISOString()).toBe('2026-01-01T12:10:00.000Z');
-    expect(signer.verify(issued.state, 'ws_1', new Date(now.getTime() + 9 * 60_000))).toEqual({ workspaceId: 'ws_1', nonce: issued.nonce, expiresAt: issued.expiresAt });
+    expect(signer.verify(issued.state, 'ws_1', new Date(now.getTime() + 9 * 60_000))).toEqual({ workspaceId: 'ws_1', actor: 'operator', nonce: issued.nonce, expiresAt: issued.expiresAt });
+  });
+
+  it('carries who started the authorization, signed with the rest, for the change log', () => {
+    const issued = signer.issue('ws_1', now, 'user:usr_1');
+    expect(claimedActor(issued.state)).toBe('user:usr_1');
+    expect(signer.verify(issued.state, 'ws_1', now).actor).toBe('user:usr_1');
+    const [payload, signature] = issued.state.split('.') as [string, string];
+    const forged = Buffer.from(Buffer.from(payload, 'base64url').toString('utf8').replace('user:usr_1', 'user:usr_2')).toString('base64url');
+    expect(codeOf(() => signer.verify(`${forged}.${signature}`, 'ws_1', now))).toBe('state_invalid');
   });
 
   it('refuses an expired, tampered, foreign-key, malformed or other-workspace state', () => {
