@@ -90,9 +90,11 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     await limitRate.call(app, request, reply);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
-  // Browser libraries send JSON as text/plain to avoid a CORS preflight.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // Every body is JSON whatever its Content-Type, as on Segment's and RudderStack's servers: browser libraries send
+  // text/plain to avoid a CORS preflight, RudderStack's Node library application/x-www-form-urlencoded.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 
   async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
