@@ -13,7 +13,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('device_page_url');
     t.timestamp('device_seen_at', { useTz: true });
   });
-  await knex.raw('CREATE INDEX visitors_device_seen ON visitors (device_seen_at) WHERE device_seen_at IS NOT NULL');
+  await knex.raw('CREATE INDEX visitors_device_seen ON visitors (workspace_id, device_seen_at) WHERE device_seen_at IS NOT NULL');
 
   await knex.schema.alterTable('workspaces', (t) => {
     t.boolean('consent_required').notNullable().defaultTo(false);

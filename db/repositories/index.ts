@@ -7,6 +7,7 @@ import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
 import { createEventRepository } from './events';
+import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
@@ -25,6 +26,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }
 

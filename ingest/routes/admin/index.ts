@@ -6,6 +6,7 @@ import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
+import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
@@ -43,6 +44,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+      await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
     },
     { prefix: '/workspaces/:workspaceId' },
   );
