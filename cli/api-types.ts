@@ -8,6 +8,9 @@ export interface WorkspaceView {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  consentRequired: boolean;
+  /** One unit of each currency in the TikTok advertiser's currency. */
+  exchangeRates: Record<string, string>;
   createdAt: string;
 }
 
@@ -51,6 +54,8 @@ export interface TikTokConnectionView {
   authorizedAt: string | null;
   statsPulledAt: string | null;
   statsPullError: string | null;
+  advertiserCurrency: string | null;
+  advertiserTimeZone: string | null;
   updatedAt: string;
   /** Absent from the answer of `PUT …/tiktok/app`. */
   missingPermissions?: string[];
@@ -92,10 +97,14 @@ export interface AdFiguresView {
   clicks: number | null;
   cpc: string | null;
   ctr: string | null;
+  cpm: string | null;
   conversions: number | null;
+  costPerConversion: string | null;
+  conversionRate: string | null;
   conversionValue: string | null;
   roas: string | null;
   deliveredConversions: number;
+  deliveredValues: Record<string, string>;
   deliveredValue: string | null;
 }
 
@@ -105,6 +114,7 @@ export interface AdReportRowView extends AdFiguresView {
   entityId: string;
   name: string | null;
   status: string | null;
+  statusLabel: string | null;
   campaignId: string | null;
   adgroupId: string | null;
 }
@@ -115,10 +125,20 @@ export interface AdReportView {
   from: string;
   to: string;
   granularity: 'day' | 'total';
+  currency: string | null;
+  timeZone: string;
+  notes: string[];
   rows: AdReportRowView[];
   totals: AdFiguresView & { rows: number };
   statsPulledAt: string | null;
   statsPullError: string | null;
+}
+
+export interface AdUrlParametersView {
+  urlParameters: string;
+  macros: Record<string, string>;
+  exampleLandingUrl: string;
+  instructions: string;
 }
 
 export interface ConversionSummaryView {
@@ -146,4 +166,12 @@ export interface ConversionDetailView extends ConversionSummaryView {
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
   completedAt: string | null;
+}
+
+export interface MatchKeyCoverageView {
+  workspaceId: string;
+  days: number;
+  since: string;
+  delivered: number;
+  keys: { key: string; conversions: number; share: number | null; sources: { message: number; visitor: number; identity: number } }[];
 }

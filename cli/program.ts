@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerConversionCommands } from './commands/conversions';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
+import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
@@ -33,6 +34,7 @@ export function createProgram(io: CliIo): Command {
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);
   registerConversionCommands(program, io);
+  registerMatchKeyCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

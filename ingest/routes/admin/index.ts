@@ -9,6 +9,7 @@ import { conversionRuleRoutes } from './conversion-rules';
 import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
+import { tiktokAdUrlRoutes } from './tiktok-ad-url';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
 import { tiktokSelectionRoutes } from './tiktok-selection';
 import { tiktokStatisticsRoutes } from './tiktok-statistics';
@@ -43,6 +44,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
     },
