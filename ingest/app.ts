@@ -7,6 +7,7 @@ import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
+import { browserConfigRoutes } from './routes/browser-config';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
 import { ingestPreflightRoutes } from './routes/ingest/cors';
@@ -50,6 +51,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(healthRoutes, { db: deps.db });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(browserConfigRoutes, { credentials });
   void app.register(ingestPreflightRoutes, { credentials });
   void app.register(ingestRoutes, {
     credentials,

@@ -11,6 +11,7 @@ import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
 import type { BatchRecorder } from '../../record-batch';
 import { allowOrigin } from './cors';
+import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 
 export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<StartReport>;
@@ -96,7 +97,7 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 
-  async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
+  async function accept(request: FastifyRequest, reply: FastifyReply, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
     const result = await recordBatch(workspace, messages, {
       receivedAt: new Date(),
@@ -109,16 +110,21 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     metrics.duplicates.inc(result.duplicates);
     metrics.conversionsCreated.inc(result.conversions.length);
     startInBackground(startConversions, result.conversions, request.log);
+    // The tracking script's same-site mode: its identifiers become server-set first-party cookies.
+    if (apiKey.kind === 'browser') {
+      const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+    }
     return { success: true };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
-    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseBatch(request.body)));
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseBatch(request.body)));
   }
   for (const type of SINGLE_MESSAGE_TYPES) {
-    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
   }
   for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
-    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
   }
 };
