@@ -163,6 +163,7 @@ export interface ConversionDetailView extends ConversionSummaryView {
   attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
+  matchKeys?: Record<string, { source: string; anonymousId?: string }> | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
   completedAt: string | null;

@@ -55,6 +55,9 @@ describe('match keys of a conversion sent from a backend', () => {
       page_url: { source: 'visitor', anonymousId: 'phone-1' },
     });
 
+    const detail = await admin.inject({ method: 'GET', url: `/admin/workspaces/${ws.id}/conversions/${settled.id}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(detail.json().matchKeys).toEqual(settled.match_keys);
+
     const coverage = await admin.inject({ method: 'GET', url: `/admin/workspaces/${ws.id}/match-keys?days=7`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(coverage.statusCode).toBe(200);
     const body = coverage.json();
