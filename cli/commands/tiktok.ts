@@ -104,7 +104,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { code: string; state: string }) => {
         const body = { authCode: flags.code, state: flags.state };
         print(await request<TikTokConnectionView>('POST', `${tiktokPath(workspaceId)}/oauth/callback`, { body }), connectionRecord);
-      }),
+      }, { authCode: '--code', state: '--state' }),
     );
 
   tiktok
@@ -125,7 +125,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, advertiserId: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/advertiser`, { body: { advertiserId } }), connectionRecord);
-      }),
+      }, { advertiserId: '<advertiserId>' }),
     );
 
   tiktok
@@ -146,7 +146,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, pixelCode: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/pixel`, { body: { pixelCode } }), connectionRecord);
-      }),
+      }, { pixelCode: '<pixelCode>' }),
     );
 }
 
@@ -161,7 +161,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { token: string; pixel: string; advertiser?: string }) => {
         const body = { accessToken: flags.token, pixelCode: flags.pixel, advertiserId: flags.advertiser };
         print(await request<TikTokConnectionView>('PUT', tiktokPath(workspaceId), { body }), connectionRecord);
-      }),
+      }, { accessToken: '--token', pixelCode: '--pixel', advertiserId: '--advertiser' }),
     );
 
   tiktok
@@ -172,7 +172,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, appId: string | undefined, { clear }: { clear?: boolean }) => {
         if ((appId === undefined) === (clear !== true)) throw new CliError('give the App ID, or --clear');
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/app`, { body: { appId: clear ? null : appId } }), connectionRecord);
-      }),
+      }, { appId: '<appId>' }),
     );
 
   tiktok

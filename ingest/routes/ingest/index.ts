@@ -6,6 +6,7 @@ import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../aut
 import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
 import { checkKeyUse } from '../../auth/key-policy';
 import { decompressBody } from '../../decompress';
+import { jsonBodyParser } from '../../json-body';
 import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
@@ -93,9 +94,8 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
   // Every body is JSON whatever its Content-Type, as on Segment's and RudderStack's servers: browser libraries send
   // text/plain to avoid a CORS preflight, RudderStack's Node library application/x-www-form-urlencoded.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
   async function accept(request: FastifyRequest, reply: FastifyReply, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
@@ -115,7 +115,9 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
       const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
       if (cookies.length > 0) reply.header('set-cookie', cookies);
     }
-    return { success: true };
+    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
+    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
+    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
