@@ -3,6 +3,7 @@ import { registerConversionCommands } from './commands/conversions';
 import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
+import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
@@ -38,6 +39,7 @@ export function createProgram(io: CliIo): Command {
   registerConversionCommands(program, io);
   registerUserCommands(program, io);
   registerEventCommands(program, io);
+  registerMatchKeyCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

@@ -13,6 +13,7 @@ import { createIngestMetrics } from './metrics';
 import type { BatchRecorder } from './record-batch';
 import { createRefusalLog } from './refusal-log';
 import { adminRoutes } from './routes/admin';
+import { browserConfigRoutes } from './routes/browser-config';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
 import { ingestPreflightRoutes } from './routes/ingest/cors';
@@ -62,6 +63,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(healthRoutes, { db: deps.db });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(browserConfigRoutes, { credentials });
   void app.register(ingestPreflightRoutes, { credentials });
   void app.register(ingestRoutes, {
     credentials,

@@ -8,6 +8,7 @@ import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
 import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
+import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
@@ -49,6 +50,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     conversionFigures: createConversionFigureRepository(db),
     conversionSearch: createConversionSearchRepository(db),
     people: createPeopleRepository(db),
+    matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }
 

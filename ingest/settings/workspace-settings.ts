@@ -4,11 +4,19 @@ import { z } from 'zod';
 import type { Repositories } from '../../db/repositories';
 import type { Workspace, WorkspaceSettings } from '../../db/repositories/workspaces';
 import { badRequest, notFound } from '../http-error';
-import { jsonBody, webOrigin } from '../routes/admin/fields';
+import { currencyCode, jsonBody, webOrigin } from '../routes/admin/fields';
 import type { Actor } from './actor';
 
 const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
+const MAX_EXCHANGE_RATES = 200;
+const RATE_RULE = 'must be a positive decimal: what one unit of that currency is worth in the TikTok advertiser\'s currency, e.g. "1.08"';
+
+/** A rate as exact decimal text; a JSON number is taken at its shortest decimal form. */
+const exchangeRate = z
+  .union([z.string(), z.number()], { error: RATE_RULE })
+  .transform((value) => String(value).trim())
+  .refine((text) => /^\d{1,12}(\.\d{1,12})?$/.test(text) && /[1-9]/.test(text), RATE_RULE);
 
 /** The body of a settings change (settings API and console alike); every field optional, at least one given. */
 export const settingsChangesBody = jsonBody({
@@ -31,9 +39,19 @@ export const settingsChangesBody = jsonBody({
     .max(MAX_ALLOWED_ORIGINS, `must hold at most ${MAX_ALLOWED_ORIGINS} origins`)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  consentRequired: z.boolean({ error: 'must be true or false' }).optional(),
+  exchangeRates: z
+    .record(currencyCode, exchangeRate, {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? 'must be named by ISO 4217 currency codes such as USD or EUR'
+          : 'must be an object of currency codes to rates, e.g. {"EUR": "1.08"}, or {} to clear them',
+    })
+    .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
+    .optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;

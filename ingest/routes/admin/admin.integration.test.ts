@@ -81,7 +81,7 @@ describe('settings', () => {
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
     ]);
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
     );
   });
 

@@ -9,8 +9,10 @@ import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
 import { eventRoutes } from './events';
+import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
+import { tiktokAdUrlRoutes } from './tiktok-ad-url';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
 import { tiktokSelectionRoutes } from './tiktok-selection';
 import { tiktokStatisticsRoutes } from './tiktok-statistics';
@@ -45,8 +47,10 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(adminMemberRoutes, { prefix: '/members', members });
+      await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -5,8 +5,9 @@ import { parseOrReject } from '../../validation';
 import { workspaceOf } from './workspace-scope';
 
 /**
- * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, and the
- * origins browser keys are accepted from).
+ * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, the
+ * origins browser keys are accepted from, whether the tracking script waits for consent, and the exchange rates
+ * reports convert delivered values with).
  */
 export const workspaceSettingsRoutes: FastifyPluginAsync<{ workspaceSettings: WorkspaceSettingsService }> = async (app, { workspaceSettings }) => {
   app.get('/', async (request) => workspaceOf(request));
