@@ -11,7 +11,6 @@ const reportQuery = z.strictObject({
   to: queryText(10),
   granularity: z.enum(['day', 'total'], { error: 'must be day or total' }).default('total'),
   campaignId: queryText(32).optional(),
-  timeZone: queryText(64).optional(),
 });
 
 const CSV_COLUMNS = [

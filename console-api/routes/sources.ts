@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { TikTokConnectionService } from '../../adplatform/tiktok-connection';
 import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../adplatform/tiktok-connection';
 import type { Repositories } from '../../db/repositories';
+import { AD_URL_PARAMETERS } from '../../domain/ad-click';
 import { notFound } from '../../ingest/http-error';
 import { createKeyBody, creationNotice, keyParams } from '../../ingest/routes/admin/api-keys';
 import { jsonBody } from '../../ingest/routes/admin/fields';
@@ -11,9 +12,6 @@ import { TRACKING_SCRIPT_PATH } from '../../ingest/routes/tracking-script';
 import type { ApiKeyService } from '../../ingest/settings/api-keys';
 import { parseOrReject } from '../../ingest/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
-
-/** The landing-URL parameters that tie a click to its campaign, ad group and ad (TikTok fills in the macros). */
-export const AD_URL_PARAMETERS = 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__';
 
 const advertiserBody = jsonBody({ advertiserId: advertiserIdField });
 const pixelBody = jsonBody({ pixelCode: pixelCodeField });

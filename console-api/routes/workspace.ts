@@ -25,7 +25,10 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
     return {
       workspace,
       role: request.consoleWorkspace?.role,
-      tiktok: connection === undefined ? null : { status: connection.status, advertiserId: connection.advertiserId, pixelCode: connection.pixelCode },
+      tiktok:
+        connection === undefined
+          ? null
+          : { status: connection.status, advertiserId: connection.advertiserId, pixelCode: connection.pixelCode, timeZone: connection.advertiserTimeZone, currency: connection.advertiserCurrency },
     };
   });
 

@@ -29,6 +29,5 @@ export function canEdit(role: string | undefined): boolean {
 /** Days on the pages are the advertiser's when TikTok told us its zone, else this browser's. */
 export function useTimeZone(): string {
   const { data } = useWorkspace();
-  const advertiserZone = (data?.tiktok as { timeZone?: string } | null | undefined)?.timeZone;
-  return advertiserZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return data?.tiktok?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }

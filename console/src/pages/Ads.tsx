@@ -20,10 +20,12 @@ interface Figures {
   conversionValue: string | null;
   roas: string | null;
   deliveredConversions: number;
+  /** In the advertiser's currency when every currency could be converted, else null. */
   deliveredValue: string | null;
+  /** Per currency, never summed across currencies. */
+  deliveredValues?: Record<string, string>;
   cpm?: string | null;
   costPerConversion?: string | null;
-  currency?: string | null;
 }
 interface Row extends Figures {
   level: 'campaign' | 'adgroup' | 'ad';
@@ -35,11 +37,22 @@ interface Row extends Figures {
   adgroupId: string | null;
 }
 interface Report {
+  currency: string | null;
+  timeZone: string;
+  notes?: string[];
   rows: Row[];
   totals: Figures & { rows: number };
   statsPulledAt: string | null;
   statsPullError: string | null;
 }
+
+/** The delivered value in the advertiser's currency, else each currency apart. */
+const deliveredText = (figures: Figures, currency: string | null) =>
+  figures.deliveredValue !== null
+    ? money(figures.deliveredValue, currency)
+    : Object.entries(figures.deliveredValues ?? {})
+        .map(([code, value]) => money(value, code))
+        .join(' + ') || '–';
 
 const ratio = (a: string | null, b: number | string | null, scale = 1) => (a === null || b === null || Number(b) === 0 ? null : (Number(a) / Number(b)) * scale);
 
@@ -71,6 +84,7 @@ export function AdsPage() {
       { label: 'ROAS', color: '#1a7f37', scale: 'y2' as const, values: days.map((d) => ((spend.get(d) ?? 0) > 0 ? (value.get(d) ?? 0) / (spend.get(d) as number) : null)) },
     ];
   }, [daily.data, days]);
+  const currency = report.data?.currency ?? null;
   const rows = (report.data?.rows ?? []).filter((r) => adgroupId === null || r.adgroupId === adgroupId);
   const drill = (row: Row) =>
     row.level === 'campaign' ? `?campaign=${row.entityId}&${period.from ? `from=${period.from}&to=${period.to}` : ''}` : row.level === 'adgroup' ? `?campaign=${campaignId}&adgroup=${row.entityId}&from=${period.from}&to=${period.to}` : null;
@@ -84,7 +98,7 @@ export function AdsPage() {
         return link ? <Link to={link}>{label}</Link> : label;
       },
     },
-    { header: 'Spend', accessorKey: 'spend', cell: (c) => money(c.row.original.spend, c.row.original.currency) },
+    { header: 'Spend', accessorKey: 'spend', cell: (c) => money(c.row.original.spend, currency) },
     { header: 'Impr.', accessorKey: 'impressions', cell: (c) => number(c.row.original.impressions) },
     { header: 'Clicks', accessorKey: 'clicks', cell: (c) => number(c.row.original.clicks) },
     { header: 'CPC', accessorKey: 'cpc', cell: (c) => money(c.row.original.cpc) },
@@ -92,10 +106,10 @@ export function AdsPage() {
     { header: 'CTR', accessorKey: 'ctr', cell: (c) => (c.row.original.ctr === null ? '–' : `${c.row.original.ctr}%`) },
     { header: 'TikTok conv.', accessorKey: 'conversions', cell: (c) => number(c.row.original.conversions) },
     { header: 'Cost / conv.', id: 'cpa', cell: (c) => money(c.row.original.costPerConversion ?? ratio(c.row.original.spend, c.row.original.conversions)) },
-    { header: 'Value', accessorKey: 'conversionValue', cell: (c) => money(c.row.original.conversionValue, c.row.original.currency) },
+    { header: 'Value', accessorKey: 'conversionValue', cell: (c) => money(c.row.original.conversionValue, currency) },
     { header: 'ROAS', accessorKey: 'roas', cell: (c) => c.row.original.roas ?? '–' },
     { header: 'Signalbox delivered', accessorKey: 'deliveredConversions', cell: (c) => number(c.row.original.deliveredConversions) },
-    { header: 'Delivered value', accessorKey: 'deliveredValue', cell: (c) => money(c.row.original.deliveredValue) },
+    { header: 'Delivered value', accessorKey: 'deliveredValue', cell: (c) => deliveredText(c.row.original, currency) },
   ];
   return (
     <>
@@ -118,8 +132,13 @@ export function AdsPage() {
           <p className="muted">
             TikTok's figures, pulled {dateTime(report.data.statsPulledAt)}
             {report.data.statsPullError ? ` (last pull failed: ${report.data.statsPullError})` : ''}, beside the conversions Signalbox delivered for the same ad and day. Money is shown per currency, never summed across
-            currencies.
+            currencies.{currency ? ` Money in ${currency}; days in ${report.data.timeZone}.` : ''}
           </p>
+          {report.data.notes?.map((note) => (
+            <p key={note} className="notice">
+              {note}
+            </p>
+          ))}
           <Chart days={days} series={series} title="Spend (bars) and ROAS (line, right axis) per day" rightAxisLabel="ROAS" />
           <DataTable rows={rows} columns={columns} empty="No statistics for this period yet: they are pulled hourly once an advertiser is selected under Sources." />
           <p>
