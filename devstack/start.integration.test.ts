@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { buildTrackingScript } from '../web/build';
-import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
+import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
 import { freePort } from './ports';
 
 /**
@@ -98,9 +98,11 @@ afterAll(async () => {
     await exited;
   }
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS as string });
-  const sweeper = new Client({ connection }).schedule.getHandle(OUTBOX_SWEEPER_SCHEDULE_ID);
-  const description = await sweeper.describe().catch(() => undefined);
-  if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await sweeper.delete();
+  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID]) {
+    const schedule = new Client({ connection }).schedule.getHandle(scheduleId);
+    const description = await schedule.describe().catch(() => undefined);
+    if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await schedule.delete();
+  }
   await connection.close();
   await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   await admin.destroy();
@@ -120,6 +122,12 @@ describe('npm start', () => {
       const health = await signalbox(['--verbose', 'health'], elsewhere);
       expect(health).toMatchObject({ code: 0, stdout: 'Signalbox is ready' });
       expect(health.stderr).toMatch(new RegExp(`^Signalbox at http://127\\.0\\.0\\.1:\\d+ \\(from ${path.join(dataDir, 'dev-stack.json').replace(/[.]/g, '\\.')}\\)$`));
+
+      // The console sign-in it printed opens a session.
+      const consoleUrl = lines.map((line) => /^\s+Console\s+(http\S+)$/.exec(line)?.[1]).find((url) => url !== undefined);
+      const credentials = lines.map((line) => /sign in as (\S+) with password (\S+) /.exec(line)).find((match) => match !== null);
+      const signedIn = await fetch(`${consoleUrl}api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: credentials?.[1], password: credentials?.[2] }) });
+      expect(signedIn.status).toBe(200);
 
       const exited = new Promise<number | null>((resolve) => stack?.once('exit', resolve));
       stack?.kill('SIGTERM');
