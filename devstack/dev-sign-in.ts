@@ -26,7 +26,8 @@ export async function ensureDevSignIn(ingestUrl: string, state: DevStackState): 
     if (found.status === 200) return kept;
   }
   const workspace = await admin<{ id: string }>(ingestUrl, state.adminToken, 'POST', '/admin/workspaces', { name: 'Dev shop' });
-  const password = `dev-${randomBytes(12).toString('base64url')}`;
+  // Hex: it can never contain the address's name part ("dev"), which passwords may not.
+  const password = `sbx-${randomBytes(12).toString('hex')}`;
   const added = await admin<{ message?: string }>(ingestUrl, state.adminToken, 'POST', `/admin/workspaces/${workspace.body.id}/members`, { email: DEV_EMAIL, role: 'owner', name: 'Developer', password });
   if (added.status !== 201) throw new Error(`could not create the dev sign-in: ${added.body.message ?? added.status}`);
   return { email: DEV_EMAIL, password, workspaceId: workspace.body.id };

@@ -18,7 +18,7 @@ import { freePort } from './ports';
  * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on free ports.
  */
 const ROOT = path.join(__dirname, '..');
-const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows'];
+const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'console-api', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows'];
 
 let out: string;
 let dataDir: string;

@@ -53,6 +53,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
   const members = createMemberService({ db: deps.db, repos: deps.repos });
+  const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
+  app.addHook('onClose', async () => refusals.drain());
 
   registerErrorHandling(app);
   registerJsonBodyParser(app);
@@ -71,7 +73,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
-    refusals: createRefusalLog({ repos: deps.repos, log: app.log }),
+    refusals,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
   void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, workflowLink: deps.workflowLink });

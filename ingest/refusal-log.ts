@@ -29,6 +29,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
 export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusals' | 'apiKeys' | 'workspaces'>; log: FastifyBaseLogger; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const windows = new Map<string, { second: number; count: number }>();
+  const inFlight = new Set<Promise<void>>();
   let lastPrune = 0;
 
   function admit(workspaceId: string): boolean {
@@ -82,7 +83,14 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
     refused(request: FastifyRequest, error: FastifyError): void {
       const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
       if (status < 400 || status >= 500 || NOT_RECORDED.has(status)) return;
-      record(request, error, status).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
+      const write = record(request, error, status).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
+      inFlight.add(write);
+      void write.finally(() => inFlight.delete(write));
+    },
+
+    /** Waits for the writes under way, so that closing the app does not close the database under them. */
+    async drain(): Promise<void> {
+      await Promise.all([...inFlight]);
     },
   };
 }
