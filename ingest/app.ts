@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import { createCredentialCache } from './auth/credential-cache';
 import { registerErrorHandling } from './error-handler';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
 import { healthRoutes } from './routes/health';
@@ -17,8 +17,8 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** Used by `/readyz` only; everything else goes through `repos` and `recordBatch`. */
-  db: Knex;
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
@@ -47,7 +47,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
 
-  void app.register(healthRoutes, { db: deps.db });
+  void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
   void app.register(ingestPreflightRoutes, { credentials });

@@ -3,7 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, loadEnv, workerEnvSchema } from '../config/env';
-import { createDatabase } from '../db/knex';
+import { createDatabase, databaseTimeouts } from '../db/knex';
 import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     }),
   });
 
-  const db = createDatabase({ url: env.DATABASE_URL });
+  const databaseLog = logger.child({ component: 'database' });
+  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connectionOptions = temporalConnectionOptions(env);
   const clientConnection = await Connection.connect(connectionOptions);

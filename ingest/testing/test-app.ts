@@ -9,6 +9,7 @@ import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { buildApp, type AppDeps } from '../app';
+import { createReadinessCheck } from '../readiness';
 import { createBatchRecorder } from '../record-batch';
 import { createTikTokServices } from '../tiktok-services';
 
@@ -82,9 +83,10 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     secretKey: TEST_SECRET_KEY,
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
   });
+  const { connectionString } = db.client.config.connection as { connectionString: string };
   const app = buildApp(
     {
-      db,
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
       repos,
       recordBatch: createBatchRecorder(db, repos),
       startConversions: starts.start,
