@@ -8,6 +8,7 @@ export interface WorkspaceView {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  eventRetentionDays: number;
   createdAt: string;
 }
 

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerConversionCommands } from './commands/conversions';
+import { registerErasureCommands } from './commands/erasures';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
 import { registerReportCommands } from './commands/reports';
@@ -33,6 +34,7 @@ export function createProgram(io: CliIo): Command {
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);
   registerConversionCommands(program, io);
+  registerErasureCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

@@ -4,6 +4,7 @@ import { createCredentialCache } from './auth/credential-cache';
 import { registerErrorHandling } from './error-handler';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ErasureService } from './erasure';
 import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
@@ -26,6 +27,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Erasure of a person's data (settings API). */
+  erasures: ErasureService;
   /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
   workflowLink?: (workflowId: string) => string;
   /** Default: 1,000 requests per second per workspace (spec §8). */
@@ -59,6 +62,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, erasures: deps.erasures, workflowLink: deps.workflowLink });
   return app;
 }

@@ -49,7 +49,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const sqlstate = databaseErrorCode(error);
     if (sqlstate !== undefined) {
       // Validation should have refused whatever PostgreSQL refuses: nothing was stored, and the fault is ours.
-      request.log.error({ err: error, sqlstate }, 'the database refused a request that passed validation');
+      // PostgreSQL's own message and detail can quote the refused value (an email, say): the log gets where, not what.
+      const { table, column, constraint, routine } = error as { table?: string; column?: string; constraint?: string; routine?: string };
+      request.log.error({ sqlstate, table, column, constraint, routine }, 'the database refused a request that passed validation');
       return reply
         .code(503)
         .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))

@@ -9,6 +9,7 @@ import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { buildApp } from './app';
+import { createErasureService } from './erasure';
 import { createReadinessCheck } from './readiness';
 import { createBatchRecorder } from './record-batch';
 import { createRequestLogger } from './request-log';
@@ -65,6 +66,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
       adminToken: env.ADMIN_TOKEN,
       tiktok,
+      erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY }),
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
     },

@@ -10,7 +10,7 @@ import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { createSignalboxWorker } from './create-worker';
-import { ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
+import { ensureOutboxSweeperSchedule, ensureRetentionSchedule, reconcileAdStatsSchedules } from './schedules';
 import { ensureSearchAttributes } from './search-attributes';
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   });
   if (added.length > 0) logger.info({ added }, 'registered search attributes');
   await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  await ensureRetentionSchedule(client, env.TEMPORAL_TASK_QUEUE);
   const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
   const reconciled = await reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules);
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');

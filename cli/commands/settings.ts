@@ -12,6 +12,7 @@ interface SettingsFlags {
   phoneRegion?: string;
   allowedOrigins?: string;
   clearAllowedOrigins?: boolean;
+  retentionDays?: string;
 }
 
 /** A number when the text is one; otherwise the text, so that the server names what is wrong with it. */
@@ -29,8 +30,9 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.phoneRegion !== undefined) body.defaultPhoneRegion = flags.phoneRegion;
   if (flags.allowedOrigins !== undefined) body.allowedOrigins = flags.allowedOrigins.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
   if (flags.clearAllowedOrigins) body.allowedOrigins = [];
+  if (flags.retentionDays !== undefined) body.eventRetentionDays = numberOrText(flags.retentionDays);
   if (Object.keys(body).length === 0) {
-    throw new CliError('nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region or --allowed-origins');
+    throw new CliError('nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins or --retention-days');
   }
   return body;
 }
@@ -40,7 +42,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region or allowed browser origins')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins or event retention')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -49,6 +51,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--phone-region <country>', 'default region for phone numbers without a country code, e.g. US')
     .option('--allowed-origins <origins>', 'comma-separated origins browser keys are accepted from (replaces the list), e.g. https://shop.example,https://www.shop.example')
     .option('--clear-allowed-origins', 'accept browser keys from no origin at all')
+    .option('--retention-days <days>', 'days raw events keep their message, then deleted or stripped of personal data (1-3650, default 30)')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);

@@ -12,6 +12,7 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Test event code', ws.testEventCode],
     ['Default phone region', ws.defaultPhoneRegion],
     ['Allowed origins', ws.allowedOrigins.join(', ')],
+    ['Event retention', `${ws.eventRetentionDays} days`],
     ['Created', ws.createdAt],
   ]);
 }

@@ -6,9 +6,11 @@ import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createErasureRepository } from './erasures';
 import { createEventRepository } from './events';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
+import { createRetentionRepository } from './retention';
 import { createTikTokConnectionRepository } from './tiktok-connections';
 import { createWorkspaceRepository } from './workspaces';
 
@@ -25,6 +27,8 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    erasures: createErasureRepository(db),
+    retention: createRetentionRepository(db),
   };
 }
 

@@ -9,6 +9,8 @@ export interface WorkspaceSettings {
   defaultPhoneRegion: string;
   /** Exact `scheme://host[:port]` origins that browser keys are accepted from. */
   allowedOrigins: string[];
+  /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
+  eventRetentionDays: number;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -26,6 +28,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     testEventCode: row.test_event_code,
     defaultPhoneRegion: row.default_phone_region,
     allowedOrigins: row.allowed_origins,
+    eventRetentionDays: row.event_retention_days,
     createdAt: row.created_at,
   };
 }
@@ -62,6 +65,7 @@ export function createWorkspaceRepository(db: Knex) {
           test_event_code: changes.testEventCode,
           default_phone_region: changes.defaultPhoneRegion,
           allowed_origins: changes.allowedOrigins,
+          event_retention_days: changes.eventRetentionDays,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -9,6 +9,7 @@ import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { buildApp, type AppDeps } from '../app';
+import { createErasureService } from '../erasure';
 import { createReadinessCheck } from '../readiness';
 import { createBatchRecorder } from '../record-batch';
 import { createTikTokServices } from '../tiktok-services';
@@ -92,6 +93,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       startConversions: starts.start,
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,
+      erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY }),
       ...overrides,
     },
     server,

@@ -2,10 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { CredentialCache } from '../../auth/credential-cache';
+import type { ErasureService } from '../../erasure';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
+import { erasureRoutes } from './erasures';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
@@ -21,11 +23,12 @@ export interface AdminRoutesOptions {
   /** Ingest caches API keys and workspaces; every change made here clears that cache. */
   credentials: CredentialCache;
   tiktok: TikTokServices;
+  erasures: ErasureService;
   workflowLink?: (workflowId: string) => string;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, erasures, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
   const invalidateCredentials = () => credentials.clear();
@@ -43,6 +46,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+      await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -9,6 +9,7 @@ import { workspaceOf } from './workspace-scope';
 
 const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
+const retentionMessage = 'must be a whole number of days from 1 to 3650';
 
 const settingsBody = jsonBody({
   attributionWindowDays: z.number({ error: windowMessage }).int(windowMessage).min(1, windowMessage).max(90, windowMessage).optional(),
@@ -30,9 +31,10 @@ const settingsBody = jsonBody({
     .max(MAX_ALLOWED_ORIGINS, `must hold at most ${MAX_ALLOWED_ORIGINS} origins`)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, eventRetentionDays',
 );
 
 function notFoundAfterDelete(workspaceId: string): never {
@@ -40,8 +42,8 @@ function notFoundAfterDelete(workspaceId: string): never {
 }
 
 /**
- * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, and the
- * origins browser keys are accepted from).
+ * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, the
+ * origins browser keys are accepted from, and how long raw events are kept).
  */
 export const workspaceSettingsRoutes: FastifyPluginAsync<{ workspaces: WorkspaceRepository; onChange: () => void }> = async (app, { workspaces, onChange }) => {
   app.get('/', async (request) => workspaceOf(request));
