@@ -10,6 +10,7 @@ import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
 import { observe } from '../domain/observation';
 import { conversionWorkflowId } from '../domain/workflow-id';
+import { createGroupCommit } from './group-commit';
 import type { IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
@@ -32,9 +33,19 @@ export interface BatchResult {
   conversions: CreatedConversion[];
 }
 
-interface Received {
+/** What one transaction stored: the message IDs it inserted, and the new conversions with their message's ID. */
+export interface StoredMessages {
+  inserted: Set<string>;
+  conversions: (CreatedConversion & { messageId: string })[];
+}
+
+export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt) => Promise<BatchResult>;
+
+/** A message ready to store: its ID settled, its time corrected, and how it arrived. */
+export interface Received {
   message: TrackedMessage;
   occurredAt: Date;
+  fromAppKey: boolean;
 }
 
 /** A message without a `messageId` gets one derived from its content, so a retried request still counts once. */
@@ -67,17 +78,23 @@ function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
   };
 }
 
-export function createBatchRecorder(db: Knex, repos: Repositories) {
-  async function conversionsFor(
-    workspace: Workspace,
-    stored: readonly (Received & { rowId: string })[],
-    fromAppKey: boolean,
-    trx: Knex,
-  ): Promise<NewConversion[]> {
+/** One request's messages, each once (a repeated `messageId` within it counts once), ready to store. */
+export function receive(messages: readonly IncomingMessage[], { receivedAt, sentAt, fromAppKey = false, deviceIp }: Receipt): Received[] {
+  const received = new Map<string, Received>();
+  for (const incoming of messages) {
+    const message = withDeviceIp(withMessageId(incoming), deviceIp);
+    if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
+  }
+  return [...received.values()];
+}
+
+/** Stores received messages, of one request or of several committed together (group-commit.ts). */
+export function createBatchStore(db: Knex, repos: Repositories) {
+  async function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], trx: Knex): Promise<NewConversion[]> {
     const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
     const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
     const conversions = new Map<string, NewConversion>();
-    for (const { message, occurredAt: at, rowId } of tracks) {
+    for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
@@ -101,20 +118,16 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
   }
 
   /**
-   * Stores a validated batch in one transaction: new events (a repeated `messageId` is skipped), visitor profiles,
-   * clicks and identity links, and a pending conversion for every event a conversion rule maps.
+   * Stores messages in one transaction: new events (a `messageId` stored before, or earlier in `received`, is skipped),
+   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps.
    */
-  return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
-    const { receivedAt, sentAt, fromAppKey = false, deviceIp } = receipt;
-    const received = new Map<string, Received>();
-    for (const incoming of messages) {
-      const message = withDeviceIp(withMessageId(incoming), deviceIp);
-      if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt) });
-    }
-
+  return async function store(workspace: Workspace, received: readonly Received[]): Promise<StoredMessages> {
+    const byId = new Map<string, Received>();
+    for (const r of received) if (!byId.has(r.message.messageId)) byId.set(r.message.messageId, r);
+    const first = [...byId.values()];
     return db.transaction(async (trx) => {
-      const rowIds = await repos.events.insertNew(workspace.id, [...received.values()].map(toNewEvent), trx);
-      const stored = [...received.values()].flatMap((r) => {
+      const rowIds = await repos.events.insertNew(workspace.id, first.map(toNewEvent), trx);
+      const stored = first.flatMap((r) => {
         const rowId = rowIds.get(r.message.messageId);
         return rowId === undefined ? [] : [{ ...r, rowId }];
       });
@@ -125,10 +138,20 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
         observations.flatMap((o) => o.links),
         trx,
       );
-      const conversions = await repos.conversions.insertNew(workspace.id, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
-      return { stored: stored.length, duplicates: messages.length - stored.length, conversions };
+      const candidates = await conversionsFor(workspace, stored, trx);
+      const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
+      const messageOf = new Map(candidates.map((c) => [c.workflowId, c.messageId]));
+      return {
+        inserted: new Set(rowIds.keys()),
+        conversions: created.map((c) => ({ ...c, messageId: messageOf.get(c.workflowId) as string })),
+      };
     });
   };
 }
 
-export type BatchRecorder = ReturnType<typeof createBatchRecorder>;
+export type BatchStore = ReturnType<typeof createBatchStore>;
+
+/** What the ingest API stores batches with: concurrent requests of a workspace share transactions (group-commit.ts). */
+export function createBatchRecorder(db: Knex, repos: Repositories): BatchRecorder {
+  return createGroupCommit(createBatchStore(db, repos), receive);
+}
