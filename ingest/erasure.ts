@@ -18,14 +18,22 @@ export interface ErasureResult {
  * Erases a person (GDPR art. 17, CCPA): everything linked to the identifiers named, in one transaction, with a log
  * entry that holds only keyed digests of the identifiers and a change-log entry.
  */
-export function createErasureService({ db, repos, secretKey }: { db: Knex; repos: Repositories; secretKey: string }) {
+export interface ErasureServiceDeps {
+  db: Knex;
+  repos: Repositories;
+  secretKey: string;
+  /** Called after each erasure: whatever this process remembers about identities must go too. */
+  onErased?: () => void;
+}
+
+export function createErasureService({ db, repos, secretKey, onErased }: ErasureServiceDeps) {
   const key = Buffer.from(secretKey, 'hex');
   // Keyed, so the log cannot be searched by hashing guessed emails; whoever holds SECRET_KEY can confirm a given person was erased.
   const digest = (node: IdentityNode) => createHmac('sha256', key).update(`erasure\0${node.kind}\0${node.value}`).digest('hex');
 
   return {
     async erase(workspaceId: string, named: readonly IdentityNode[], actor: string): Promise<ErasureResult> {
-      return db.transaction(async (trx) => {
+      const result = await db.transaction(async (trx) => {
         const graph = await repos.erasures.personGraph(workspaceId, named, trx);
         const erased = await repos.erasures.erase(workspaceId, graph.nodes, trx);
         const identifiers = { user_id: 0, anonymous_id: 0, email_sha256: 0, phone_sha256: 0 };
@@ -37,6 +45,8 @@ export function createErasureService({ db, repos, secretKey }: { db: Knex; repos
         await repos.changeLog.record({ workspaceId, actor, action: 'erasure.run', target: record.id, after: { identifiers, truncated: graph.truncated, erased: { ...erased } } }, trx);
         return { id: record.id, requestedAt: record.requested_at, identifiers, truncated: graph.truncated, erased };
       });
+      onErased?.();
+      return result;
     },
   };
 }

@@ -8,9 +8,10 @@ import { deriveEventId } from '../domain/event-id';
 import { isPurchase } from '../domain/event-mapping';
 import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
-import { observe } from '../domain/observation';
+import { observe, type IdentityLink } from '../domain/observation';
 import { conversionWorkflowId } from '../domain/workflow-id';
 import { createGroupCommit } from './group-commit';
+import { createKnownLinks, type KnownLinks } from './known-links';
 import type { IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
@@ -89,7 +90,7 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
 }
 
 /** Stores received messages, of one request or of several committed together (group-commit.ts). */
-export function createBatchStore(db: Knex, repos: Repositories) {
+export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
   async function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], trx: Knex): Promise<NewConversion[]> {
     const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
     const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
@@ -125,17 +126,19 @@ export function createBatchStore(db: Knex, repos: Repositories) {
     const byId = new Map<string, Received>();
     for (const r of received) if (!byId.has(r.message.messageId)) byId.set(r.message.messageId, r);
     const first = [...byId.values()];
-    return db.transaction(async (trx) => {
+    let links: IdentityLink[] = [];
+    const result = await db.transaction(async (trx) => {
       const rowIds = await repos.events.insertNew(workspace.id, first.map(toNewEvent), trx);
       const stored = first.flatMap((r) => {
         const rowId = rowIds.get(r.message.messageId);
         return rowId === undefined ? [] : [{ ...r, rowId }];
       });
       const observations = stored.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
+      links = knownLinks.unknown(workspace.id, observations.flatMap((o) => o.links));
       await repos.profiles.record(
         workspace.id,
         observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
-        observations.flatMap((o) => o.links),
+        links,
         trx,
       );
       const candidates = await conversionsFor(workspace, stored, trx);
@@ -146,12 +149,14 @@ export function createBatchStore(db: Knex, repos: Repositories) {
         conversions: created.map((c) => ({ ...c, messageId: messageOf.get(c.workflowId) as string })),
       };
     });
+    knownLinks.remember(workspace.id, links);
+    return result;
   };
 }
 
 export type BatchStore = ReturnType<typeof createBatchStore>;
 
 /** What the ingest API stores batches with: concurrent requests of a workspace share transactions (group-commit.ts). */
-export function createBatchRecorder(db: Knex, repos: Repositories): BatchRecorder {
-  return createGroupCommit(createBatchStore(db, repos), receive);
+export function createBatchRecorder(db: Knex, repos: Repositories, knownLinks?: KnownLinks): BatchRecorder {
+  return createGroupCommit(createBatchStore(db, repos, knownLinks), receive);
 }

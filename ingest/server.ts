@@ -10,6 +10,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { buildApp } from './app';
 import { createErasureService } from './erasure';
+import { createKnownLinks } from './known-links';
 import { createReadinessCheck } from './readiness';
 import { createBatchRecorder } from './record-batch';
 import { createRequestLogger } from './request-log';
@@ -58,15 +59,16 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
     schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
   });
 
+  const knownLinks = createKnownLinks();
   const app = buildApp(
     {
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
-      recordBatch: createBatchRecorder(db, repos),
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
       adminToken: env.ADMIN_TOKEN,
       tiktok,
-      erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY }),
+      erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
     },

@@ -164,6 +164,12 @@ describe('erasure of a person', () => {
     expect(tablesHolding(after, joTraces)).toEqual({});
   });
 
+  it('links the person again when they come back after the erasure (this process forgot what it had written)', async () => {
+    await ingest([{ type: 'identify', messageId: 'jo-back', userId: JO.userId, anonymousId: JO.phoneVisitor, traits: { email: JO.email } }]);
+    const links = await testDb.db('identity_links').where({ workspace_id: shop.id, from_kind: 'user_id', from_value: JO.userId }).pluck('to_value');
+    expect(links.sort()).toEqual([JO.phoneVisitor, sha256Hex(JO.email)].sort());
+  });
+
   it('answers 400 naming what cannot identify anyone', async () => {
     const empty = await erase({});
     expect(empty.statusCode).toBe(400);
