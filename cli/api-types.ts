@@ -31,6 +31,20 @@ export interface RuleView {
   value: RuleValueView;
 }
 
+export interface RuleSuggestionView {
+  event: string;
+  count: number;
+  lastSeenAt: string;
+  tiktokEvent: string;
+  mapping: 'standard' | 'segment' | 'custom';
+  value: RuleValueView;
+}
+
+export interface RuleSuggestionsView {
+  since: string;
+  suggestions: RuleSuggestionView[];
+}
+
 export interface TikTokScheduleView {
   scheduleId: string;
   paused: boolean;
@@ -132,7 +146,28 @@ export interface ConversionSummaryView {
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  tiktokRequestId: string | null;
+  warnings: ConversionWarningView[];
   createdAt: string;
+}
+
+export interface ConversionWarningView {
+  code: string;
+  field?: string;
+  found?: string;
+  message: string;
+}
+
+export interface EventView {
+  id: string;
+  messageId: string;
+  type: string;
+  eventName: string | null;
+  userId: string | null;
+  anonymousId: string | null;
+  occurredAt: string;
+  receivedAt: string;
+  duplicateOfConversionId: string | null;
 }
 
 export interface ConversionDetailView extends ConversionSummaryView {
@@ -146,5 +181,6 @@ export interface ConversionDetailView extends ConversionSummaryView {
   ttp: string | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
+  repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   completedAt: string | null;
 }

@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import { createCredentialCache } from './auth/credential-cache';
 import { registerErrorHandling } from './error-handler';
+import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { ErasureService } from './erasure';
@@ -18,6 +20,8 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
+  /** Used by settings writes that commit together with their change-log entry. */
+  db: Knex;
   /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
   checkReadiness: ReadinessCheck;
   repos: Repositories;
@@ -46,6 +50,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
 
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
@@ -62,6 +67,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, erasures: deps.erasures, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', db: deps.db, repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, erasures: deps.erasures, workflowLink: deps.workflowLink });
   return app;
 }

@@ -25,6 +25,7 @@ function settle(group: readonly Waiting[], stored: StoredMessages): void {
     for (const id of own) claimed.add(id);
     request.resolve({
       stored: own.size,
+      repeatedConversions: [...own].filter((id) => stored.repeated.has(id)).length,
       conversions: stored.conversions.filter((c) => own.has(c.messageId)).map(({ messageId: _messageId, ...conversion }) => conversion),
     });
   }

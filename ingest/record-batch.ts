@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import type { CreatedConversion, NewConversion } from '../db/repositories/conversions';
-import type { NewEvent } from '../db/repositories/events';
+import type { NewEvent, RepeatedConversion } from '../db/repositories/events';
 import type { Workspace } from '../db/repositories/workspaces';
 import { conversionValue } from '../domain/conversion-value';
 import { deriveEventId } from '../domain/event-id';
@@ -30,13 +30,20 @@ export interface Receipt {
 
 export interface BatchResult {
   stored: number;
+  /** Messages not stored because their `messageId` already was (a retried request). */
   duplicates: number;
+  /** Stored events that repeat an existing conversion's order_id / event_id: no new conversion was made for them. */
+  repeatedConversions: number;
   conversions: CreatedConversion[];
 }
 
-/** What one transaction stored: the message IDs it inserted, and the new conversions with their message's ID. */
+/**
+ * What one transaction stored, by message ID: the events it inserted, those that repeat an existing conversion, and
+ * the new conversions.
+ */
 export interface StoredMessages {
   inserted: Set<string>;
+  repeated: Set<string>;
   conversions: (CreatedConversion & { messageId: string })[];
 }
 
@@ -91,17 +98,29 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
 
 /** Stores received messages, of one request or of several committed together (group-commit.ts). */
 export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
-  async function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], trx: Knex): Promise<NewConversion[]> {
+  /**
+   * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
+   * in the batch repeats it instead.
+   */
+  async function conversionsFor(
+    workspace: Workspace,
+    stored: readonly (Received & { rowId: string })[],
+    trx: Knex,
+  ): Promise<{ candidates: NewConversion[]; repeats: RepeatedConversion[] }> {
     const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
     const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
     const conversions = new Map<string, NewConversion>();
+    const repeats: RepeatedConversion[] = [];
     for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
-      const { value, currency } = conversionValue(rule, message.properties);
       const workflowId = conversionWorkflowId(workspace.id, rule.tiktokEvent, eventId);
-      if (conversions.has(workflowId)) continue;
+      if (conversions.has(workflowId)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
+        continue;
+      }
+      const { value, currency, warning } = conversionValue(rule, message.properties);
       conversions.set(workflowId, {
         eventRowId: rowId,
         messageId: message.messageId,
@@ -113,14 +132,25 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
         value: value ?? null,
         currency: currency ?? null,
         workflowId,
+        warnings: warning === undefined ? [] : [warning],
       });
     }
-    return [...conversions.values()];
+    return { candidates: [...conversions.values()], repeats };
+  }
+
+  /** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
+  async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: Knex) {
+    const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
+    const createdIds = new Set(created.map((c) => c.workflowId));
+    const alreadyThere = candidates.filter((c) => !createdIds.has(c.workflowId));
+    const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
+    return { created, repeated };
   }
 
   /**
    * Stores messages in one transaction: new events (a `messageId` stored before, or earlier in `received`, is skipped),
-   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps.
+   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps; an
+   * event that repeats an existing conversion's order_id / event_id is marked as its duplicate.
    */
   return async function store(workspace: Workspace, received: readonly Received[]): Promise<StoredMessages> {
     const byId = new Map<string, Received>();
@@ -142,10 +172,12 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
         trx,
       );
       const candidates = await conversionsFor(workspace, stored, trx);
-      const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
-      const messageOf = new Map(candidates.map((c) => [c.workflowId, c.messageId]));
+      const { created, repeated } = await insertConversions(workspace, candidates, trx);
+      const messageOf = new Map(candidates.candidates.map((c) => [c.workflowId, c.messageId]));
+      const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
       return {
         inserted: new Set(rowIds.keys()),
+        repeated: new Set(repeated.map((rowId) => messageOfRow.get(rowId) as string)),
         conversions: created.map((c) => ({ ...c, messageId: messageOf.get(c.workflowId) as string })),
       };
     });

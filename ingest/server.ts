@@ -62,6 +62,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   const knownLinks = createKnownLinks();
   const app = buildApp(
     {
+      db,
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),

@@ -62,6 +62,8 @@ describe('event retention', () => {
   });
 
   it('runs from an hourly schedule the worker registers once', async () => {
+    // A whole stack started by another test file registers it on the same Temporal server.
+    await pipeline.client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete().catch(() => undefined);
     try {
       expect(await ensureRetentionSchedule(pipeline.client, pipeline.taskQueue)).toBe('created');
       expect(await ensureRetentionSchedule(pipeline.client, pipeline.taskQueue)).toBe('exists');

@@ -9,10 +9,16 @@ const money = (c: { value: number | null; currency: string | null }) => (c.value
 
 function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
   const table = formatTable(
-    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'reason'],
-    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.reason]),
+    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.tiktokRequestId, [c.reason, ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
   );
   return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
+}
+
+function noticesText(c: ConversionDetailView): string[] {
+  const warnings = c.warnings.map((w) => `  ${w.code}: ${w.message}`);
+  const repeats = c.repeatedBy.map((e) => `  event ${e.id} (${e.event ?? e.messageId}) at ${e.receivedAt}: same event_id ${c.eventId}, stored without a new conversion`);
+  return [...(warnings.length > 0 ? ['', 'Warnings:', ...warnings] : []), ...(repeats.length > 0 ? ['', 'Repeated by:', ...repeats] : [])];
 }
 
 function detailText(c: ConversionDetailView): string {
@@ -41,6 +47,7 @@ function detailText(c: ConversionDetailView): string {
       ['Created', c.createdAt],
       ['Completed', c.completedAt],
     ]),
+    ...noticesText(c),
     '',
     'Request payload (as sent, hashed):',
     json(c.requestPayload),
@@ -65,7 +72,7 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
           query: { status: flags.status, limit: flags.limit, cursor: flags.cursor },
         });
         print(page, listText);
-      }),
+      }, { status: '--status', limit: '--limit', cursor: '--cursor' }),
     );
 
   conversions

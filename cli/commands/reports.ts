@@ -81,6 +81,15 @@ export function registerReportCommands(program: Command, io: CliIo): void {
           },
         });
         print(report, (value) => reportText(value, workspaceId, Number(flags.offset ?? 0)));
+      }, {
+        level: '--level',
+        from: '--from',
+        to: '--to',
+        granularity: '--daily',
+        campaignId: '--campaign',
+        timeZone: '--time-zone',
+        limit: '--limit',
+        offset: '--offset',
       }),
     );
 }

@@ -37,6 +37,14 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   return body;
 }
 
+const SETTINGS_FLAGS = {
+  attributionWindowDays: '--window',
+  testMode: '--test-mode',
+  testEventCode: '--test-event-code',
+  defaultPhoneRegion: '--phone-region',
+  allowedOrigins: '--allowed-origins',
+};
+
 export function registerSettingsCommands(program: Command, io: CliIo): void {
   const settings = program.command('settings').description("change a workspace's settings");
 
@@ -56,6 +64,6 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);
         print(await request<WorkspaceView>('PATCH', `/admin/workspaces/${encodeURIComponent(workspaceId)}/settings`, { body }), workspaceRecord);
-      }),
+      }, SETTINGS_FLAGS),
     );
 }

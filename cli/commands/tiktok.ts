@@ -103,7 +103,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { code: string; state: string }) => {
         const body = { authCode: flags.code, state: flags.state };
         print(await request<TikTokConnectionView>('POST', `${tiktokPath(workspaceId)}/oauth/callback`, { body }), connectionRecord);
-      }),
+      }, { authCode: '--code', state: '--state' }),
     );
 
   tiktok
@@ -124,7 +124,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, advertiserId: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/advertiser`, { body: { advertiserId } }), connectionRecord);
-      }),
+      }, { advertiserId: '<advertiserId>' }),
     );
 
   tiktok
@@ -145,7 +145,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, pixelCode: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/pixel`, { body: { pixelCode } }), connectionRecord);
-      }),
+      }, { pixelCode: '<pixelCode>' }),
     );
 }
 
@@ -160,7 +160,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { token: string; pixel: string; advertiser?: string }) => {
         const body = { accessToken: flags.token, pixelCode: flags.pixel, advertiserId: flags.advertiser };
         print(await request<TikTokConnectionView>('PUT', tiktokPath(workspaceId), { body }), connectionRecord);
-      }),
+      }, { accessToken: '--token', pixelCode: '--pixel', advertiserId: '--advertiser' }),
     );
 
   tiktok
@@ -171,7 +171,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, appId: string | undefined, { clear }: { clear?: boolean }) => {
         if ((appId === undefined) === (clear !== true)) throw new CliError('give the App ID, or --clear');
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/app`, { body: { appId: clear ? null : appId } }), connectionRecord);
-      }),
+      }, { appId: '<appId>' }),
     );
 
   tiktok

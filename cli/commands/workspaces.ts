@@ -26,7 +26,7 @@ export function registerWorkspaceCommands(program: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, name: string) => {
         print(await request<WorkspaceView>('POST', '/admin/workspaces', { body: { name } }), workspaceRecord);
-      }),
+      }, { name: '<name>' }),
     );
 
   workspaces

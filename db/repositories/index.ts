@@ -7,6 +7,7 @@ import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
 import { createErasureRepository } from './erasures';
+import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
@@ -19,6 +20,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),

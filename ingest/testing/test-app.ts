@@ -89,6 +89,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const knownLinks = createKnownLinks();
   const app = buildApp(
     {
+      db,
       checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),

@@ -6,6 +6,7 @@ import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../aut
 import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
 import { checkKeyUse } from '../../auth/key-policy';
 import { decompressBody } from '../../decompress';
+import { jsonBodyParser } from '../../json-body';
 import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
@@ -92,7 +93,7 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
   // Browser libraries send JSON as text/plain to avoid a CORS preflight.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, jsonBodyParser(app));
 
   async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
@@ -107,7 +108,9 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     metrics.duplicates.inc(result.duplicates);
     metrics.conversionsCreated.inc(result.conversions.length);
     startInBackground(startConversions, result.conversions, request.log);
-    return { success: true };
+    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
+    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
+    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
