@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 
 /**
  * Personal data at rest: a retention period per workspace for raw events, the mark of an event whose raw message was
- * stripped (by retention or erasure), the index the retention job walks, the index that lets an event's conversions be
- * found without scanning them all, and the log of erasure requests (identifiers as keyed digests only).
+ * stripped (by retention or erasure), the index that lets an event's conversions be found without scanning them all
+ * (retention and erasure ask it for every event they touch), and the log of erasure requests (identifiers as keyed
+ * digests only). Retention walks events by (workspace_id, received_at), the index of the event-lookups migration.
  * Frozen: imports no application code.
  */
 export async function up(knex: Knex): Promise<void> {
@@ -15,8 +16,6 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('events', (t) => {
     t.timestamp('stripped_at', { useTz: true });
   });
-  // Only events not stripped yet: stripped ones leave the index, so each retention batch reads what it changes.
-  await knex.raw('CREATE INDEX events_retention ON events (workspace_id, received_at) WHERE stripped_at IS NULL');
   await knex.raw('CREATE INDEX conversions_event_row ON conversions (event_row_id)');
 
   await knex.schema.createTable('erasure_requests', (t) => {
@@ -33,7 +32,6 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('erasure_requests');
   await knex.raw('DROP INDEX conversions_event_row');
-  await knex.raw('DROP INDEX events_retention');
   await knex.schema.alterTable('events', (t) => t.dropColumn('stripped_at'));
   await knex.raw('ALTER TABLE workspaces DROP CONSTRAINT event_retention_range');
   await knex.schema.alterTable('workspaces', (t) => t.dropColumn('event_retention_days'));
