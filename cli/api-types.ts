@@ -9,6 +9,9 @@ export interface WorkspaceView {
   defaultPhoneRegion: string;
   allowedOrigins: string[];
   eventRetentionDays: number;
+  consentRequired: boolean;
+  /** One unit of each currency in the TikTok advertiser's currency. */
+  exchangeRates: Record<string, string>;
   createdAt: string;
 }
 
@@ -66,6 +69,8 @@ export interface TikTokConnectionView {
   authorizedAt: string | null;
   statsPulledAt: string | null;
   statsPullError: string | null;
+  advertiserCurrency: string | null;
+  advertiserTimeZone: string | null;
   updatedAt: string;
   /** Absent from the answer of `PUT …/tiktok/app`. */
   missingPermissions?: string[];
@@ -107,10 +112,14 @@ export interface AdFiguresView {
   clicks: number | null;
   cpc: string | null;
   ctr: string | null;
+  cpm: string | null;
   conversions: number | null;
+  costPerConversion: string | null;
+  conversionRate: string | null;
   conversionValue: string | null;
   roas: string | null;
   deliveredConversions: number;
+  deliveredValues: Record<string, string>;
   deliveredValue: string | null;
 }
 
@@ -120,6 +129,7 @@ export interface AdReportRowView extends AdFiguresView {
   entityId: string;
   name: string | null;
   status: string | null;
+  statusLabel: string | null;
   campaignId: string | null;
   adgroupId: string | null;
 }
@@ -130,10 +140,20 @@ export interface AdReportView {
   from: string;
   to: string;
   granularity: 'day' | 'total';
+  currency: string | null;
+  timeZone: string;
+  notes: string[];
   rows: AdReportRowView[];
   totals: AdFiguresView & { rows: number };
   statsPulledAt: string | null;
   statsPullError: string | null;
+}
+
+export interface AdUrlParametersView {
+  urlParameters: string;
+  macros: Record<string, string>;
+  exampleLandingUrl: string;
+  instructions: string;
 }
 
 export interface ConversionSummaryView {
@@ -179,8 +199,17 @@ export interface ConversionDetailView extends ConversionSummaryView {
   attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
+  matchKeys?: Record<string, { source: string; anonymousId?: string }> | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   completedAt: string | null;
+}
+
+export interface MatchKeyCoverageView {
+  workspaceId: string;
+  days: number;
+  since: string;
+  delivered: number;
+  keys: { key: string; conversions: number; share: number | null; sources: { message: number; visitor: number; identity: number } }[];
 }

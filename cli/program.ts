@@ -4,6 +4,7 @@ import { registerErasureCommands } from './commands/erasures';
 import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
+import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
@@ -37,6 +38,7 @@ export function createProgram(io: CliIo): Command {
   registerReportCommands(program, io);
   registerConversionCommands(program, io);
   registerEventCommands(program, io);
+  registerMatchKeyCommands(program, io);
   registerErasureCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);

@@ -10,6 +10,7 @@ import type { ErasureService } from './erasure';
 import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
+import { browserConfigRoutes } from './routes/browser-config';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
 import { ingestPreflightRoutes } from './routes/ingest/cors';
@@ -58,6 +59,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(browserConfigRoutes, { credentials });
   void app.register(ingestPreflightRoutes, { credentials });
   void app.register(ingestRoutes, {
     credentials,

@@ -38,6 +38,7 @@ function detailText(c: ConversionDetailView): string {
       ['Click captured', c.click.capturedAt],
       ['Click visitor', c.click.anonymousId],
       ['_ttp', c.ttp],
+      ['Match keys', matchKeysText(c.matchKeys)],
       ['Workflow', c.workflowId],
       ['Workflow UI', c.workflowUrl],
       ['Attempts', c.attempts],
@@ -55,6 +56,14 @@ function detailText(c: ConversionDetailView): string {
     'TikTok response body:',
     json(c.tiktokResponse.body),
   ].join('\n');
+}
+
+/** `ip from visitor anon-1, email from message`: where each key sent to TikTok came from. */
+function matchKeysText(keys: ConversionDetailView['matchKeys']): string | null {
+  if (keys === null || keys === undefined) return null;
+  return Object.entries(keys)
+    .map(([key, origin]) => `${key} from ${origin.source}${origin.anonymousId ? ` ${origin.anonymousId}` : ''}`)
+    .join(', ');
 }
 
 export function registerConversionCommands(program: Command, io: CliIo): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AdvertiserChoiceView, AuthorizationUrlView, PixelChoiceView, TestConversionView, TikTokConnectionView, TikTokScheduleView } from '../api-types';
+import type { AdUrlParametersView, AdvertiserChoiceView, AuthorizationUrlView, PixelChoiceView, TestConversionView, TikTokConnectionView, TikTokScheduleView } from '../api-types';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -41,6 +41,7 @@ export function connectionRecord(connection: TikTokConnectionView): string {
     ['Source', connection.source],
     ['Status', connection.status],
     ['Advertiser ID', connection.advertiserId],
+    ['Currency, time zone', connection.advertiserCurrency === null && connection.advertiserTimeZone === null ? 'not reported yet (read at each statistics pull)' : `${connection.advertiserCurrency ?? '-'}, ${connection.advertiserTimeZone ?? '-'}`],
     ['Pixel code', connection.pixelCode],
     ['App ID', connection.appId],
     ['Permissions', permissionsText(connection)],
@@ -216,8 +217,28 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     );
 }
 
+export function adUrlParametersText(answer: AdUrlParametersView): string {
+  return [
+    'Add to the landing page URL of every TikTok ad:',
+    '',
+    `  ${answer.urlParameters}`,
+    '',
+    `e.g. ${answer.exampleLandingUrl}`,
+    '',
+    answer.instructions,
+  ].join('\n');
+}
+
 export function registerTikTokCommands(program: Command, io: CliIo): void {
   const tiktok = program.command('tiktok').description("the workspace's TikTok connection: OAuth or a manual token, advertiser, pixel, statistics, test mode");
   registerOAuthCommands(tiktok, io);
   registerConnectionCommands(tiktok, io);
+  tiktok
+    .command('url-parameters <workspaceId>')
+    .description("the URL parameters every ad's landing page needs, so reports show Signalbox's deliveries per campaign, ad group and ad")
+    .action(
+      act(io, async ({ request, print }, workspaceId: string) => {
+        print(await request<AdUrlParametersView>('GET', `${tiktokPath(workspaceId)}/ad-url-parameters`), adUrlParametersText);
+      }),
+    );
 }

@@ -12,6 +12,8 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Test event code', ws.testEventCode],
     ['Default phone region', ws.defaultPhoneRegion],
     ['Allowed origins', ws.allowedOrigins.join(', ')],
+    ['Consent required', ws.consentRequired ? 'yes: the tracking script stores and sends nothing until consent.grant()' : 'no'],
+    ['Exchange rates', Object.entries(ws.exchangeRates ?? {}).map(([code, rate]) => `${code} ${rate}`).join(', ')],
     ['Event retention', `${ws.eventRetentionDays} days`],
     ['Created', ws.createdAt],
   ]);

@@ -9,6 +9,7 @@ import { createConversionRepository } from './conversions';
 import { createErasureRepository } from './erasures';
 import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
+import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createRetentionRepository } from './retention';
@@ -31,6 +32,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     changeLog: createChangeLogRepository(db),
     erasures: createErasureRepository(db),
     retention: createRetentionRepository(db),
+    matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }
 

@@ -9,6 +9,13 @@ export interface WorkspaceSettings {
   defaultPhoneRegion: string;
   /** Exact `scheme://host[:port]` origins that browser keys are accepted from. */
   allowedOrigins: string[];
+  /** The tracking script stores and sends no identifier until the visitor grants consent (`signalbox.consent.grant()`). */
+  consentRequired: boolean;
+  /**
+   * One unit of each currency in the TikTok advertiser's currency (`{ "EUR": "1.08" }`, exact decimal text): reports
+   * convert delivered values with these; without a rate they show each currency apart.
+   */
+  exchangeRates: Record<string, string>;
   /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
   eventRetentionDays: number;
 }
@@ -28,6 +35,8 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     testEventCode: row.test_event_code,
     defaultPhoneRegion: row.default_phone_region,
     allowedOrigins: row.allowed_origins,
+    consentRequired: row.consent_required,
+    exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
     createdAt: row.created_at,
   };
@@ -65,6 +74,8 @@ export function createWorkspaceRepository(db: Knex) {
           test_event_code: changes.testEventCode,
           default_phone_region: changes.defaultPhoneRegion,
           allowed_origins: changes.allowedOrigins,
+          consent_required: changes.consentRequired,
+          exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
           updated_at: executor.fn.now(),
         })

@@ -82,7 +82,7 @@ describe('settings', () => {
       'eventRetentionDays must be a whole number of days from 1 to 3650',
     ]);
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, eventRetentionDays',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
     );
   });
 

@@ -37,6 +37,8 @@ export function conversionDetail(row: ConversionRow, repeatedBy: readonly Listed
     attempts: row.attempts,
     click: { ttclid: row.ttclid, capturedAt: row.click_captured_at, anonymousId: row.click_anonymous_id },
     ttp: row.ttp,
+    /** Where each match key sent to TikTok came from: the message, a linked visitor (its anonymous ID), or linked identities. */
+    matchKeys: row.match_keys,
     requestPayload: row.request_payload,
     tiktokResponse: {
       code: row.tiktok_code,

@@ -10,8 +10,10 @@ import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
 import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
+import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
+import { tiktokAdUrlRoutes } from './tiktok-ad-url';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
 import { tiktokSelectionRoutes } from './tiktok-selection';
 import { tiktokStatisticsRoutes } from './tiktok-statistics';
@@ -55,8 +57,10 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
     },
     { prefix: '/workspaces/:workspaceId' },
