@@ -157,6 +157,12 @@ async function main(): Promise<void> {
     console.log(`  COPY: ${cpuText(copyCpu)}`);
     console.log(`  batches: ${cpuText(batches.cpu)}`);
     console.log(`  single events: ${cpuText(singles.cpu)}`);
+    // What the machine's load cannot move much: CPU per event. Busy neighbours change the rates, not these.
+    const perEvent = (cpu: Record<string, number>, count: number) =>
+      Object.entries(cpu)
+        .map(([part, seconds]) => `${part} ${fmt((seconds / count) * 1e6)} µs`)
+        .join(', ');
+    console.log(`\nCPU per event: COPY ${perEvent(copyCpu, EVENTS)}; batches ${perEvent(batches.cpu, EVENTS)}; single events ${perEvent(singles.cpu, singles.result.requests)}`);
     const share = batchRate / copyRate;
     console.log(`\nbatches of ${BATCH}: ${fmt(share * 100, 1)}% of COPY (target >= 50%): ${share >= 0.5 ? 'PASS' : 'FAIL'}`);
     const singleOk = singleRate >= SINGLE_RATE * 0.98 && singles.result.latency.p99 < 100 && singles.result.failed === 0;
