@@ -10,6 +10,8 @@ import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ErasureService } from './erasure';
+import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { createRefusalLog } from './refusal-log';
 import { adminRoutes } from './routes/admin';
@@ -25,8 +27,10 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** For `/readyz` and settings writes that commit together with their change-log entry; everything else goes through `repos` and `recordBatch`. */
+  /** For `/readyz` and settings writes that commit together with their change-log entry. */
   db: Knex;
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
@@ -34,6 +38,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Erasure of a person's data (settings API). */
+  erasures: ErasureService;
   /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
   workflowLink?: (workflowId: string) => string;
   /** Default: 1,000 requests per second per workspace (spec §8). */
@@ -62,7 +68,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
 
-  void app.register(healthRoutes, { db: deps.db });
+  void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
   void app.register(browserConfigRoutes, { credentials });
@@ -76,7 +82,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     refusals,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, erasures: deps.erasures, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,

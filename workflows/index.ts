@@ -2,3 +2,4 @@ export { conversionWorkflow } from './conversion';
 export { outboxSweeperWorkflow } from './outbox-sweeper';
 export { adStatsPullWorkflow } from './ad-stats-pull';
 export { consoleRollupWorkflow } from './console-rollup';
+export { retentionWorkflow } from './retention';

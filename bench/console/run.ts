@@ -6,6 +6,9 @@ import { createRepositories } from '../../db/repositories';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createSecretBox } from '../../db/secret-box';
 import { buildApp } from '../../ingest/app';
+import { createErasureService } from '../../ingest/erasure';
+import { createKnownLinks } from '../../ingest/known-links';
+import { createReadinessCheck } from '../../ingest/readiness';
 import { createBatchRecorder } from '../../ingest/record-batch';
 import { createTikTokServices } from '../../ingest/tiktok-services';
 import type { AdStatsSchedules } from '../../temporal/ad-stats-schedules';
@@ -65,7 +68,17 @@ async function main(): Promise<void> {
     await repos.tiktokConnections.put(BENCH_WORKSPACE, { accessToken: 'bench-token', advertiserId: BENCH_ADVERTISER, pixelCode: 'CBENCHPIXEL000000001' });
 
     const tiktok = createTikTokServices({ db, repos, tiktok: createTikTokClient({ baseUrl: 'http://127.0.0.1:9' }), oauth: { authUrl: 'http://127.0.0.1:9/portal/auth' }, secretKey: SECRET_KEY, schedules: noSchedules });
-    const app = buildApp({ db, repos, recordBatch: createBatchRecorder(db, repos), startConversions: async () => ({ started: 0, alreadyRunning: 0, failed: [] }), adminToken: ADMIN_TOKEN, tiktok });
+    const knownLinks = createKnownLinks();
+    const app = buildApp({
+      db,
+      checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000 }),
+      repos,
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      startConversions: async () => ({ started: 0, alreadyRunning: 0, failed: [] }),
+      adminToken: ADMIN_TOKEN,
+      tiktok,
+      erasures: createErasureService({ db, repos, secretKey: SECRET_KEY, onErased: () => knownLinks.clear() }),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     await fetch(`${base}/admin/workspaces/${BENCH_WORKSPACE}/members`, {

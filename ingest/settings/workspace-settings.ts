@@ -10,6 +10,7 @@ import type { Actor } from './actor';
 const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
 const MAX_EXCHANGE_RATES = 200;
+const retentionMessage = 'must be a whole number of days from 1 to 3650';
 const RATE_RULE = 'must be a positive decimal: what one unit of that currency is worth in the TikTok advertiser\'s currency, e.g. "1.08"';
 
 /** A rate as exact decimal text; a JSON number is taken at its shortest decimal form. */
@@ -49,9 +50,10 @@ export const settingsChangesBody = jsonBody({
     })
     .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
     .optional(),
+  eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;

@@ -6,8 +6,8 @@ import { workspaceOf } from './workspace-scope';
 
 /**
  * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, the
- * origins browser keys are accepted from, whether the tracking script waits for consent, and the exchange rates
- * reports convert delivered values with).
+ * origins browser keys are accepted from, whether the tracking script waits for consent, the exchange rates reports
+ * convert delivered values with, and how long raw events are kept).
  */
 export const workspaceSettingsRoutes: FastifyPluginAsync<{ workspaceSettings: WorkspaceSettingsService }> = async (app, { workspaceSettings }) => {
   app.get('/', async (request) => workspaceOf(request));
