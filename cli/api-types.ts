@@ -139,11 +139,19 @@ export interface ConversionDetailView extends ConversionSummaryView {
   eventSource: string;
   messageId: string;
   workflowId: string;
+  workflowRunId: string | null;
   workflowUrl: string | null;
   attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
   requestPayload: unknown;
+  deliveryRequest: { id: string; events: number; position: number; sentAt: string; answeredAt: string | null; outcome: string | null } | null;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
+  timeline: { at: string; step: string; detail: Record<string, unknown> }[];
   completedAt: string | null;
+}
+
+export interface ConversionRetryView {
+  requeued: number;
+  conversionIds: string[];
 }

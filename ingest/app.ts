@@ -5,8 +5,10 @@ import { createCredentialCache } from './auth/credential-cache';
 import { registerErrorHandling } from './error-handler';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ConversionRetryService } from './conversion-retry';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
+import type { WorkflowLink } from './routes/admin/conversion-view';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
 import { ingestPreflightRoutes } from './routes/ingest/cors';
@@ -21,13 +23,15 @@ export interface AppDeps {
   db: Knex;
   repos: Repositories;
   recordBatch: BatchRecorder;
-  /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
+  /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
   startConversions: StartConversions;
+  /** Sends failed conversions again (settings API). */
+  conversionRetry: ConversionRetryService;
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
-  /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
-  workflowLink?: (workflowId: string) => string;
+  /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
+  workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8). */
   rateLimit?: RateLimitSettings;
   /** How long an API key lookup is cached in-process (default 5 s). */
@@ -59,6 +63,14 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, {
+    prefix: '/admin',
+    repos: deps.repos,
+    adminToken: deps.adminToken,
+    credentials,
+    tiktok: deps.tiktok,
+    conversionRetry: deps.conversionRetry,
+    workflowLink: deps.workflowLink,
+  });
   return app;
 }

@@ -9,7 +9,7 @@ import { isPurchase } from '../domain/event-mapping';
 import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
 import { observe } from '../domain/observation';
-import { conversionWorkflowId } from '../domain/workflow-id';
+import { conversionPipelineWorkflowId } from '../domain/workflow-id';
 import type { IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
@@ -82,9 +82,9 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
       const { value, currency } = conversionValue(rule, message.properties);
-      const workflowId = conversionWorkflowId(workspace.id, rule.tiktokEvent, eventId);
-      if (conversions.has(workflowId)) continue;
-      conversions.set(workflowId, {
+      const key = `${rule.tiktokEvent}\u0000${eventId}`;
+      if (conversions.has(key)) continue;
+      conversions.set(key, {
         eventRowId: rowId,
         messageId: message.messageId,
         sourceEvent: rule.sourceEvent,
@@ -94,7 +94,7 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
         eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
         value: value ?? null,
         currency: currency ?? null,
-        workflowId,
+        workflowId: conversionPipelineWorkflowId(workspace.id),
       });
     }
     return [...conversions.values()];

@@ -31,6 +31,12 @@ export interface ConversionOutcome {
   tiktokRequestId?: string | null;
 }
 
+/** Which finished conversions to send again: by ID, by filter, or those that failed because TikTok refused the token. */
+export type RequeueSelection =
+  | { conversionIds: readonly string[] }
+  | { status: 'failed' | 'skipped'; reason?: string; tiktokEvent?: string; createdFrom?: Date; createdTo?: Date }
+  | { refusedToken: { codes: readonly number[] } };
+
 export interface ListConversionsQuery {
   status?: ConversionStatus;
   limit: number;
@@ -104,19 +110,46 @@ export function createConversionRepository(db: Knex) {
       return builder.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit);
     },
 
-    async markWorkflowStarted(ids: readonly string[], executor: Knex = db): Promise<void> {
-      if (ids.length === 0) return;
-      await executor('conversions').whereIn('id', [...ids]).update({ workflow_started_at: executor.fn.now() });
-    },
-
-    /** Pending conversions whose workflow was never started, or was started long ago and has not finished. */
-    async pendingForSweep(startedBefore: Date, createdBefore: Date, limit: number, executor: Knex = db): Promise<ConversionRow[]> {
-      return executor('conversions')
-        .where({ status: 'pending' })
-        .where('created_at', '<', createdBefore)
-        .whereRaw('(workflow_started_at IS NULL OR workflow_started_at < ?)', [startedBefore])
-        .orderBy('created_at')
-        .limit(limit);
+    /**
+     * Sends finished conversions through their workspace's group workflow again: pending, with their request rebuilt
+     * from the current identity and settings. Only `failed` and `skipped` ones: a delivered conversion is never sent
+     * twice. Returns the IDs put back.
+     */
+    async requeue(workspaceId: string, selection: RequeueSelection, workflowId: string, executor: Knex = db): Promise<string[]> {
+      const builder = executor('conversions').where({ workspace_id: workspaceId });
+      if ('conversionIds' in selection) {
+        builder.whereIn('id', [...selection.conversionIds]).whereIn('status', ['failed', 'skipped']);
+      } else if ('refusedToken' in selection) {
+        builder.where((refused) =>
+          refused
+            .where((failed) => failed.where({ status: 'failed' }).whereIn('tiktok_code', [...selection.refusedToken.codes]))
+            .orWhere({ status: 'skipped', reason: 'tiktok_reauthorization_required' }),
+        );
+      } else {
+        builder.where({ status: selection.status });
+        if (selection.reason !== undefined) builder.where({ reason: selection.reason });
+        if (selection.tiktokEvent !== undefined) builder.where({ tiktok_event: selection.tiktokEvent });
+        if (selection.createdFrom !== undefined) builder.where('created_at', '>=', selection.createdFrom);
+        if (selection.createdTo !== undefined) builder.where('created_at', '<', selection.createdTo);
+      }
+      const rows = await builder
+        .update({
+          status: 'pending',
+          reason: null,
+          workflow_id: workflowId,
+          workflow_run_id: null,
+          claim_id: null,
+          claimed_until: null,
+          request_payload: null,
+          response_body: null,
+          tiktok_code: null,
+          tiktok_message: null,
+          tiktok_request_id: null,
+          completed_at: null,
+          updated_at: executor.fn.now(),
+        })
+        .returning('id');
+      return rows.map((row) => row.id);
     },
 
     async update(id: string, changes: Partial<ConversionRow>, executor: Knex = db): Promise<void> {

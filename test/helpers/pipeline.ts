@@ -12,7 +12,8 @@ import { defaultTikTokEvent } from '../../domain/event-mapping';
 import { createBatchRecorder, type BatchRecorder } from '../../ingest/record-batch';
 import { messageSchema } from '../../ingest/message-schema';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
-import { createConversionStarter, type ConversionStarter } from '../../temporal/conversion-starter';
+import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
+import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
 import { createSignalboxWorker, WORKFLOWS_PATH } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -53,7 +54,9 @@ export class TestPipeline {
     readonly fake: FakeTikTok,
     readonly client: Client,
     readonly taskQueue: string,
-    readonly startConversions: ConversionStarter,
+    /** What ingest calls after its commit: wakes the workspace's group workflow. */
+    readonly startConversions: PipelineWaker['startConversions'],
+    readonly waker: PipelineWaker,
     /** Statistics schedules on this pipeline's task queue (and the worker's `adStatsSchedules` dependency). */
     readonly adStatsSchedules: AdStatsSchedules,
     private readonly worker: Worker,
@@ -61,7 +64,8 @@ export class TestPipeline {
     private readonly connections: { close(): Promise<void> }[],
   ) {}
 
-  static async start(): Promise<TestPipeline> {
+  /** `pipeline` replaces the worker's group and retry settings (tests compress backoffs and horizons). */
+  static async start(options: { pipeline?: Partial<PipelineSettings> } = {}): Promise<TestPipeline> {
     quietWorkerLogs();
     const address = process.env.TEMPORAL_TEST_ADDRESS;
     if (address === undefined) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run through jest --selectProjects integration');
@@ -71,7 +75,7 @@ export class TestPipeline {
     const clientConnection = await Connection.connect({ address });
     const client = new Client({ connection: clientConnection });
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
-    const startConversions = createConversionStarter(client, taskQueue, repos.conversions);
+    const waker = createPipelineWaker(client, taskQueue, repos.conversionPipelines);
     const adStatsSchedules = createAdStatsSchedules(client, { taskQueue });
     const workerConnection = await NativeConnection.connect({ address });
     const worker = await createSignalboxWorker({
@@ -80,10 +84,17 @@ export class TestPipeline {
       taskQueue,
       workflowBundle: await workflowBundle(),
       shutdownGraceTime: '1 second',
-      deps: { repos, tiktok: createTikTokClient({ baseUrl: fake.url, timeoutMs: 2_000 }), startConversions, adStatsSchedules },
+      deps: {
+        db: database.db,
+        repos,
+        tiktok: createTikTokClient({ baseUrl: fake.url, timeoutMs: 2_000 }),
+        pipelines: waker,
+        adStatsSchedules,
+        pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
+      },
     });
     const running = worker.run();
-    return new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, startConversions, adStatsSchedules, worker, running, [
+    return new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, waker.startConversions, waker, adStatsSchedules, worker, running, [
       clientConnection,
       workerConnection,
     ]);
@@ -107,7 +118,7 @@ export class TestPipeline {
     return (await this.repos.workspaces.find(workspace.id)) as Workspace;
   }
 
-  /** What `POST /v1/batch` does: validate, commit, then start the new conversions' workflows. */
+  /** What `POST /v1/batch` does: validate, commit, then wake the workspace's group workflow. */
   async ingest(workspace: Workspace, messages: unknown[], options: { start?: boolean; fromAppKey?: boolean } = {}): Promise<ConversionRow[]> {
     const parsed = messages.map((message) => messageSchema.parse(message));
     const result = await this.recordBatch(workspace, parsed, { receivedAt: new Date(), fromAppKey: options.fromAppKey });
@@ -115,10 +126,13 @@ export class TestPipeline {
     return Promise.all(result.conversions.map(async (c) => (await this.repos.conversions.find(c.id)) as ConversionRow));
   }
 
-  /** Waits for the conversion's workflow to finish and returns the final row. */
-  async settled(conversion: Pick<ConversionRow, 'id' | 'workflow_id'>): Promise<ConversionRow> {
-    await this.client.workflow.getHandle(conversion.workflow_id).result();
-    return (await this.repos.conversions.find(conversion.id)) as ConversionRow;
+  /** Waits until the conversion has left `pending` and returns the final row. */
+  async settled(conversion: Pick<ConversionRow, 'id'>, timeoutMs = 60_000): Promise<ConversionRow> {
+    for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      const row = (await this.repos.conversions.find(conversion.id)) as ConversionRow;
+      if (row.status !== 'pending') return row;
+      if (Date.now() > deadline) throw new Error(`conversion ${conversion.id} still pending after ${timeoutMs} ms`);
+    }
   }
 
   async close(): Promise<void> {

@@ -2,9 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { CredentialCache } from '../../auth/credential-cache';
+import type { ConversionRetryService } from '../../conversion-retry';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
+import type { WorkflowLink } from './conversion-view';
 import { conversionRuleRoutes } from './conversion-rules';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
@@ -21,11 +23,12 @@ export interface AdminRoutesOptions {
   /** Ingest caches API keys and workspaces; every change made here clears that cache. */
   credentials: CredentialCache;
   tiktok: TikTokServices;
-  workflowLink?: (workflowId: string) => string;
+  conversionRetry: ConversionRetryService;
+  workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, conversionRetry, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
   const invalidateCredentials = () => credentials.clear();
@@ -42,7 +45,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
-      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
     },
     { prefix: '/workspaces/:workspaceId' },
   );
