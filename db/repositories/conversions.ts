@@ -120,11 +120,9 @@ export function createConversionRepository(db: Knex) {
       if ('conversionIds' in selection) {
         builder.whereIn('id', [...selection.conversionIds]).whereIn('status', ['failed', 'skipped']);
       } else if ('refusedToken' in selection) {
-        builder.where((refused) =>
-          refused
-            .where((failed) => failed.where({ status: 'failed' }).whereIn('tiktok_code', [...selection.refusedToken.codes]))
-            .orWhere({ status: 'skipped', reason: 'tiktok_reauthorization_required' }),
-        );
+        builder.whereRaw("((status = 'failed' AND tiktok_code = ANY(?)) OR (status = 'skipped' AND reason = 'tiktok_reauthorization_required'))", [
+          [...selection.refusedToken.codes],
+        ]);
       } else {
         builder.where({ status: selection.status });
         if (selection.reason !== undefined) builder.where({ reason: selection.reason });
