@@ -15,7 +15,7 @@ import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad
 import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
 import type { ActivityDeps } from '../../activities/deps';
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
-import { createSignalboxWorker, WORKFLOWS_PATH } from '../../worker/create-worker';
+import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -23,7 +23,7 @@ export const TEST_SECRET_KEY = '5e'.repeat(32);
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundling takes a second or two: once per test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
   return bundle;
 }
 
