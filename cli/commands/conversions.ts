@@ -81,8 +81,9 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
     .option('--from <time>', 'recorded at or after this ISO-8601 time')
     .option('--to <time>', 'recorded before this ISO-8601 time')
     .action(
-      act(io, async ({ request, print }, workspaceId: string, conversionIds: string[], flags: { status?: string; reason?: string; tiktokEvent?: string; from?: string; to?: string }) => {
-        const filter = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+      act(io, async ({ request, print }, workspaceId: string, conversionIds: string[], flags: { status?: string; reason?: string; tiktokEvent?: string; from?: string; to?: string; json?: boolean }) => {
+        const { json: _json, ...given } = flags;
+        const filter = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
         const body = conversionIds.length > 0 ? { conversionIds, ...filter } : filter;
         const result = await request<ConversionRetryView>('POST', `${conversionsPath(workspaceId)}/retry`, { body });
         print(result, (r) => (r.requeued === 0 ? 'Nothing to send again: no failed conversion matched.' : `Sending ${r.requeued} conversion(s) again:\n${r.conversionIds.join('\n')}`));

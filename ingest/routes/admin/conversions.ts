@@ -30,10 +30,10 @@ const retryBody = z
     to: instant.optional(),
   })
   .refine((body) => body.conversionIds === undefined || Object.keys(body).length === 1, {
-    message: 'give either conversionIds or a filter (status, reason, tiktokEvent, from, to), not both',
+    message: 'cannot be combined with a filter (status, reason, tiktokEvent, from, to): give one or the other',
     path: ['conversionIds'],
   })
-  .refine((body) => Object.keys(body).length > 0, { message: 'give conversionIds or at least one of status, reason, tiktokEvent, from, to' });
+  .refine((body) => Object.keys(body).length > 0, { message: 'must give conversionIds or at least one of status, reason, tiktokEvent, from, to' });
 
 function selectionOf(body: z.output<typeof retryBody>): RequeueSelection {
   if (body.conversionIds !== undefined) return { conversionIds: body.conversionIds };
