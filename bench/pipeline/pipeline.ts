@@ -40,13 +40,20 @@ export async function prepareWorkspace(infra: Infrastructure, prefix: string, vi
   return bench;
 }
 
+/** Like the client library: a 429 (a backlog of requests let through at once) is sent again after `Retry-After`. */
 async function post(infra: Infrastructure, key: string, batch: unknown[]): Promise<void> {
-  const response = await fetch(`${infra.ingestUrl}/v1/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: gzipSync(JSON.stringify({ batch, sentAt: new Date().toISOString() })),
-  });
-  if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+  const body = gzipSync(JSON.stringify({ batch, sentAt: new Date().toISOString() }));
+  for (;;) {
+    const response = await fetch(`${infra.ingestUrl}/v1/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body,
+    });
+    if (response.status === 200) return;
+    if (response.status !== 429) throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+  }
 }
 
 /** Landing-page views with a ttclid for each visitor, sent before timing starts. */

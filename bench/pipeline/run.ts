@@ -47,11 +47,21 @@ async function main(): Promise<void> {
     const steadyWs = await Promise.all(STEADY_RATES.map((rate) => prepareWorkspace(infra, `steady${rate}`, rate * STEADY_SECONDS)));
     const loneWs = await prepareWorkspace(infra, 'lone', LONE);
 
+    const done = (name: string, r: { latency?: { p50: number; p99: number }; p50?: number; p99?: number; perSecond?: number }) => {
+      const latency = r.latency ?? (r as { p50: number; p99: number });
+      console.log(`done: ${name}${r.perSecond === undefined ? '' : `, ${fmt(r.perSecond)}/s`}, p50 ${fmt(latency.p50, 0)} ms, p99 ${fmt(latency.p99, 0)} ms`);
+    };
     const ceiling = await measureCeiling(infra, CEILING_WORKFLOWS, 'ceiling', 'noopConversionWorkflow');
+    done('per-conversion ceiling', ceiling);
     const burst = await measureBurst(infra, burstWs, CONVERSIONS);
+    done('max rate', burst);
     const steady: PhaseResult[] = [];
-    for (const [i, rate] of STEADY_RATES.entries()) steady.push(await measureSteady(infra, steadyWs[i]!, rate, STEADY_SECONDS));
+    for (const [i, rate] of STEADY_RATES.entries()) {
+      steady.push(await measureSteady(infra, steadyWs[i]!, rate, STEADY_SECONDS));
+      done(`steady ${rate}/s`, steady[i]!);
+    }
     const lone = await measureLone(infra, loneWs, LONE, 1_500);
+    done('lone conversions', lone);
 
     const burstActions = await countActions(client, burstWs.workspaceId);
     const steadyActions = await Promise.all(steadyWs.map((ws) => countActions(client, ws.workspaceId)));
