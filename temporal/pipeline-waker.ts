@@ -15,7 +15,7 @@ export interface WakeReport {
 
 export interface PipelineWaker {
   /** Ingest, after committing new conversions. A failure leaves them to the sweeper. */
-  startConversions(conversions: readonly CreatedConversion[]): Promise<WakeReport>;
+  startConversions(conversions: readonly Pick<CreatedConversion, 'workspaceId'>[]): Promise<WakeReport>;
   /** The sweeper and retries: signals whether or not the workflow looks idle. */
   wakeWorkspaces(workspaceIds: readonly string[]): Promise<WakeReport>;
 }

@@ -114,7 +114,7 @@ describe('workspace state recorded as the reason', () => {
     await pipeline.ingest(ws, [landing('anon-rule', ttclid(), daysAgo(1))]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-rule' }, { order_id: 'o-rule', total: 1, currency: 'USD' })], { start: false });
     await pipeline.repos.conversionRules.remove(ws.id, 'purchase');
-    await pipeline.startConversions([{ id: conversion!.id, workflowId: conversion!.workflow_id, workspaceId: ws.id, tiktokEvent: 'CompletePayment' }]);
+    await pipeline.startConversions([{ workspaceId: ws.id }]);
     expect(await pipeline.settled(conversion!)).toMatchObject({ status: 'skipped', reason: 'conversion_rule_removed' });
   });
 });

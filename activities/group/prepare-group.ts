@@ -5,6 +5,7 @@ import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
 import { chooseClick } from '../../domain/attribution';
 import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
 import { deliveryDeadline } from '../../domain/delivery-retry';
+import { meaningfulIdentifier } from '../../domain/identifiers';
 import type { TrackedMessage } from '../../domain/message';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
@@ -108,8 +109,8 @@ export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareG
 
   const prepared: PreparedConversion[] = [];
   const history: HistoryEntry[] = [];
-  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode'>, skip: Skip) => {
-    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null });
+  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys'>, skip: Skip) => {
+    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null });
     history.push({ conversionId: candidate.id, step: 'outcome', detail: { status: skip.status, reason: skip.reason } });
   };
 
@@ -122,7 +123,7 @@ export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareG
 
   toResolve.forEach((candidate, i) => {
     const identity = resolved[i] as ResolvedIdentity;
-    const { click, ttp, identityPath, walk } = identity;
+    const { click, ttp, identityPath, walk, visitors } = identity;
     history.push({
       conversionId: candidate.id,
       step: 'identity_resolved',
@@ -135,13 +136,23 @@ export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareG
 
     const built = buildConversionRequest({
       message: candidate.message as unknown as TrackedMessage,
-      conversion: { ...candidate, ttclid: found.click?.ttclid ?? null, ttp },
+      conversion: { ...candidate, ttclid: found.click?.ttclid ?? null, clickAnonymousId: found.click?.anonymousId ?? null, ttp },
       workspace,
       connection,
       linked: { emails: walk.values('email_sha256', LINKED_HASH_HOPS), phones: walk.values('phone_sha256', LINKED_HASH_HOPS) },
+      // Without its click, only the converting visitor's own profile may lend match keys.
+      visitors: window.keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
     });
     if (!built.ready) return finish(candidate, found, { status: 'skipped', reason: built.reason });
-    prepared.push({ id: candidate.id, status: 'pending', reason: null, ...found, requestPayload: built.payload as unknown as Record<string, unknown>, testMode: workspace.testMode });
+    prepared.push({
+      id: candidate.id,
+      status: 'pending',
+      reason: null,
+      ...found,
+      requestPayload: built.payload as unknown as Record<string, unknown>,
+      testMode: workspace.testMode,
+      matchKeys: built.matchKeys,
+    });
     history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
   });
 

@@ -5,7 +5,9 @@ import { chooseClick, CLOCK_SKEW_MS } from '../../domain/attribution';
 import { meaningfulIdentifier } from '../../domain/identifiers';
 import { walkIdentities, type IdentityWalk } from '../../domain/identity-walk';
 import { readTtp, type TrackedMessage } from '../../domain/message';
+import type { VisitorKeys } from '../../domain/match-keys';
 import { messageIdentities } from '../../domain/observation';
+import { ownersFirst } from '../visitor-keys';
 
 export interface ResolvedIdentity {
   walk: IdentityWalk;
@@ -16,13 +18,16 @@ export interface ResolvedIdentity {
   /** From the converting message's identifier to the click's visitor; null without a click. */
   identityPath: IdentityPathNode[] | null;
   ttp: string | null;
+  /** The converting visitor's profile first, then the one that clicked: sources of match keys. */
+  visitors: VisitorKeys[];
 }
 
 /**
  * Identity for a whole group, with a handful of statements whatever its size: the identity walks hop by hop, each
  * visitor's latest click before its conversion, and the visitors' `_ttp`. Per conversion the result is what the
  * per-conversion step found: every visitor linked through user ID, anonymous ID or hashed email/phone; the most recent
- * click before the conversion (last click wins); `_ttp` from the converting device, else the device that clicked.
+ * click before the conversion (last click wins); `_ttp` from the converting device, else the device that clicked; and
+ * those two visitors' profiles, whose latest page views may lend their device details to the conversion.
  */
 export async function resolveIdentities(
   profiles: Repositories['profiles'],
@@ -58,7 +63,8 @@ export async function resolveIdentities(
 
   const ownIds = messages.map((m) => meaningfulIdentifier(m.anonymousId));
   const wanted = new Set([...ownIds, ...clicks.map((c) => c?.anonymousId)].filter((id): id is string => id !== undefined));
-  const ttps = new Map((await profiles.visitors(workspace.id, [...wanted])).map((v) => [v.anonymous_id, v.ttp ?? undefined]));
+  const visitorRows = await profiles.visitors(workspace.id, [...wanted]);
+  const ttps = new Map(visitorRows.map((v) => [v.anonymous_id, v.ttp ?? undefined]));
 
   return candidates.map((_, i) => {
     const walk = walks[i] as IdentityWalk;
@@ -70,6 +76,7 @@ export async function resolveIdentities(
       click,
       identityPath: click === null ? null : (walk.pathTo({ kind: 'anonymous_id', value: click.anonymousId }) ?? null),
       ttp: readTtp(messages[i] as TrackedMessage) ?? (ownId && ttps.get(ownId)) ?? (click && ttps.get(click.anonymousId)) ?? null,
+      visitors: ownersFirst(visitorRows, ownId, click?.anonymousId),
     };
   });
 }

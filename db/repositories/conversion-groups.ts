@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { PIPELINE_WORKFLOW_PREFIX } from '../../domain/workflow-id';
 import { bindings } from './bindings';
 import { CLAIMABLE } from './conversion-pipelines';
-import type { ConversionStatus, IdentityPathNode, TikTokRequestRow } from '../types';
+import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
 
 export interface ClaimRequest {
   workspaceId: string;
@@ -45,6 +45,7 @@ export interface PreparedConversion {
   identityPath: IdentityPathNode[] | null;
   requestPayload: Record<string, unknown> | null;
   testMode: boolean | null;
+  matchKeys: MatchKeySources | null;
 }
 
 export interface DeliveryCandidate {
@@ -125,7 +126,7 @@ export function createConversionGroupRepository(db: Knex) {
       }));
     },
 
-    /** Stores every conversion's click, path and request, or ends it skipped (releasing it), in one statement. */
+    /** Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one statement. */
     async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<void> {
       if (prepared.length === 0) return;
       const column = <T>(pick: (p: PreparedConversion) => T) => prepared.map(pick);
@@ -134,14 +135,14 @@ export function createConversionGroupRepository(db: Knex) {
            status = u.status, reason = u.reason,
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
            click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, ttp = u.ttp,
-           identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb,
+           identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
            test_mode = coalesce(u.test_mode, c.test_mode),
            completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
            claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
            claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
            updated_at = now()
-         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
-           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, test_mode)
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
+           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode)
          WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'`,
         bindings(
           column((p) => p.id),
@@ -156,6 +157,7 @@ export function createConversionGroupRepository(db: Knex) {
           column((p) => p.ttp),
           column((p) => json(p.identityPath)),
           column((p) => json(p.requestPayload)),
+          column((p) => json(p.matchKeys)),
           column((p) => p.testMode),
           claimId,
         ),

@@ -9,7 +9,9 @@ import { createConversionHistoryRepository } from './conversion-history';
 import { createConversionPipelineRepository } from './conversion-pipelines';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
+import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
@@ -20,6 +22,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
@@ -31,6 +34,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ListedEvent } from '../../../db/repositories/event-listing';
 import type { ConversionHistoryRow, ConversionRow, TikTokRequestRow } from '../../../db/types';
 
 /** The Temporal UI page of a workflow, of one of its runs when the run is known. */
@@ -16,6 +17,8 @@ export function conversionSummary(row: ConversionRow) {
     value: row.value,
     currency: row.currency,
     testMode: row.test_mode,
+    tiktokRequestId: row.tiktok_request_id,
+    warnings: row.warnings,
     createdAt: row.created_at,
     completedAt: row.completed_at,
   };
@@ -37,16 +40,21 @@ function deliveryRequestView(request: TikTokRequestRow, conversionId: string) {
   };
 }
 
+export interface ConversionRelated {
+  /** The TikTok request it was last sent in. */
+  deliveryRequest: TikTokRequestRow | undefined;
+  history: ConversionHistoryRow[];
+  /** Later events that repeated its order_id / event_id (stored, but no new conversion). */
+  repeatedBy: readonly ListedEvent[];
+}
+
 /**
- * Everything an operator needs to explain a conversion: the click used, the exact (hashed) event and the request it
- * went in, TikTok's answer, and the workflow (and run) that processed it.
+ * Everything an operator needs to explain a conversion: the click used, where each match key came from, the exact
+ * (hashed) event and the request it went in, TikTok's answer, the timeline of its steps and delivery attempts, the
+ * workflow (and run) that processed it, and the later events that repeated it.
  */
-export function conversionDetail(
-  row: ConversionRow,
-  related: { deliveryRequest: TikTokRequestRow | undefined; history: ConversionHistoryRow[] },
-  workflowLink?: WorkflowLink,
-) {
-  const { deliveryRequest, history } = related;
+export function conversionDetail(row: ConversionRow, related: ConversionRelated, workflowLink?: WorkflowLink) {
+  const { deliveryRequest, history, repeatedBy } = related;
   return {
     ...conversionSummary(row),
     workspaceId: row.workspace_id,
@@ -59,6 +67,9 @@ export function conversionDetail(
     attempts: row.attempts,
     click: { ttclid: row.ttclid, capturedAt: row.click_captured_at, anonymousId: row.click_anonymous_id },
     ttp: row.ttp,
+    identityPath: row.identity_path,
+    /** Where each match key sent to TikTok came from: the message, a linked visitor (its anonymous ID), or linked identities. */
+    matchKeys: row.match_keys,
     requestPayload: row.request_payload,
     deliveryRequest: deliveryRequest === undefined ? null : deliveryRequestView(deliveryRequest, row.id),
     tiktokResponse: {
@@ -67,8 +78,8 @@ export function conversionDetail(
       requestId: row.tiktok_request_id,
       body: row.response_body,
     },
-    identityPath: row.identity_path,
     timeline: history.map((entry) => ({ at: entry.at, step: entry.step, detail: entry.detail })),
+    repeatedBy: repeatedBy.map((event) => ({ id: event.id, messageId: event.messageId, event: event.eventName, receivedAt: event.receivedAt })),
     updatedAt: row.updated_at,
   };
 }

@@ -15,6 +15,8 @@ const listQuery = z.strictObject({
   limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
   cursor: z.string({ error: 'must be given once' }).optional(),
 });
+/** How many of the events that repeated a conversion its detail lists (the first ones). */
+const REPEATS_SHOWN = 50;
 const conversionId = z.guid({ error: 'must be a conversion ID (a UUID)' });
 const idParams = z.object({ conversionId });
 const instant = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 date-time, e.g. 2026-11-23T00:00:00Z' });
@@ -47,7 +49,7 @@ function selectionOf(body: z.output<typeof retryBody>): RequeueSelection {
 }
 
 export interface ConversionRoutesOptions {
-  repos: Pick<Repositories, 'conversions' | 'conversionGroups' | 'conversionHistory'>;
+  repos: Pick<Repositories, 'conversions' | 'conversionGroups' | 'conversionHistory' | 'eventListing'>;
   conversionRetry: ConversionRetryService;
   workflowLink?: WorkflowLink;
 }
@@ -65,7 +67,8 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     const row = await repos.conversions.findInWorkspace(workspaceOf(request).id, id);
     if (row === undefined) throw notFound(`conversion ${id} does not exist in this workspace`);
     const deliveryRequest = row.delivery_request_id === null ? undefined : await repos.conversionGroups.findRequest(row.delivery_request_id);
-    return conversionDetail(row, { deliveryRequest, history: await repos.conversionHistory.list(row.id) }, workflowLink);
+    const related = { deliveryRequest, history: await repos.conversionHistory.list(row.id), repeatedBy: await repos.eventListing.repeating(row.id, REPEATS_SHOWN) };
+    return conversionDetail(row, related, workflowLink);
   });
 
   /** Sends failed (or skipped) conversions again; delivered and pending ones are left alone. Recorded in the change log. */

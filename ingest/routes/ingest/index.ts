@@ -6,11 +6,13 @@ import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../aut
 import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
 import { checkKeyUse } from '../../auth/key-policy';
 import { decompressBody } from '../../decompress';
+import { jsonBodyParser } from '../../json-body';
 import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
 import type { BatchRecorder } from '../../record-batch';
 import { allowOrigin } from './cors';
+import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 
 export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<WakeReport>;
@@ -90,11 +92,12 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     await limitRate.call(app, request, reply);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
-  // Browser libraries send JSON as text/plain to avoid a CORS preflight.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // Every body is JSON whatever its Content-Type, as on Segment's and RudderStack's servers: browser libraries send
+  // text/plain to avoid a CORS preflight, RudderStack's Node library application/x-www-form-urlencoded.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
-  async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
+  async function accept(request: FastifyRequest, reply: FastifyReply, { messages, sentAt }: ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
     const result = await recordBatch(workspace, messages, {
       receivedAt: new Date(),
@@ -107,16 +110,23 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     metrics.duplicates.inc(result.duplicates);
     metrics.conversionsCreated.inc(result.conversions.length);
     startInBackground(startConversions, result.conversions, request.log);
-    return { success: true };
+    // The tracking script's same-site mode: its identifiers become server-set first-party cookies.
+    if (apiKey.kind === 'browser') {
+      const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+    }
+    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
+    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
+    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
-    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseBatch(request.body)));
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseBatch(request.body)));
   }
   for (const type of SINGLE_MESSAGE_TYPES) {
-    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
   }
   for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
-    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
   }
 };
