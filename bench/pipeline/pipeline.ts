@@ -127,18 +127,18 @@ export function measureBurst(infra: Infrastructure, { key, prefix }: BenchWorksp
   );
 }
 
-/** A steady `rate` of single-purchase requests for `seconds`. */
-export function measureSteady(infra: Infrastructure, { key, prefix }: BenchWorkspace, rate: number, seconds: number): Promise<PhaseResult> {
+/** A steady `rate` of purchases for `seconds`, in requests of `perRequest` purchases (1: one request per purchase). */
+export function measureSteady(infra: Infrastructure, { key, prefix }: BenchWorkspace, rate: number, seconds: number, perRequest: number): Promise<PhaseResult> {
   const count = rate * seconds;
   return measure(infra, prefix, count, async (sentAt) => {
     const startedAt = Date.now();
     const inFlight: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count; i += perRequest) {
       const due = startedAt + (i * 1000) / rate;
       if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-      const message = purchase(prefix, i);
-      sentAt.set(message.properties.order_id, Date.now());
-      inFlight.push(post(infra, key, [message]));
+      const batch = Array.from({ length: Math.min(perRequest, count - i) }, (_, j) => purchase(prefix, i + j));
+      for (const message of batch) sentAt.set(message.properties.order_id, Date.now());
+      inFlight.push(post(infra, key, batch));
     }
     await Promise.all(inFlight);
   });

@@ -6,8 +6,12 @@ import { measureBurst, measureLone, measureSteady, prepareWorkspace, type PhaseR
 
 const CEILING_WORKFLOWS = Number(process.env.BENCH_CEILING_WORKFLOWS ?? 1000);
 const CONVERSIONS = Number(process.env.BENCH_CONVERSIONS ?? 3000);
-const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 30);
-const STEADY_RATES = (process.env.BENCH_STEADY_RATES ?? '50,200').split(',').map(Number);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 20);
+/** `rate` or `rate`x`purchases per request`: single-purchase requests unless a batch size is given. */
+const STEADY = (process.env.BENCH_STEADY ?? '50,200,200x10').split(',').map((spec) => {
+  const [rate, perRequest] = spec.split('x').map(Number);
+  return { rate: rate as number, perRequest: perRequest ?? 1, name: perRequest === undefined ? `steady ${rate}/s` : `steady ${rate}/s, ${perRequest} per request` };
+});
 const LONE = Number(process.env.BENCH_LONE ?? 5);
 
 const TARGETS = { p99Ms: new Map([[50, 2_000], [200, 5_000]]), actionsPerConversion: 0.1, requestsPerConversion: 0.05, loneMs: 1_000 };
@@ -37,14 +41,14 @@ function phaseLine(name: string, r: PhaseResult, actions: ActionCount): string {
  */
 async function main(): Promise<void> {
   console.log(
-    `Signalbox pipeline benchmark: ceiling ${CEILING_WORKFLOWS} no-op workflows; max rate ${CONVERSIONS} conversions; steady ${STEADY_RATES.join(' and ')}/s for ${STEADY_SECONDS} s; ${LONE} lone conversions`,
+    `Signalbox pipeline benchmark: ceiling ${CEILING_WORKFLOWS} no-op workflows; max rate ${CONVERSIONS} conversions; ${STEADY.map((s) => s.name).join('; ')} for ${STEADY_SECONDS} s; ${LONE} lone conversions`,
   );
   const infra = await startInfrastructure();
   const connection = await Connection.connect({ address: infra.temporalAddress });
   const client = new Client({ connection });
   try {
     const burstWs = await prepareWorkspace(infra, 'burst', CONVERSIONS);
-    const steadyWs = await Promise.all(STEADY_RATES.map((rate) => prepareWorkspace(infra, `steady${rate}`, rate * STEADY_SECONDS)));
+    const steadyWs = await Promise.all(STEADY.map(({ rate, perRequest }) => prepareWorkspace(infra, `steady${rate}x${perRequest}`, rate * STEADY_SECONDS)));
     const loneWs = await prepareWorkspace(infra, 'lone', LONE);
 
     const done = (name: string, r: { latency?: { p50: number; p99: number }; p50?: number; p99?: number; perSecond?: number }) => {
@@ -56,9 +60,9 @@ async function main(): Promise<void> {
     const burst = await measureBurst(infra, burstWs, CONVERSIONS);
     done('max rate', burst);
     const steady: PhaseResult[] = [];
-    for (const [i, rate] of STEADY_RATES.entries()) {
-      steady.push(await measureSteady(infra, steadyWs[i]!, rate, STEADY_SECONDS));
-      done(`steady ${rate}/s`, steady[i]!);
+    for (const [i, { rate, perRequest, name }] of STEADY.entries()) {
+      steady.push(await measureSteady(infra, steadyWs[i]!, rate, STEADY_SECONDS, perRequest));
+      done(name, steady[i]!);
     }
     const lone = await measureLone(infra, loneWs, LONE, 1_500);
     done('lone conversions', lone);
@@ -71,31 +75,29 @@ async function main(): Promise<void> {
     );
     console.log(`${'per-conversion ceiling: no-op wf'.padEnd(34)} ${String(ceiling.completed).padStart(6)} ${fmt(ceiling.perSecond).padStart(9)} ${fmt(ceiling.latency.p50, 0).padStart(7)} ${fmt(ceiling.latency.p99, 0).padStart(7)}`);
     console.log(phaseLine('Signalbox groups: max rate', burst, burstActions));
-    STEADY_RATES.forEach((rate, i) => console.log(phaseLine(`Signalbox groups: steady ${rate}/s`, steady[i]!, steadyActions[i]!)));
+    STEADY.forEach(({ name }, i) => console.log(phaseLine(`groups: ${name}`, steady[i]!, steadyActions[i]!)));
     console.log(`lone conversions: ${LONE}, p50 ${fmt(lone.p50, 0)} ms, max ${fmt(lone.max, 0)} ms`);
 
     console.log('\nTemporal actions by kind:');
     console.log(`  max rate: ${JSON.stringify(burstActions.byKind)} in ${burstActions.runs} run(s)`);
-    STEADY_RATES.forEach((rate, i) => console.log(`  steady ${rate}/s: ${JSON.stringify(steadyActions[i]!.byKind)} in ${steadyActions[i]!.runs} run(s)`));
+    STEADY.forEach(({ name }, i) => console.log(`  ${name}: ${JSON.stringify(steadyActions[i]!.byKind)} in ${steadyActions[i]!.runs} run(s)`));
     console.log('\nCPU seconds by part during each run:');
     console.log(`  per-conversion ceiling: ${ceiling.cpu}`);
     console.log(`  max rate: ${burst.cpu}`);
-    STEADY_RATES.forEach((rate, i) => console.log(`  steady ${rate}/s: ${steady[i]!.cpu}`));
+    STEADY.forEach(({ name }, i) => console.log(`  ${name}: ${steady[i]!.cpu}`));
 
     const multiple = burst.perSecond / ceiling.perSecond;
     console.log('\nTargets (issue 11):');
     console.log(`  throughput: ${fmt(burst.perSecond)}/s = ${fmt(multiple, 2)} × the per-conversion ceiling (${fmt(ceiling.perSecond)}/s); >= 300/s: ${verdict(burst.perSecond >= 300)}`);
-    STEADY_RATES.forEach((rate, i) => {
+    STEADY.forEach(({ rate, name }, i) => {
       const limit = TARGETS.p99Ms.get(rate);
-      if (limit !== undefined) console.log(`  steady ${rate}/s p99: ${fmt(steady[i]!.latency.p99, 0)} ms (< ${limit} ms): ${verdict(steady[i]!.latency.p99 < limit)}`);
+      if (limit !== undefined) console.log(`  ${name} p99: ${fmt(steady[i]!.latency.p99, 0)} ms (< ${limit} ms): ${verdict(steady[i]!.latency.p99 < limit)}`);
+      if (rate !== 200) return;
+      const actions = steadyActions[i]!.total / steady[i]!.conversions;
+      const requests = steady[i]!.tiktokRequests / steady[i]!.conversions;
+      console.log(`  ${name}: Temporal actions per conversion ${fmt(actions, 3)} (<= ${TARGETS.actionsPerConversion}): ${verdict(actions <= TARGETS.actionsPerConversion)}`);
+      console.log(`  ${name}: TikTok requests per conversion ${fmt(requests, 3)} (<= ${TARGETS.requestsPerConversion}): ${verdict(requests <= TARGETS.requestsPerConversion)}`);
     });
-    const at200 = STEADY_RATES.indexOf(200);
-    if (at200 >= 0) {
-      const actions = steadyActions[at200]!.total / steady[at200]!.conversions;
-      const requests = steady[at200]!.tiktokRequests / steady[at200]!.conversions;
-      console.log(`  Temporal actions per conversion at 200/s: ${fmt(actions, 3)} (<= ${TARGETS.actionsPerConversion}): ${verdict(actions <= TARGETS.actionsPerConversion)}`);
-      console.log(`  TikTok requests per conversion at 200/s: ${fmt(requests, 3)} (<= ${TARGETS.requestsPerConversion}): ${verdict(requests <= TARGETS.requestsPerConversion)}`);
-    }
     console.log(`  lone conversion: max ${fmt(lone.max, 0)} ms (< ${TARGETS.loneMs} ms): ${verdict(lone.max < TARGETS.loneMs)}`);
   } finally {
     await connection.close();
