@@ -7,6 +7,8 @@ import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { ConversionRetryService } from './conversion-retry';
+import type { ErasureService } from './erasure';
+import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
 import type { WorkflowLink } from './routes/admin/conversion-view';
@@ -21,8 +23,10 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** Used by `/readyz` and by settings writes that commit together with their change-log entry. */
+  /** Used by settings writes that commit together with their change-log entry. */
   db: Knex;
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
@@ -32,6 +36,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Erasure of a person's data (settings API). */
+  erasures: ErasureService;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8). */
@@ -54,7 +60,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
 
-  void app.register(healthRoutes, { db: deps.db });
+  void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
   void app.register(browserConfigRoutes, { credentials });
@@ -75,6 +81,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     credentials,
     tiktok: deps.tiktok,
     conversionRetry: deps.conversionRetry,
+    erasures: deps.erasures,
     workflowLink: deps.workflowLink,
   });
   return app;

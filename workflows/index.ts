@@ -3,3 +3,4 @@ export { conversionPipelineWorkflow } from './conversion-pipeline';
 export { conversionWorkflow } from './conversion';
 export { outboxSweeperWorkflow } from './outbox-sweeper';
 export { adStatsPullWorkflow } from './ad-stats-pull';
+export { retentionWorkflow } from './retention';

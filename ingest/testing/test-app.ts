@@ -10,6 +10,9 @@ import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { buildApp, type AppDeps } from '../app';
 import { createConversionRetryService } from '../conversion-retry';
+import { createErasureService } from '../erasure';
+import { createKnownLinks } from '../known-links';
+import { createReadinessCheck } from '../readiness';
 import { createBatchRecorder } from '../record-batch';
 import { createTikTokServices } from '../tiktok-services';
 
@@ -92,15 +95,19 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
     conversionRetry,
   });
+  const { connectionString } = db.client.config.connection as { connectionString: string };
+  const knownLinks = createKnownLinks();
   const app = buildApp(
     {
       db,
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
       repos,
-      recordBatch: createBatchRecorder(db, repos),
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: starts.start,
       conversionRetry,
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,
+      erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
       ...overrides,
     },
     server,

@@ -4,11 +4,13 @@ import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { CredentialCache } from '../../auth/credential-cache';
 import type { ConversionRetryService } from '../../conversion-retry';
+import type { ErasureService } from '../../erasure';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
 import type { WorkflowLink } from './conversion-view';
 import { conversionRuleRoutes } from './conversion-rules';
+import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
 import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
@@ -30,11 +32,12 @@ export interface AdminRoutesOptions {
   credentials: CredentialCache;
   tiktok: TikTokServices;
   conversionRetry: ConversionRetryService;
+  erasures: ErasureService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { db, repos, adminToken, credentials, tiktok, conversionRetry, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { db, repos, adminToken, credentials, tiktok, conversionRetry, erasures, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
   const invalidateCredentials = () => credentials.clear();
@@ -61,6 +64,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
+      await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
     },
     { prefix: '/workspaces/:workspaceId' },
   );
