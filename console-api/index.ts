@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import type { MemberService } from '../ingest/accounts/members';
+import type { ConversionRetryService } from '../ingest/conversion-retry';
+import type { WorkflowLink } from '../ingest/routes/admin/conversion-view';
 import type { SignInService } from '../ingest/accounts/sign-in';
 import type { SettingsServices } from '../ingest/settings';
 import type { TikTokServices } from '../ingest/tiktok-services';
@@ -24,7 +26,9 @@ export interface ConsoleApiOptions {
   tiktok: TikTokServices;
   signIn: SignInService;
   members: MemberService;
-  workflowLink?: (workflowId: string) => string;
+  /** Sends failed conversions again (the pipeline's retry service). */
+  conversionRetry: ConversionRetryService;
+  workflowLink?: WorkflowLink;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -50,7 +54,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(overviewRoutes, { db, repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
-      await workspace.register(conversionRoutes, { db, repos, workflowLink });
+      await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(debuggerRoutes, { repos, signIn });
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports });

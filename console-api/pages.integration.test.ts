@@ -105,6 +105,18 @@ describe('the pages’ figures', () => {
     expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null, history: [] });
   });
 
+  it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
+    const [skipped] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-1' });
+    const [delivered] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-2' });
+    expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json().canSendAgain).toBe(true);
+    expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).json()).toEqual({ requeued: false });
+    expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json()).toEqual({ requeued: true });
+    expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
+    const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
+    expect(entry?.actor).toMatch(/^user:usr_/);
+    expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
+  });
+
   it('shows accepted events and refused requests in the event debugger', async () => {
     const opened = (await person('GET', `${ws}/debugger`)).json();
     expect(opened.events.length).toBeGreaterThan(0);

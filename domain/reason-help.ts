@@ -48,6 +48,14 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
     explanation: 'TikTok refused the event; its code and message below say why (for instance a pixel of another advertiser, or a malformed field).',
     fix: 'Read TikTok\'s message: fix the pixel or advertiser under Sources if it names them, or the event\'s fields in your code, then send it again.',
   },
+  expired: {
+    explanation: "The conversion is older than TikTok's event-time horizon (28 days after the event), so TikTok would no longer count it: it is not sent.",
+    fix: 'Send conversions as they happen; for an outage, send the failed ones again before they are 28 days old.',
+  },
+  event_invalid: {
+    explanation: "The event breaks one of TikTok's documented rules (the message below names it), so it was not sent; the other events sent with it were.",
+    fix: "Fix the field in the event your code sends (or the rule's value and currency), then send it again.",
+  },
   delivery_retries_exhausted: {
     explanation: 'TikTok kept answering with temporary errors until every delivery attempt was used.',
     fix: 'Check TikTok\'s status, then send the conversion again; it keeps its event_id, so TikTok counts it once.',

@@ -87,12 +87,11 @@ function send(body: unknown, headers: Record<string, string> = {}) {
 
 async function settledConversion(eventId: string): Promise<ConversionRow> {
   for (let attempt = 0; attempt < 300; attempt += 1) {
-    // Ingest starts the workflow after it answers: wait until the start is recorded.
     const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first()) as ConversionRow | undefined;
-    if (row?.workflow_started_at != null) return pipeline.settled(row);
+    if (row !== undefined) return pipeline.settled(row);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`conversion ${eventId} never appeared with its workflow started`);
+  throw new Error(`conversion ${eventId} never appeared`);
 }
 
 describe('the console in Chromium, from nothing to a delivered conversion', () => {

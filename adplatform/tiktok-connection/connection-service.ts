@@ -26,6 +26,8 @@ export interface TikTokConnectionServiceDeps {
   oauth: TikTokOAuthApp;
   states: OAuthStateSigner;
   schedules: Pick<AdStatsSchedules, 'ensure' | 'remove' | 'describe' | 'trigger'>;
+  /** Called once a new token is stored: conversions that failed because TikTok refused the old one are sent again. */
+  onTokenStored?: (workspaceId: string) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -203,6 +205,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       const stored = (await logged(workspaceId, verified.actor, 'tiktok.connect', (trx) =>
         tiktokConnections.putAuthorized(workspaceId, { accessToken: data.access_token, grantedScopes, accessibleAdvertisers: advertisers }, trx),
       )) as TikTokConnectionSummary;
+      await deps.onTokenStored?.(workspaceId);
       if (stored.advertiserId !== null) await deps.schedules.ensure(workspaceId);
       return view(stored);
     },
@@ -244,6 +247,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     async connectManually(workspaceId: string, input: ManualConnectionInput, actor = 'operator'): Promise<TikTokConnectionView> {
       await requireWorkspace(workspaceId);
       const stored = (await logged(workspaceId, actor, 'tiktok.connect', (trx) => tiktokConnections.put(workspaceId, { ...input, source: 'manual' }, trx))) as TikTokConnectionSummary;
+      await deps.onTokenStored?.(workspaceId);
       if (stored.advertiserId === null) await deps.schedules.remove(workspaceId);
       else await deps.schedules.ensure(workspaceId);
       return view(stored);

@@ -6,6 +6,7 @@ import { createRepositories } from '../../db/repositories';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createSecretBox } from '../../db/secret-box';
 import { buildApp } from '../../ingest/app';
+import { createConversionRetryService } from '../../ingest/conversion-retry';
 import { createErasureService } from '../../ingest/erasure';
 import { createKnownLinks } from '../../ingest/known-links';
 import { createReadinessCheck } from '../../ingest/readiness';
@@ -67,14 +68,17 @@ async function main(): Promise<void> {
     await db.raw('VACUUM ANALYZE event_counts_hourly, conversion_counts_hourly');
     await repos.tiktokConnections.put(BENCH_WORKSPACE, { accessToken: 'bench-token', advertiserId: BENCH_ADVERTISER, pixelCode: 'CBENCHPIXEL000000001' });
 
-    const tiktok = createTikTokServices({ db, repos, tiktok: createTikTokClient({ baseUrl: 'http://127.0.0.1:9' }), oauth: { authUrl: 'http://127.0.0.1:9/portal/auth' }, secretKey: SECRET_KEY, schedules: noSchedules });
+    const noWake = async () => ({ woken: 0, busy: 0, failed: [] });
+    const conversionRetry = createConversionRetryService({ db, repos, pipelines: { wakeWorkspaces: noWake } });
+    const tiktok = createTikTokServices({ conversionRetry, db, repos, tiktok: createTikTokClient({ baseUrl: 'http://127.0.0.1:9' }), oauth: { authUrl: 'http://127.0.0.1:9/portal/auth' }, secretKey: SECRET_KEY, schedules: noSchedules });
     const knownLinks = createKnownLinks();
     const app = buildApp({
       db,
       checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000 }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
-      startConversions: async () => ({ started: 0, alreadyRunning: 0, failed: [] }),
+      startConversions: noWake,
+      conversionRetry,
       adminToken: ADMIN_TOKEN,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: SECRET_KEY, onErased: () => knownLinks.clear() }),

@@ -5,9 +5,10 @@ import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../db/typ
 import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
 import { DUPLICATE_EVENT_ID_HELP, reasonHelp } from '../../domain/reason-help';
 import { badRequest, notFound } from '../../ingest/http-error';
-import { conversionDetail, conversionSummary } from '../../ingest/routes/admin/conversion-view';
+import type { ConversionRetryService } from '../../ingest/conversion-retry';
+import { conversionDetail, conversionSummary, type WorkflowLink } from '../../ingest/routes/admin/conversion-view';
 import { parseOrReject } from '../../ingest/validation';
-import { currentWorkspace } from '../auth';
+import { actorOf, currentWorkspace, needs } from '../auth';
 import { queryText } from '../fields';
 import { linkBetween, pathTo } from '../identity-path';
 import { periodFields, resolvePeriod } from '../period';
@@ -43,7 +44,10 @@ function decodeCursor(text: string): { eventTime: Date; id: string } {
 }
 
 /** Conversions: the filterable, searchable table, and each conversion's whole story. */
-export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; workflowLink?: (workflowId: string) => string }> = async (app, { db, repos, workflowLink }) => {
+export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; conversionRetry: ConversionRetryService; workflowLink?: WorkflowLink }> = async (
+  app,
+  { db, repos, conversionRetry, workflowLink },
+) => {
   app.get('/conversions', async (request) => {
     const query = parseOrReject(listQuery, request.query, 'query');
     const workspaceId = currentWorkspace(request).id;
@@ -74,10 +78,14 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     const workspaceId = currentWorkspace(request).id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
     if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
-    const [history, repeatedBy] = await Promise.all([repos.conversionSearch.history(row.id), repos.eventListing.repeating(row.id, REPEATS_SHOWN)]);
+    const [history, repeatedBy, deliveryRequest] = await Promise.all([
+      repos.conversionHistory.list(row.id),
+      repos.eventListing.repeating(row.id, REPEATS_SHOWN),
+      row.delivery_request_id === null ? undefined : repos.conversionGroups.findRequest(row.delivery_request_id),
+    ]);
     const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
     return {
-      ...conversionDetail(row, repeatedBy, workflowLink),
+      ...conversionDetail(row, { deliveryRequest, history, repeatedBy }, workflowLink),
       tiktokCode: row.tiktok_code,
       receivedAt: row.received_at,
       userId: row.user_id,
@@ -89,7 +97,17 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       history: history.map((h) => ({ id: String(h.id), at: h.at, step: h.step, detail: h.detail })),
       help: reasonHelp(row.reason),
       repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
+      canSendAgain: row.status === 'failed' || row.status === 'skipped',
     };
+  });
+
+  /** "Send again": a failed (or skipped) conversion goes back to the pipeline; its event_id keeps TikTok counting it once. */
+  app.post('/conversions/:conversionId/retry', { preHandler: needs('editor') }, async (request) => {
+    const { conversionId } = parseOrReject(idParams, request.params, 'path');
+    const workspaceId = currentWorkspace(request).id;
+    if ((await repos.conversions.findInWorkspace(workspaceId, conversionId)) === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
+    const result = await conversionRetry.retry(workspaceId, { conversionIds: [conversionId] }, actorOf(request));
+    return { requeued: result.requeued.includes(conversionId) };
   });
 };
 

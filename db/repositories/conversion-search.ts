@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ConversionHistoryRow, ConversionRow, ConversionStatus } from '../types';
+import type { ConversionRow, ConversionStatus } from '../types';
 
 export interface ConversionSearch {
   status?: ConversionStatus;
@@ -76,9 +76,6 @@ export function createConversionSearchRepository(db: Knex) {
       return row;
     },
 
-    async history(conversionId: string, executor: Knex = db): Promise<ConversionHistoryRow[]> {
-      return executor('conversion_history').where({ conversion_id: conversionId }).orderBy('id');
-    },
   };
 }
 

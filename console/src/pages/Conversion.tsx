@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
-import { get } from '../api';
+import { api, get } from '../api';
 import { ErrorNote, Help, Loading, Status } from '../components/bits';
 import { dateTime, money } from '../format';
-import { useWorkspace } from '../session';
+import { canEdit, useWorkspace } from '../session';
 import type { ConversionSummary, Help as HelpText } from '../types';
 
 interface Detail extends ConversionSummary {
@@ -27,6 +28,7 @@ interface Detail extends ConversionSummary {
   help: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
+  canSendAgain: boolean;
 }
 
 const LINKS: Record<string, string> = { same_anonymous_id: 'same anonymous ID', same_user: 'same user ID', same_email: 'same hashed email', same_phone: 'same hashed phone' };
@@ -55,9 +57,14 @@ function Timeline({ detail }: { detail: Detail }) {
 }
 
 export function ConversionPage() {
-  const { ws, base } = useWorkspace();
+  const { ws, base, data: workspace } = useWorkspace();
   const { id = '' } = useParams();
+  const queries = useQueryClient();
   const detail = useQuery({ queryKey: ['conversion', ws, id], queryFn: () => get<Detail>(`${base}/conversions/${id}`) });
+  const sendAgain = useMutation({
+    mutationFn: () => api<{ requeued: boolean }>('POST', `${base}/conversions/${id}/retry`),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['conversion', ws, id] }),
+  });
   if (detail.isPending) return <Loading what="the conversion" />;
   if (detail.isError) return <ErrorNote error={detail.error} />;
   const d = detail.data;
@@ -76,6 +83,15 @@ export function ConversionPage() {
         <section aria-labelledby="why" className="why">
           <h2 id="why">Why: {d.reason}</h2>
           <Help help={d.help} />
+          {d.canSendAgain && canEdit(workspace?.role) && (
+            <p>
+              <Button className="button primary" onPress={() => sendAgain.mutate()} isPending={sendAgain.isPending}>
+                Send again
+              </Button>{' '}
+              <span className="muted">It keeps its event_id, so TikTok counts it once even if it arrived before.</span>
+            </p>
+          )}
+          {sendAgain.data && <p role="status">{sendAgain.data.requeued ? 'Sent back to the pipeline: its status is pending until TikTok answers.' : 'It is no longer failed or skipped: nothing to send again.'}</p>}
         </section>
       )}
       {d.repeatedBy.length > 0 && (

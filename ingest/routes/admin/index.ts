@@ -3,11 +3,13 @@ import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { MemberService } from '../../accounts/members';
 import type { SettingsServices } from '../../settings';
+import type { ConversionRetryService } from '../../conversion-retry';
 import type { ErasureService } from '../../erasure';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
+import type { WorkflowLink } from './conversion-view';
 import { conversionRuleRoutes } from './conversion-rules';
 import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
@@ -28,12 +30,13 @@ export interface AdminRoutesOptions {
   tiktok: TikTokServices;
   settings: SettingsServices;
   members: MemberService;
+  conversionRetry: ConversionRetryService;
   erasures: ErasureService;
-  workflowLink?: (workflowId: string) => string;
+  workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, erasures, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, conversionRetry, erasures, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -51,7 +54,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(adminMemberRoutes, { prefix: '/members', members });
       await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
-      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
