@@ -94,10 +94,13 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  async function accept(request: FastifyRequest, { messages, sentAt }: ParsedMessages) {
+  /** `receivedAt` is the instant the messages were checked against, clock-skew correction included. */
+  async function accept(request: FastifyRequest, parse: (receivedAt: Date) => ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
+    const receivedAt = new Date();
+    const { messages, sentAt } = parse(receivedAt);
     const result = await recordBatch(workspace, messages, {
-      receivedAt: new Date(),
+      receivedAt,
       sentAt,
       fromAppKey: apiKey.kind === 'app',
       deviceIp: apiKey.kind === 'secret' ? undefined : request.ip,
@@ -111,12 +114,12 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
-    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseBatch(request.body)));
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseBatch(request.body, receivedAt)));
   }
   for (const type of SINGLE_MESSAGE_TYPES) {
-    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
   for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
-    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, parseSingle(request.body, type)));
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
 };

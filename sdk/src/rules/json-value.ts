@@ -1,0 +1,116 @@
+import type { Issue, PathPart } from './issues.js';
+import { MAX_NESTING_DEPTH } from './limits.js';
+import { isStorableText, textProblem } from './text.js';
+
+/** Issues listed per message at most; one broken import row should not produce a wall of text. */
+const MAX_ISSUES_PER_VALUE = 10;
+const TOO_DEEP = `nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep (counting the message); flatten it`;
+
+/** What JSON.stringify would write for `value`: a Date becomes its ISO string, anything with toJSON its result. */
+function asJson(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return (value as { toJSON(): unknown }).toJSON();
+  }
+  return value;
+}
+
+/**
+ * Keys the ingest API's JSON parser refuses in any object, as prototype pollution: `__proto__`, and `constructor`
+ * holding an object with a `prototype` (Fastify's secure-json-parse).
+ */
+function forbiddenKeyProblem(key: string, value: unknown): string | undefined {
+  if (key === '__proto__') return 'has a key "__proto__", which is refused (it could alter object prototypes)';
+  if (key === 'constructor' && typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, 'prototype')) {
+    return 'has a key "constructor" holding a "prototype", which is refused (it could alter object prototypes)';
+  }
+  return undefined;
+}
+
+/** True when every string and key in `root` can be stored and nothing is nested too deep. No recursion, no paths. */
+function isStorable(root: unknown, rootLevel: number): boolean {
+  const values: unknown[] = [root];
+  const levels: number[] = [rootLevel];
+  while (values.length > 0) {
+    const value = values.pop();
+    const level = levels.pop() as number;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return false;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      values.push(asJson(value));
+      levels.push(level);
+      continue;
+    }
+    if (level > MAX_NESTING_DEPTH) return false;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        values.push(value[i]);
+        levels.push(level + 1);
+      }
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (!isStorableText(key) || forbiddenKeyProblem(key, item) !== undefined) return false;
+      values.push(item);
+      levels.push(level + 1);
+    }
+  }
+  return true;
+}
+
+interface Frame {
+  value: unknown;
+  level: number;
+  path: PathPart[];
+}
+
+/** The slow walk, only for values that failed `isStorable`: the same checks, with the path of each problem. */
+function findProblems(root: unknown, rootLevel: number, rootPath: PathPart[], issues: Issue[]): void {
+  const stack: Frame[] = [{ value: root, level: rootLevel, path: rootPath }];
+  let found = 0;
+  const report = (path: PathPart[], message: string): void => {
+    issues.push({ path, message });
+    found += 1;
+  };
+  while (stack.length > 0 && found < MAX_ISSUES_PER_VALUE) {
+    const frame = stack.pop() as Frame;
+    const value = asJson(frame.value);
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem !== undefined) report(frame.path, problem);
+    } else if (typeof value === 'object' && value !== null) {
+      if (frame.level > MAX_NESTING_DEPTH) {
+        report(rootPath, TOO_DEEP);
+        return;
+      }
+      const entries: [PathPart, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+      for (const [key, item] of entries) {
+        if (typeof key !== 'string') continue;
+        const problem = textProblem(key);
+        if (problem !== undefined) report(frame.path, `has a key ${JSON.stringify(key.slice(0, 40))} that ${problem}`);
+        const forbidden = forbiddenKeyProblem(key, item);
+        if (forbidden !== undefined) report(frame.path, forbidden);
+      }
+      // Pushed last first, so the walk visits them in order.
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, item] = entries[i];
+        stack.push({ value: item, level: frame.level + 1, path: [...frame.path, key] });
+      }
+    }
+  }
+}
+
+/**
+ * Checks a JSON value found at `path` inside a message, `level` levels deep (a top-level field such as `properties`
+ * is at level 2): every string and object key must be storable, no key may be one the ingest API's JSON parser
+ * refuses, and nesting must stay within MAX_NESTING_DEPTH.
+ * Adds what is wrong to `issues`; returns whether it was fine.
+ */
+export function checkJsonValue(value: unknown, path: PathPart[], level: number, issues: Issue[]): boolean {
+  if (isStorable(value, level)) return true;
+  findProblems(value, level, path, issues);
+  return false;
+}

@@ -1,0 +1,195 @@
+import type { Issue, PathPart } from './issues.js';
+import { checkJsonValue } from './json-value.js';
+import { MAX_IDENTIFIER_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
+import { exceedsUtf8Bytes, textProblem } from './text.js';
+import { timestampProblem } from './timestamp.js';
+
+export const MESSAGE_TYPES = ['track', 'identify', 'page', 'screen', 'group', 'alias'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export type JsonObject = Record<string, unknown>;
+
+/** A message the rules accepted: known fields only, identifiers as strings, the track event name trimmed. */
+export interface ValidMessage {
+  type: MessageType;
+  messageId?: string;
+  timestamp?: string;
+  userId?: string | null;
+  anonymousId?: string | null;
+  context?: JsonObject;
+  properties?: JsonObject;
+  traits?: JsonObject;
+  integrations?: JsonObject;
+  /** track */
+  event?: string;
+  /** page, screen */
+  name?: string | null;
+  /** page */
+  category?: string | null;
+  /** group */
+  groupId?: string;
+  /** alias */
+  previousId?: string;
+}
+
+export type MessageCheck =
+  | { ok: true; message: ValidMessage; /** The message's JSON, within MAX_MESSAGE_BYTES. */ json: string }
+  | { ok: false; issues: Issue[] };
+
+const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as const;
+/** Properties that become indexed identifiers of a conversion (its deduplication `event_id`). */
+const INDEXED_PROPERTIES = ['event_id', 'order_id'] as const;
+const TYPE_LIST = 'track, identify, page, screen, group, alias';
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Collects the issues of one message; each reader returns the field's accepted value (undefined when absent or bad). */
+class Reader {
+  readonly issues: Issue[] = [];
+
+  constructor(private readonly raw: JsonObject) {}
+
+  fail(path: PathPart[], message: string): undefined {
+    this.issues.push({ path, message });
+    return undefined;
+  }
+
+  /** A string that must also be storable and at most `maxLength` characters. */
+  text(path: PathPart[], text: string, maxLength?: number): string | undefined {
+    if (maxLength !== undefined && text.length > maxLength) return this.fail(path, `must be at most ${maxLength} characters`);
+    const problem = textProblem(text);
+    return problem === undefined ? text : this.fail(path, problem);
+  }
+
+  /** An indexed identifier: a string or finite number (kept as a string) within MAX_IDENTIFIER_BYTES. */
+  identifierText(path: PathPart[], value: string | number): string | undefined {
+    const text = String(value);
+    if (text.length <= MAX_IDENTIFIER_BYTES && exceedsUtf8Bytes(text, MAX_IDENTIFIER_BYTES)) {
+      return this.fail(path, `must be at most ${MAX_IDENTIFIER_BYTES} bytes of UTF-8 (characters beyond ASCII take 2 to 4 bytes)`);
+    }
+    return this.text(path, text, MAX_IDENTIFIER_BYTES);
+  }
+
+  /** `userId`, `anonymousId`: absent, null, a string or a finite number. */
+  optionalIdentifier(key: 'userId' | 'anonymousId'): string | null | undefined {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return value;
+    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail([key], 'must be a string or a number');
+    return this.identifierText([key], value);
+  }
+
+  /** `groupId`, `previousId`: a non-empty string or a finite number. */
+  requiredId(key: 'groupId' | 'previousId', type: MessageType, indexed: boolean): string | undefined {
+    const value = this.raw[key];
+    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail([key], `is required for ${type} messages`);
+    if (value === '') return this.fail([key], 'must not be empty');
+    return indexed ? this.identifierText([key], value) : this.text([key], String(value));
+  }
+
+  optionalString(key: string, maxLength?: number): string | null | undefined {
+    const value = this.raw[key];
+    if (value === undefined || value === null) return value;
+    if (typeof value !== 'string') return this.fail([key], 'must be a string');
+    return this.text([key], value, maxLength);
+  }
+
+  messageId(): string | undefined {
+    const value = this.raw.messageId;
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') return this.fail(['messageId'], 'must be a string');
+    if (value === '') return this.fail(['messageId'], 'must not be empty');
+    return this.text(['messageId'], value, MAX_MESSAGE_ID_LENGTH);
+  }
+
+  timestamp(): string | undefined {
+    const value = this.raw.timestamp;
+    if (value === undefined) return undefined;
+    const problem = timestampProblem(value);
+    return problem === undefined ? (value as string) : this.fail(['timestamp'], problem);
+  }
+
+  object(key: (typeof OBJECT_FIELDS)[number]): JsonObject | undefined {
+    const value = this.raw[key];
+    if (value === undefined) return undefined;
+    if (!isObject(value)) return this.fail([key], 'must be an object');
+    return checkJsonValue(value, [key], 2, this.issues) ? value : undefined;
+  }
+
+  trackEvent(): string | undefined {
+    const value = this.raw.event;
+    if (typeof value !== 'string') return this.fail(['event'], 'is required for track messages');
+    const event = value.trim();
+    if (event === '') return this.fail(['event'], 'must not be empty');
+    return this.text(['event'], event, MAX_NAME_LENGTH);
+  }
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function checkIndexedProperties(reader: Reader, properties: JsonObject | undefined): void {
+  if (properties === undefined) return;
+  for (const key of INDEXED_PROPERTIES) {
+    const value = properties[key];
+    if (typeof value === 'string' || isFiniteNumber(value)) reader.identifierText(['properties', key], value);
+  }
+}
+
+/** Sets only the fields that are present, so the message holds no `undefined` values. */
+function assign<K extends keyof ValidMessage>(message: ValidMessage, key: K, value: ValidMessage[K] | undefined): void {
+  if (value !== undefined) message[key] = value;
+}
+
+/**
+ * Checks one message against every rule of the ingest API, in a single pass without recursion: its type and fields
+ * (as DESIGN.md's wire contract describes them), text PostgreSQL can store (no NUL, no unpaired surrogate, in any
+ * string or key at any depth), timestamps in years 0001–9999, nesting within MAX_NESTING_DEPTH, identifiers that fit
+ * their indexes, and at most MAX_MESSAGE_BYTES of JSON. Returns the accepted message and its JSON, or every issue
+ * with its field path (format them with `formatIssue`).
+ */
+export function checkMessage(raw: unknown): MessageCheck {
+  if (!isObject(raw)) return { ok: false, issues: [{ path: [], message: `must be a message object with a type (${TYPE_LIST})` }] };
+  const type = raw.type as MessageType;
+  if (!(MESSAGE_TYPES as readonly unknown[]).includes(type)) return { ok: false, issues: [{ path: ['type'], message: `must be one of ${TYPE_LIST}` }] };
+
+  const reader = new Reader(raw);
+  // Field order as the ingest API has always stored messages (a message's derived messageId hashes its JSON).
+  const message = {} as ValidMessage;
+  assign(message, 'messageId', reader.messageId());
+  assign(message, 'timestamp', reader.timestamp());
+  assign(message, 'userId', reader.optionalIdentifier('userId'));
+  assign(message, 'anonymousId', reader.optionalIdentifier('anonymousId'));
+  for (const key of OBJECT_FIELDS) assign(message, key, reader.object(key));
+  checkIndexedProperties(reader, message.properties);
+  message.type = type;
+  if (type === 'track') assign(message, 'event', reader.trackEvent());
+  if (type === 'page' || type === 'screen') assign(message, 'name', reader.optionalString('name', MAX_NAME_LENGTH));
+  if (type === 'page') assign(message, 'category', reader.optionalString('category'));
+  if (type === 'group') assign(message, 'groupId', reader.requiredId('groupId', type, false));
+  if (type === 'alias') assign(message, 'previousId', reader.requiredId('previousId', type, true));
+
+  if (reader.issues.length > 0) return { ok: false, issues: reader.issues };
+  if ((message.userId ?? '') === '' && (message.anonymousId ?? '') === '') {
+    return { ok: false, issues: [{ path: [], message: 'needs a userId or an anonymousId' }] };
+  }
+  return withJson(message);
+}
+
+function withJson(message: ValidMessage): MessageCheck {
+  let json: string;
+  try {
+    json = JSON.stringify(message);
+  } catch (error) {
+    return { ok: false, issues: [{ path: [], message: `cannot be converted to JSON (${(error as Error).message})` }] };
+  }
+  if (json.length * 3 > MAX_MESSAGE_BYTES) {
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (bytes > MAX_MESSAGE_BYTES) {
+      return { ok: false, issues: [{ path: [], message: `is ${bytes} bytes of JSON; the limit is ${MAX_MESSAGE_BYTES} bytes per message`, tooLarge: true }] };
+    }
+  }
+  return { ok: true, message, json };
+}
