@@ -31,7 +31,7 @@ export function pendingCall(onUnobserved: (error: Error) => void): PendingCall {
   let settle!: { resolve: () => void; reject: (error: Error) => void };
   const promise = new CallPromise((resolve, reject) => (settle = { resolve, reject }));
   // Handled from the start, without marking it observed: the runtime never reports it as unhandled.
-  Promise.prototype.then.call(promise, undefined, () => undefined);
+  void Promise.prototype.then.call(promise, undefined, () => undefined);
   return {
     promise,
     resolve: () => settle.resolve(),

@@ -27,9 +27,26 @@ function forbiddenKeyProblem(key: string, value: unknown): string | undefined {
 }
 
 /** True when every string and key in `root` can be stored and nothing is nested too deep. No recursion, no paths. */
+// The walk's stacks, reused from call to call; a toJSON that checks a message itself gets fresh ones.
+const sharedValues: unknown[] = [];
+const sharedLevels: number[] = [];
+let walking = false;
+
 function isStorable(root: unknown, rootLevel: number): boolean {
-  const values: unknown[] = [root];
-  const levels: number[] = [rootLevel];
+  if (walking) return walk(root, rootLevel, [], []);
+  walking = true;
+  try {
+    return walk(root, rootLevel, sharedValues, sharedLevels);
+  } finally {
+    walking = false;
+    sharedValues.length = 0;
+    sharedLevels.length = 0;
+  }
+}
+
+function walk(root: unknown, rootLevel: number, values: unknown[], levels: number[]): boolean {
+  values.push(root);
+  levels.push(rootLevel);
   while (values.length > 0) {
     const value = values.pop();
     const level = levels.pop() as number;
@@ -68,10 +85,10 @@ interface Frame {
 }
 
 /** The slow walk, only for values that failed `isStorable`: the same checks, with the path of each problem. */
-function findProblems(root: unknown, rootLevel: number, rootPath: PathPart[], issues: Issue[]): void {
-  const stack: Frame[] = [{ value: root, level: rootLevel, path: rootPath }];
+function findProblems(root: unknown, rootLevel: number, rootPath: readonly PathPart[], issues: Issue[]): void {
+  const stack: Frame[] = [{ value: root, level: rootLevel, path: [...rootPath] }];
   let found = 0;
-  const report = (path: PathPart[], message: string): void => {
+  const report = (path: readonly PathPart[], message: string): void => {
     issues.push({ path, message });
     found += 1;
   };
@@ -109,7 +126,7 @@ function findProblems(root: unknown, rootLevel: number, rootPath: PathPart[], is
  * refuses, and nesting must stay within MAX_NESTING_DEPTH.
  * Adds what is wrong to `issues`; returns whether it was fine.
  */
-export function checkJsonValue(value: unknown, path: PathPart[], level: number, issues: Issue[]): boolean {
+export function checkJsonValue(value: unknown, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
   if (isStorable(value, level)) return true;
   findProblems(value, level, path, issues);
   return false;

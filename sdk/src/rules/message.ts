@@ -1,7 +1,7 @@
 import type { Issue, PathPart } from './issues.js';
 import { checkJsonValue } from './json-value.js';
 import { MAX_IDENTIFIER_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
-import { exceedsUtf8Bytes, textProblem } from './text.js';
+import { exceedsUtf8Bytes, isStorableText, textProblem } from './text.js';
 import { timestampProblem } from './timestamp.js';
 
 export const MESSAGE_TYPES = ['track', 'identify', 'page', 'screen', 'group', 'alias'] as const;
@@ -41,6 +41,12 @@ const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as con
 const INDEXED_PROPERTIES = ['event_id', 'order_id'] as const;
 const TYPE_LIST = 'track, identify, page, screen, group, alias';
 
+/** The fields a message may hold, in the order the ingest API has always stored them. */
+const FIELDS = ['messageId', 'timestamp', 'userId', 'anonymousId', ...OBJECT_FIELDS, 'type', 'event', 'name', 'category', 'groupId', 'previousId'] as const;
+/** One path array per field, made once: the paths are needed only to report an issue. */
+const PATHS = Object.fromEntries(FIELDS.map((field) => [field, Object.freeze([field])])) as Record<keyof ValidMessage, readonly PathPart[]>;
+const PROPERTY_PATHS = { event_id: Object.freeze(['properties', 'event_id']), order_id: Object.freeze(['properties', 'order_id']) };
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -51,20 +57,19 @@ class Reader {
 
   constructor(private readonly raw: JsonObject) {}
 
-  fail(path: PathPart[], message: string): undefined {
+  fail(path: readonly PathPart[], message: string): undefined {
     this.issues.push({ path, message });
     return undefined;
   }
 
   /** A string that must also be storable and at most `maxLength` characters. */
-  text(path: PathPart[], text: string, maxLength?: number): string | undefined {
+  text(path: readonly PathPart[], text: string, maxLength?: number): string | undefined {
     if (maxLength !== undefined && text.length > maxLength) return this.fail(path, `must be at most ${maxLength} characters`);
-    const problem = textProblem(text);
-    return problem === undefined ? text : this.fail(path, problem);
+    return isStorableText(text) ? text : this.fail(path, textProblem(text) as string);
   }
 
   /** An indexed identifier: a string or finite number (kept as a string) within MAX_IDENTIFIER_BYTES. */
-  identifierText(path: PathPart[], value: string | number): string | undefined {
+  identifierText(path: readonly PathPart[], value: string | number): string | undefined {
     const text = String(value);
     if (text.length <= MAX_IDENTIFIER_BYTES && exceedsUtf8Bytes(text, MAX_IDENTIFIER_BYTES)) {
       return this.fail(path, `must be at most ${MAX_IDENTIFIER_BYTES} bytes of UTF-8 (characters beyond ASCII take 2 to 4 bytes)`);
@@ -76,53 +81,53 @@ class Reader {
   optionalIdentifier(key: 'userId' | 'anonymousId'): string | null | undefined {
     const value = this.raw[key];
     if (value === undefined || value === null) return value;
-    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail([key], 'must be a string or a number');
-    return this.identifierText([key], value);
+    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail(PATHS[key], 'must be a string or a number');
+    return this.identifierText(PATHS[key], value);
   }
 
   /** `groupId`, `previousId`: a non-empty string or a finite number. */
   requiredId(key: 'groupId' | 'previousId', type: MessageType, indexed: boolean): string | undefined {
     const value = this.raw[key];
-    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail([key], `is required for ${type} messages`);
-    if (value === '') return this.fail([key], 'must not be empty');
-    return indexed ? this.identifierText([key], value) : this.text([key], String(value));
+    if (typeof value !== 'string' && !isFiniteNumber(value)) return this.fail(PATHS[key], `is required for ${type} messages`);
+    if (value === '') return this.fail(PATHS[key], 'must not be empty');
+    return indexed ? this.identifierText(PATHS[key], value) : this.text(PATHS[key], String(value));
   }
 
-  optionalString(key: string, maxLength?: number): string | null | undefined {
+  optionalString(key: 'name' | 'category', maxLength?: number): string | null | undefined {
     const value = this.raw[key];
     if (value === undefined || value === null) return value;
-    if (typeof value !== 'string') return this.fail([key], 'must be a string');
-    return this.text([key], value, maxLength);
+    if (typeof value !== 'string') return this.fail(PATHS[key], 'must be a string');
+    return this.text(PATHS[key], value, maxLength);
   }
 
   messageId(): string | undefined {
     const value = this.raw.messageId;
     if (value === undefined) return undefined;
-    if (typeof value !== 'string') return this.fail(['messageId'], 'must be a string');
-    if (value === '') return this.fail(['messageId'], 'must not be empty');
-    return this.text(['messageId'], value, MAX_MESSAGE_ID_LENGTH);
+    if (typeof value !== 'string') return this.fail(PATHS.messageId, 'must be a string');
+    if (value === '') return this.fail(PATHS.messageId, 'must not be empty');
+    return this.text(PATHS.messageId, value, MAX_MESSAGE_ID_LENGTH);
   }
 
   timestamp(): string | undefined {
     const value = this.raw.timestamp;
     if (value === undefined) return undefined;
     const problem = timestampProblem(value);
-    return problem === undefined ? (value as string) : this.fail(['timestamp'], problem);
+    return problem === undefined ? (value as string) : this.fail(PATHS.timestamp, problem);
   }
 
   object(key: (typeof OBJECT_FIELDS)[number]): JsonObject | undefined {
     const value = this.raw[key];
     if (value === undefined) return undefined;
-    if (!isObject(value)) return this.fail([key], 'must be an object');
-    return checkJsonValue(value, [key], 2, this.issues) ? value : undefined;
+    if (!isObject(value)) return this.fail(PATHS[key], 'must be an object');
+    return checkJsonValue(value, PATHS[key], 2, this.issues) ? value : undefined;
   }
 
   trackEvent(): string | undefined {
     const value = this.raw.event;
-    if (typeof value !== 'string') return this.fail(['event'], 'is required for track messages');
+    if (typeof value !== 'string') return this.fail(PATHS.event, 'is required for track messages');
     const event = value.trim();
-    if (event === '') return this.fail(['event'], 'must not be empty');
-    return this.text(['event'], event, MAX_NAME_LENGTH);
+    if (event === '') return this.fail(PATHS.event, 'must not be empty');
+    return this.text(PATHS.event, event, MAX_NAME_LENGTH);
   }
 }
 
@@ -134,7 +139,7 @@ function checkIndexedProperties(reader: Reader, properties: JsonObject | undefin
   if (properties === undefined) return;
   for (const key of INDEXED_PROPERTIES) {
     const value = properties[key];
-    if (typeof value === 'string' || isFiniteNumber(value)) reader.identifierText(['properties', key], value);
+    if (typeof value === 'string' || isFiniteNumber(value)) reader.identifierText(PROPERTY_PATHS[key], value);
   }
 }
 

@@ -23,11 +23,17 @@ export function isStorableTime(ms: number): boolean {
   return ms >= EARLIEST_TIME_MS && ms <= LATEST_TIME_MS;
 }
 
+/** The last timestamp found fine: a client sends the same one for every event of a millisecond. */
+let lastStorable: string | undefined;
+
 /** The problem with a timestamp field, or undefined when it is a storable ISO-8601 timestamp. */
 export function timestampProblem(value: unknown): string | undefined {
+  if (value === lastStorable) return undefined;
   const ms = parseTimestamp(value);
   if (ms === undefined) return NOT_A_TIMESTAMP;
-  return isStorableTime(ms) ? undefined : OUTSIDE_STORABLE_YEARS;
+  if (!isStorableTime(ms)) return OUTSIDE_STORABLE_YEARS;
+  lastStorable = value as string;
+  return undefined;
 }
 
 /**
