@@ -1,5 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { pullEntities, pullReportRange, ReportRowError, TikTokCallFailed, type AdStatsPullContext, type EntityPullResult } from '../adplatform/ad-stats';
+import {
+  pullAdvertiserLocale,
+  pullEntities,
+  pullReportRange,
+  ReportRowError,
+  TikTokCallFailed,
+  type AdStatsPullContext,
+  type AdvertiserLocale,
+  type EntityPullResult,
+} from '../adplatform/ad-stats';
 import { TIKTOK_LIMITS } from '../adplatform/tiktok';
 import type { AdLevel } from '../db/types';
 import { MetricFormatError } from '../domain/ad-metrics';
@@ -56,12 +65,18 @@ async function failureOf(deps: ActivityDeps, workspaceId: string, error: unknown
   throw error;
 }
 
-export async function pullAdEntities(deps: ActivityDeps, input: { workspaceId: string; advertiserId: string }): Promise<EntityPullResult[]> {
+/** The advertiser's currency and time zone (stored on the connection), then names and status of its campaigns, ad groups and ads. */
+export async function pullAdEntities(
+  deps: ActivityDeps,
+  input: { workspaceId: string; advertiserId: string },
+): Promise<{ advertiser: AdvertiserLocale | { skipped: string }; entities: EntityPullResult[] }> {
   const context = await pullContext(deps, input.workspaceId, input.advertiserId);
   try {
-    const results: EntityPullResult[] = [];
-    for (const kind of ['campaign', 'adgroup', 'ad'] as const) results.push(await pullEntities(context, kind));
-    return results;
+    const advertiser = await pullAdvertiserLocale(context);
+    if (!('skipped' in advertiser)) await deps.repos.tiktokConnections.recordAdvertiserInfo(input.workspaceId, input.advertiserId, advertiser);
+    const entities: EntityPullResult[] = [];
+    for (const kind of ['campaign', 'adgroup', 'ad'] as const) entities.push(await pullEntities(context, kind));
+    return { advertiser, entities };
   } catch (error) {
     return failureOf(deps, input.workspaceId, error);
   }

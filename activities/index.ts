@@ -19,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverToTikTok: (conversionId: string) => deliverToTikTok(deps, conversionId),
     recordOutcome: (conversionId: string, outcome: Outcome) => recordOutcome(deps, conversionId, outcome),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
+    forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),
     pullAdEntities: (input: { workspaceId: string; advertiserId: string }) => pullAdEntities(deps, input),
     pullAdReport: (input: AdStatsRangeInput) => pullAdReport(deps, input),

@@ -21,7 +21,7 @@ export function createApiClient(connection: Connection, fetchImpl: typeof fetch 
     const headers: Record<string, string> = { accept: 'application/json' };
     if (admin) {
       if (connection.adminToken === undefined) {
-        throw new CliError('no admin token: pass --token, set SIGNALBOX_ADMIN_TOKEN, or start the dev stack (.signalbox/dev-stack.json)');
+        throw new CliError(`no admin token for ${connection.url} (from ${connection.source}): pass --token or set SIGNALBOX_ADMIN_TOKEN`);
       }
       headers.authorization = `Bearer ${connection.adminToken}`;
     }
@@ -31,7 +31,7 @@ export function createApiClient(connection: Connection, fetchImpl: typeof fetch 
     try {
       response = await fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (error) {
-      throw new CliError(`cannot reach Signalbox at ${connection.url}: ${networkProblem(error)}`);
+      throw new CliError(`cannot reach Signalbox at ${connection.url} (from ${connection.source}): ${networkProblem(error)}`);
     }
     const text = await response.text();
     let parsed: unknown;

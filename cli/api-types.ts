@@ -8,6 +8,9 @@ export interface WorkspaceView {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  consentRequired: boolean;
+  /** One unit of each currency in the TikTok advertiser's currency. */
+  exchangeRates: Record<string, string>;
   createdAt: string;
 }
 
@@ -28,6 +31,20 @@ export interface RuleView {
   event: string;
   tiktokEvent: string;
   value: RuleValueView;
+}
+
+export interface RuleSuggestionView {
+  event: string;
+  count: number;
+  lastSeenAt: string;
+  tiktokEvent: string;
+  mapping: 'standard' | 'segment' | 'custom';
+  value: RuleValueView;
+}
+
+export interface RuleSuggestionsView {
+  since: string;
+  suggestions: RuleSuggestionView[];
 }
 
 export interface TikTokScheduleView {
@@ -51,6 +68,8 @@ export interface TikTokConnectionView {
   authorizedAt: string | null;
   statsPulledAt: string | null;
   statsPullError: string | null;
+  advertiserCurrency: string | null;
+  advertiserTimeZone: string | null;
   updatedAt: string;
   /** Absent from the answer of `PUT …/tiktok/app`. */
   missingPermissions?: string[];
@@ -92,10 +111,14 @@ export interface AdFiguresView {
   clicks: number | null;
   cpc: string | null;
   ctr: string | null;
+  cpm: string | null;
   conversions: number | null;
+  costPerConversion: string | null;
+  conversionRate: string | null;
   conversionValue: string | null;
   roas: string | null;
   deliveredConversions: number;
+  deliveredValues: Record<string, string>;
   deliveredValue: string | null;
 }
 
@@ -105,6 +128,7 @@ export interface AdReportRowView extends AdFiguresView {
   entityId: string;
   name: string | null;
   status: string | null;
+  statusLabel: string | null;
   campaignId: string | null;
   adgroupId: string | null;
 }
@@ -115,10 +139,20 @@ export interface AdReportView {
   from: string;
   to: string;
   granularity: 'day' | 'total';
+  currency: string | null;
+  timeZone: string;
+  notes: string[];
   rows: AdReportRowView[];
   totals: AdFiguresView & { rows: number };
   statsPulledAt: string | null;
   statsPullError: string | null;
+}
+
+export interface AdUrlParametersView {
+  urlParameters: string;
+  macros: Record<string, string>;
+  exampleLandingUrl: string;
+  instructions: string;
 }
 
 export interface ConversionSummaryView {
@@ -131,7 +165,28 @@ export interface ConversionSummaryView {
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  tiktokRequestId: string | null;
+  warnings: ConversionWarningView[];
   createdAt: string;
+}
+
+export interface ConversionWarningView {
+  code: string;
+  field?: string;
+  found?: string;
+  message: string;
+}
+
+export interface EventView {
+  id: string;
+  messageId: string;
+  type: string;
+  eventName: string | null;
+  userId: string | null;
+  anonymousId: string | null;
+  occurredAt: string;
+  receivedAt: string;
+  duplicateOfConversionId: string | null;
 }
 
 export interface ConversionDetailView extends ConversionSummaryView {
@@ -143,7 +198,17 @@ export interface ConversionDetailView extends ConversionSummaryView {
   attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
+  matchKeys?: Record<string, { source: string; anonymousId?: string }> | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
+  repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   completedAt: string | null;
+}
+
+export interface MatchKeyCoverageView {
+  workspaceId: string;
+  days: number;
+  since: string;
+  delivered: number;
+  keys: { key: string; conversions: number; share: number | null; sources: { message: number; visitor: number; identity: number } }[];
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { freePort } from '../devstack/ports';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
 import { run } from './program';
@@ -9,13 +10,17 @@ import { run } from './program';
 let testDb: TestDatabase;
 let app: FastifyInstance;
 let url: string;
+/** Where the CLI looks for running dev stacks: a folder of this test's own, never the machine's. */
+let runtimeDir: string;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   app = buildTestApp(testDb.db).app;
   url = await app.listen({ port: 0, host: '127.0.0.1' });
+  runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-runtime-'));
 });
 afterAll(async () => {
+  rmSync(runtimeDir, { recursive: true, force: true });
   await app.close();
   await testDb.destroy();
 });
@@ -70,13 +75,13 @@ describe('signalbox CLI', () => {
     expect(tiktok.stdout).not.toContain('act.tiktok-token-123');
 
     const conversions = await signalbox(['conversions', 'list', workspace.id, '--status', 'failed']);
-    expect(conversions).toEqual({ code: 0, stdout: 'ID  STATUS  EVENT  TIKTOK EVENT  VALUE  CREATED  REASON', stderr: '' });
+    expect(conversions).toEqual({ code: 0, stdout: 'ID  STATUS  EVENT  TIKTOK EVENT  VALUE  CREATED  TIKTOK REQUEST  REASON', stderr: '' });
   });
 
   it("prints the server's message and exits non-zero when the server refuses", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Shop', '--json'])).stdout);
     const noCurrency = await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', '25']);
-    expect(noCurrency).toEqual({ code: 1, stdout: '', stderr: 'Error: value.currency is required' });
+    expect(noCurrency).toEqual({ code: 1, stdout: '', stderr: 'Error: --currency is required with --fixed' });
     const unknown = await signalbox(['conversions', 'show', ws.id, '00000000-0000-4000-8000-000000000000']);
     expect(unknown.stderr).toBe('Error: conversion 00000000-0000-4000-8000-000000000000 does not exist in this workspace');
     const wrongToken = await signalbox(['--token', 'wrong-token', 'workspaces', 'list']);
@@ -89,12 +94,82 @@ describe('signalbox CLI', () => {
     mkdirSync(path.join(project, 'src', 'deep'), { recursive: true });
     writeFileSync(path.join(project, '.signalbox', 'dev-stack.json'), JSON.stringify({ ingestUrl: url, adminToken: TEST_ADMIN_TOKEN }));
     try {
-      const listed = await signalbox(['workspaces', 'list'], { env: {}, cwd: path.join(project, 'src', 'deep') });
+      const listed = await signalbox(['workspaces', 'list'], { env: { XDG_RUNTIME_DIR: runtimeDir }, cwd: path.join(project, 'src', 'deep') });
       expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(/Candle shop/);
-      expect((await signalbox(['health'], { env: {}, cwd: path.join(project, 'src') })).stdout).toBe('Signalbox is ready');
+      expect((await signalbox(['health'], { env: { XDG_RUNTIME_DIR: runtimeDir }, cwd: path.join(project, 'src') })).stdout).toBe('Signalbox is ready');
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  });
+
+  it('finds the dev stack through SIGNALBOX_DATA_DIR first, and names the server and where it came from with --verbose', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-'));
+    // The project's own .signalbox names a stack that is not running; the one meant is elsewhere.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    mkdirSync(path.join(project, '.signalbox'));
+    writeFileSync(path.join(project, '.signalbox', 'dev-stack.json'), JSON.stringify({ ingestUrl: closed, adminToken: 'stale-token' }));
+    const dataDir = path.join(project, 'other-data');
+    mkdirSync(dataDir);
+    writeFileSync(path.join(dataDir, 'dev-stack.json'), JSON.stringify({ ingestUrl: url, adminToken: TEST_ADMIN_TOKEN }));
+    try {
+      const env = { XDG_RUNTIME_DIR: runtimeDir, SIGNALBOX_DATA_DIR: 'other-data' };
+      const listed = await signalbox(['--verbose', 'workspaces', 'list'], { env, cwd: project });
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toBe(`Signalbox at ${url} (from SIGNALBOX_DATA_DIR=other-data: ${path.join(dataDir, 'dev-stack.json')})`);
+      expect(listed.stdout).toMatch(/Candle shop/);
+
+      const unreachable = await signalbox(['workspaces', 'list'], { env: { XDG_RUNTIME_DIR: runtimeDir }, cwd: project });
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stderr).toMatch(
+        new RegExp(`^Error: cannot reach Signalbox at ${closed.replace(/[.]/g, '\\.')} \\(from ${path.join(project, '.signalbox', 'dev-stack.json').replace(/[.]/g, '\\.')}\\): .*ECONNREFUSED`),
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("phrases the server's refusals in the CLI's own flags", async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Flag shop', '--json'])).stdout);
+    expect(await signalbox(['settings', 'set', ws.id, '--window', '365'])).toEqual({ code: 1, stdout: '', stderr: 'Error: --window must be a whole number of days from 1 to 90' });
+    expect((await signalbox(['settings', 'set', ws.id, '--test-mode'])).stderr).toBe(
+      'Error: --test-event-code is required while --test-mode is true: copy it from TikTok Events Manager > Test events',
+    );
+    expect((await signalbox(['settings', 'set', ws.id, '--allowed-origins', 'https://ok.example,shop.example'])).stderr).toMatch(/^Error: --allowed-origins \(item 2\) must be an origin/);
+    expect((await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', 'lots', '--currency', 'USD'])).stderr).toBe('Error: --fixed must be a number');
+    expect((await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', '5', '--currency', 'XYZ'])).stderr).toBe(
+      'Error: --currency must be an ISO 4217 currency code such as USD or EUR',
+    );
+    expect((await signalbox(['conversions', 'list', ws.id, '--limit', '0'])).stderr).toBe('Error: --limit must be a whole number from 1 to 200');
+    expect((await signalbox(['tiktok', 'set', ws.id, '--token', 'act.x', '--pixel', 'lower-case'])).stderr).toBe(
+      'Error: --pixel must be the pixel code: upper-case letters and digits, e.g. CIDGJS3C77U7QBTMVDP0',
+    );
+  });
+
+  it("says what rules put chose for Segment's names, and suggests rules for unmapped events", async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Segment shop', '--json'])).stdout);
+    const put = await signalbox(['rules', 'put', ws.id, 'Order Completed']);
+    expect(put.stdout).toMatch(/^Order Completed +CompletePayment +order total$/m);
+    expect(put.stdout.split('\n').at(-1)).toBe(
+      'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
+    );
+
+    const shopKey = JSON.parse((await signalbox(['keys', 'create', ws.id, '--name', 'backend', '--json'])).stdout).key;
+    const send = (event: string, n: number) =>
+      fetch(`${url}/v1/track`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shopKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ event, messageId: `${event}-${n}`, anonymousId: 'visitor-1' }),
+      });
+    for (const [event, times] of [['Product Viewed', 3], ['Products Searched', 1], ['Order Completed', 1]] as const) {
+      for (let n = 0; n < times; n++) expect((await send(event, n)).status).toBe(200);
+    }
+    const suggested = await signalbox(['rules', 'suggest', ws.id]);
+    const lines = suggested.stdout.split('\n');
+    expect(lines[2]).toMatch(/^EVENT +COUNT +LAST SEEN +TIKTOK EVENT +AS +VALUE$/);
+    expect(lines[3]).toMatch(/^Product Viewed +3 +\S+ +ViewContent +Segment spec event +order total$/);
+    expect(lines[4]).toMatch(/^Products Searched +1 +\S+ +Search +Segment spec event +none$/);
+    expect(lines).toHaveLength(7);
+    expect(lines.at(-1)).toBe(`To send one: signalbox rules put ${ws.id} "Product Viewed"`);
   });
 });

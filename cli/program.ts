@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { registerConversionCommands } from './commands/conversions';
+import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
+import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
@@ -18,9 +20,10 @@ function addJsonToLeaves(command: Command): void {
 export function createProgram(io: CliIo): Command {
   const program = new Command('signalbox')
     .description('Operate Signalbox through its settings API')
-    .option('--url <url>', 'server URL (else SIGNALBOX_URL, else .signalbox/dev-stack.json)')
-    .option('--token <adminToken>', 'admin token (else SIGNALBOX_ADMIN_TOKEN, else .signalbox/dev-stack.json)')
+    .option('--url <url>', 'server URL (else SIGNALBOX_URL, else the dev stack: SIGNALBOX_DATA_DIR, else .signalbox upwards)')
+    .option('--token <adminToken>', "admin token (else SIGNALBOX_ADMIN_TOKEN, else the dev stack's)")
     .option('--json', 'print raw JSON answers, for scripts')
+    .option('--verbose', 'say which server is used and where its address came from')
     // Options before the subcommand belong to signalbox itself, so `tiktok set --token` can mean the TikTok token.
     .enablePositionalOptions()
     .exitOverride()
@@ -33,6 +36,8 @@ export function createProgram(io: CliIo): Command {
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);
   registerConversionCommands(program, io);
+  registerEventCommands(program, io);
+  registerMatchKeyCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

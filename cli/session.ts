@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { createApiClient, type ApiRequest } from './api-client';
 import { resolveConnection } from './connection';
+import { ApiError } from './errors';
+import { inFlagTerms, type FlagNames } from './flag-errors';
 
 export interface CliIo {
   out(text: string): void;
@@ -24,15 +26,22 @@ function rootOf(command: Command): Command {
 
 /**
  * Wraps a command handler: the connection comes from the root's `--url`/`--token` (read from the root only, since
- * `tiktok set` has a `--token` of its own), and `--json` may be given before or after the subcommand.
+ * `tiktok set` has a `--token` of its own), and `--json` may be given before or after the subcommand. The server's
+ * errors name the command's flags (`flags`: API field → flag) instead of API fields.
  */
-export function act<Args extends unknown[]>(io: CliIo, handler: (session: Session, ...args: Args) => Promise<void>) {
+export function act<Args extends unknown[]>(io: CliIo, handler: (session: Session, ...args: Args) => Promise<void>, flags: FlagNames = {}) {
   return async (...commanderArgs: unknown[]) => {
     const command = commanderArgs.at(-1) as Command;
-    const global = rootOf(command).opts<{ url?: string; token?: string; json?: boolean }>();
+    const global = rootOf(command).opts<{ url?: string; token?: string; json?: boolean; verbose?: boolean }>();
     const json = global.json === true || command.opts<{ json?: boolean }>().json === true;
-    const request = createApiClient(resolveConnection(global, io.env, io.cwd), io.fetch);
+    const connection = resolveConnection(global, io.env, io.cwd);
+    if (global.verbose) io.err(`Signalbox at ${connection.url} (from ${connection.source})`);
+    const request = createApiClient(connection, io.fetch);
     const print: Session['print'] = (value, render) => io.out(json ? JSON.stringify(value, null, 2) : render(value));
-    await handler({ request, print }, ...(commanderArgs.slice(0, -1) as Args));
+    try {
+      await handler({ request, print }, ...(commanderArgs.slice(0, -1) as Args));
+    } catch (error) {
+      throw error instanceof ApiError ? inFlagTerms(error, flags) : error;
+    }
   };
 }

@@ -94,13 +94,13 @@ describe('signalbox tiktok (OAuth) and reports', () => {
     expect(report.code).toBe(0);
     const lines = report.stdout.split('\n');
     expect(lines[0]).toBe('TikTok advertiser 7391846250173946281, campaign level, 2026-03-01 to 2026-03-02');
-    expect(lines).toContainEqual(expect.stringMatching(/^1800000000000000001 +Spring sale +- +1,234\.50 +1,000 +100 +12\.35 +10\.00% +3 +2,469\.00 +2\.00 +0 +-$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^1800000000000000002 +- +- +0\.00 +0 +0 +- +- +0 +- +- +0 +-$/));
-    expect(lines.at(-1)).toMatch(/^TOTAL +2 rows +1,234\.50 +1,000 +100 +12\.35 +10\.00% +3 +2,469\.00 +2\.00 +0 +-$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^1800000000000000001 +Spring sale +- +1,234\.50 +1,000 +100 +12\.35 +10\.00% +1,234\.50 +3 +411\.50 +3\.00% +2,469\.00 +2\.00 +0 +-$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^1800000000000000002 +- +- +0\.00 +0 +0 +- +- +- +0 +- +- +- +- +0 +-$/));
+    expect(lines.at(-1)).toMatch(/^TOTAL +2 rows +1,234\.50 +1,000 +100 +12\.35 +10\.00% +1,234\.50 +3 +411\.50 +3\.00% +2,469\.00 +2\.00 +0 +-$/);
 
     const daily = await signalbox(['reports', ws, '--from', '2026-03-01', '--to', '2026-03-02', '--daily', '--campaign', '1800000000000000001', '--limit', '1']);
     expect(daily.stdout).toMatch(/^DATE +CAMPAIGN +NAME +STATUS +SPEND +IMPRESSIONS/m);
-    expect(daily.stdout).toMatch(/^2026-03-01 +1800000000000000001 +Spring sale +- +1,000\.00 +800 +80 +12\.50 +10\.00% +2 +2,000\.00 +2\.00 +0 +-$/m);
+    expect(daily.stdout).toMatch(/^2026-03-01 +1800000000000000001 +Spring sale +- +1,000\.00 +800 +80 +12\.50 +10\.00% +1,250\.00 +2 +500\.00 +2\.50% +2,000\.00 +2\.00 +0 +-$/m);
     expect(daily.stdout).toMatch(/^Rows 1–1 of 2: add --offset 1 for more\.$/m);
     const json = JSON.parse((await signalbox(['reports', ws, '--from', '2026-03-01', '--to', '2026-03-02', '--json'])).stdout);
     expect(json.totals).toMatchObject({ rows: 2, spend: '1234.5', cpc: '12.345' });

@@ -13,6 +13,10 @@ export interface WorkspaceRow {
   default_phone_region: string;
   /** Exact origins (`https://shop.example`) that browser keys are accepted from. */
   allowed_origins: string[];
+  /** The tracking script stores and sends no identifier until the visitor grants consent. */
+  consent_required: boolean;
+  /** One unit of each currency in the advertiser's currency, as exact decimal text; null: reports never convert. */
+  exchange_rates: Record<string, string> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,6 +58,11 @@ export interface VisitorRow {
   ttp_seen_at: Date | null;
   first_seen_at: Date;
   last_seen_at: Date;
+  /** The latest page view's device details (match keys); cleared once older than the attribution window. */
+  device_ip: string | null;
+  device_user_agent: string | null;
+  device_page_url: string | null;
+  device_seen_at: Date | null;
 }
 
 export interface ClickRow {
@@ -107,6 +116,11 @@ export interface TikTokConnectionRow {
   authorized_at: Date | null;
   stats_pulled_at: Date | null;
   stats_pull_error: string | null;
+  /** ISO 4217 code of the advertiser's account: spend and TikTok's conversion value are in it. */
+  advertiser_currency: string | null;
+  /** IANA zone of the advertiser's account: TikTok's report days are its days. */
+  advertiser_time_zone: string | null;
+  advertiser_info_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

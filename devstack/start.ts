@@ -3,9 +3,11 @@ import path from 'node:path';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake/seed';
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
+import { WORKER_RUNNING } from '../worker/running';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
+import { announceRunningStack } from './running-stacks';
 import { loadOrCreateState, saveState } from './state';
 import { locateTemporalCli } from './temporal-cli';
 import { startTemporalDevServer } from './temporal-dev-server';
@@ -13,12 +15,30 @@ import { startTemporalDevServer } from './temporal-dev-server';
 const HOST = '127.0.0.1';
 const BUILD_ROOT = path.join(__dirname, '..');
 const log = (line: string) => console.log(`[devstack] ${line}`);
+/** Worker start-up bundles the workflow code: seconds on a quiet machine, longer on a busy one. */
+const WORKER_START_TIMEOUT_MS = 180_000;
 
 async function assertPortFree(port: number, what: string, override: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = net.createServer().once('error', () => reject(new Error(`Port ${port} (${what}) is in use. Stop what uses it, or set ${override}.`)));
     probe.listen(port, HOST, () => probe.close(() => resolve()));
   });
+}
+
+/** Lets the CLI find this stack from any folder; returns the stop step that withdraws it. */
+function announce(dataDir: string, ingestUrl: string): () => Promise<void> {
+  try {
+    const withdraw = announceRunningStack({ dataDir, ingestUrl }, process.env);
+    return async () => withdraw();
+  } catch (error) {
+    log(`the CLI will find this stack only through SIGNALBOX_DATA_DIR: ${(error as Error).message}`);
+    return async () => undefined;
+  }
+}
+
+/** How the CLI finds a stack whose data is not in `.signalbox` here. */
+function cliFinds(dataDir: string): string {
+  return dataDir === path.resolve('.signalbox') ? '' : `; in another shell set SIGNALBOX_DATA_DIR=${dataDir}, or run it where no other stack is`;
 }
 
 /** The stack in dependency order; each part registers how to stop it, and stopping runs in reverse. */
@@ -81,7 +101,11 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   }
 
   const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey };
-  track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+  const worker = track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+  // Bundling the workflow code takes a while: the worker gets ready while ingest starts.
+  const workerRunning = worker.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), WORKER_START_TIMEOUT_MS);
+  // Awaited once ingest answers; a worker that dies before then must not crash the stack as an unhandled rejection.
+  workerRunning.catch(() => undefined);
 
   await assertPortFree(env.PORT, 'ingest API', 'PORT');
   const ingestUrl = `http://${HOST}:${env.PORT}`;
@@ -101,7 +125,9 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     ),
   );
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
+  await workerRunning;
   saveState(dataDir, { ...state, ingestUrl });
+  stops.push(announce(dataDir, ingestUrl));
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.
@@ -111,10 +137,11 @@ Signalbox is running. Ctrl-C stops everything.
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
 
-Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}):
+Create a first workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}${cliFinds(dataDir)}):
   npm run signalbox -- workspaces create "My shop"
   npm run signalbox -- keys create <workspace-id> --name backend
-  npm run signalbox -- rules put <workspace-id> purchase
+  npm run signalbox -- rules put <workspace-id> purchase          # or your event's name: "Order Completed" (Segment) → CompletePayment too
+  npm run signalbox -- rules suggest <workspace-id>               # event names received that no rule sends yet
 
 Connect TikTok through OAuth${usingFake ? ' (the fake approves at once)' : process.env.TIKTOK_APP_ID === undefined ? ' (first set TIKTOK_APP_ID and TIKTOK_APP_SECRET of your Marketing API app)' : ''}:
   npm run signalbox -- tiktok connect <workspace-id>            # open the printed URL in a browser${usingFake ? ' (or: curl -sL "<url>")' : ''}

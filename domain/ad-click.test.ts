@@ -1,5 +1,15 @@
-import { readAdClickIds } from './ad-click';
+import { AD_URL_PARAMETERS, readAdClickIds, withAdUrlParameters } from './ad-click';
 import { observe, type VisitorSighting } from './observation';
+
+describe('the ad URL parameters of the closed loop', () => {
+  it('are read back as the campaign, ad group and ad once TikTok has substituted its macros', () => {
+    const landing = withAdUrlParameters('https://shop.example/ferns?utm_source=tiktok#top');
+    expect(landing).toBe(`https://shop.example/ferns?utm_source=tiktok&${AD_URL_PARAMETERS}#top`);
+    const clicked = landing.replace('__CAMPAIGN_ID__', '1800000000000000001').replace('__AID__', '1810000000000000002').replace('__CID__', '1820000000000000003');
+    expect(readAdClickIds(`${clicked.split('#')[0]}&ttclid=E.C.P.x`)).toEqual({ campaignId: '1800000000000000001', adgroupId: '1810000000000000002', adId: '1820000000000000003' });
+    expect(withAdUrlParameters('https://shop.example/')).toBe(`https://shop.example/?${AD_URL_PARAMETERS}`);
+  });
+});
 
 describe('readAdClickIds', () => {
   it('reads the IDs TikTok substituted into the landing URL, accepting ad_group_id too', () => {

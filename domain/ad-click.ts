@@ -9,6 +9,19 @@ export interface AdClickIds {
   adId?: string;
 }
 
+/**
+ * What a marketer appends to every ad's landing page URL so that delivered conversions can be set beside TikTok's
+ * figures per campaign, ad group and ad (the closed loop). TikTok replaces each macro with the ID at click time.
+ */
+export const AD_URL_PARAMETERS = 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__';
+
+/** A landing page URL with the parameters added (after any it already has). */
+export function withAdUrlParameters(landingUrl: string): string {
+  const [beforeHash = '', hash] = landingUrl.split('#', 2);
+  const joined = `${beforeHash}${beforeHash.includes('?') ? (/[?&]$/.test(beforeHash) ? '' : '&') : '?'}${AD_URL_PARAMETERS}`;
+  return hash === undefined ? joined : `${joined}#${hash}`;
+}
+
 /** TikTok IDs are 16–19 digits; anything else (an unsubstituted macro, junk) is ignored. */
 const TIKTOK_ID = /^\d{1,32}$/;
 

@@ -1,4 +1,4 @@
-import { MetricFormatError, parseCountMetric, parseDecimalMetric } from './ad-metrics';
+import { addDecimals, MetricFormatError, parseCountMetric, parseDecimalMetric } from './ad-metrics';
 
 describe('parseDecimalMetric', () => {
   it.each([
@@ -45,5 +45,23 @@ describe('parseCountMetric', () => {
   it('refuses fractional or negative counts', () => {
     expect(() => parseCountMetric('clicks', '3.5')).toThrow(/metric clicks: "3.5" is not a whole non-negative count/);
     expect(() => parseCountMetric('clicks', '-2')).toThrow(MetricFormatError);
+  });
+});
+
+describe('addDecimals', () => {
+  it.each([
+    ['129.9', '0', '129.9'],
+    ['0.1', '0.2', '0.3'],
+    ['12345678901234567.89', '0.11', '12345678901234568'],
+    ['1e-7', '1', '1.0000001'],
+    ['-1.5', '2', '0.5'],
+  ])('adds %p and %p exactly: %p', (a, b, sum) => {
+    expect(addDecimals(a, b)).toBe(sum);
+  });
+
+  it('adds nothing for a missing figure and is null only when both are', () => {
+    expect(addDecimals(null, '4.5')).toBe('4.5');
+    expect(addDecimals('4.5', null)).toBe('4.5');
+    expect(addDecimals(null, null)).toBeNull();
   });
 });

@@ -64,3 +64,31 @@ export function parseCountMetric(metric: string, value: unknown): number | null 
   if (!Number.isSafeInteger(count)) throw new MetricFormatError(metric, value, 'is too large for a count');
   return count;
 }
+
+/** `1.5e-3` → `0.0015`: a decimal in plain notation, without going through a float. */
+function plain(decimal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d*))?e([+-]?\d+)$/i.exec(decimal);
+  if (match === null) return decimal;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = `${whole}${fraction}`;
+  const point = whole.length + Number(exponent);
+  const padded = point <= 0 ? `${'0'.repeat(1 - point)}${digits}` : digits.padEnd(point, '0');
+  const at = Math.max(point, 1);
+  return parseDecimalMetric('sum', `${sign}${padded.slice(0, at)}.${padded.slice(at)}`) as string;
+}
+
+/** The exact sum of two decimals from `parseDecimalMetric` (null when both are null; a null adds nothing). */
+export function addDecimals(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  const [x, y] = [plain(a), plain(b)];
+  const scale = Math.max(x.split('.')[1]?.length ?? 0, y.split('.')[1]?.length ?? 0);
+  const scaled = (text: string) => {
+    const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+    const units = BigInt(`${whole}${fraction.padEnd(scale, '0')}`);
+    return text.startsWith('-') ? -units : units;
+  };
+  const sum = scaled(x) + scaled(y);
+  const digits = (sum < 0n ? -sum : sum).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return parseDecimalMetric('sum', `${sum < 0n ? '-' : ''}${text}`);
+}

@@ -1,4 +1,4 @@
-import { defaultTikTokEvent } from './event-mapping';
+import { defaultTikTokEvent, eventMapping, valuedByDefault } from './event-mapping';
 
 describe('defaultTikTokEvent', () => {
   it.each([
@@ -13,7 +13,37 @@ describe('defaultTikTokEvent', () => {
     expect(defaultTikTokEvent(service)).toBe(tiktok);
   });
 
+  it.each([
+    ['Order Completed', 'CompletePayment'],
+    ['Product Added', 'AddToCart'],
+    ['Checkout Started', 'InitiateCheckout'],
+    ['Signed Up', 'CompleteRegistration'],
+    ['Product Viewed', 'ViewContent'],
+    ['Products Searched', 'Search'],
+  ])("maps Segment's spec event %s to %s", (segment, tiktok) => {
+    expect(eventMapping(segment)).toEqual({ tiktokEvent: tiktok, origin: 'segment', knownAs: segment });
+  });
+
+  it("recognises Segment's names however a library spells them, and says which one it recognised", () => {
+    expect(eventMapping('order_completed')).toEqual({ tiktokEvent: 'CompletePayment', origin: 'segment', knownAs: 'Order Completed' });
+    expect(eventMapping(' order  completed ')).toEqual({ tiktokEvent: 'CompletePayment', origin: 'segment', knownAs: 'Order Completed' });
+    expect(eventMapping('Order Completed Twice').origin).toBe('custom');
+  });
+
   it('sends any other name as a custom event under its own name (spec §6.2)', () => {
     expect(defaultTikTokEvent('subscription_started')).toBe('subscription_started');
+    expect(eventMapping('subscription_started')).toEqual({ tiktokEvent: 'subscription_started', origin: 'custom' });
+  });
+});
+
+describe('valuedByDefault', () => {
+  it("values purchases and Segment's events that carry an amount, and nothing else", () => {
+    expect(['purchase', 'Order Completed', 'Checkout Started', 'Product Added', 'Product Viewed'].map((name) => valuedByDefault(name, defaultTikTokEvent(name)))).toEqual([
+      true, true, true, true, true,
+    ]);
+    expect(['Signed Up', 'Products Searched', 'begin_checkout', 'lead', 'subscription_started'].map((name) => valuedByDefault(name, defaultTikTokEvent(name)))).toEqual([
+      false, false, false, false, false,
+    ]);
+    expect(valuedByDefault('checkout_done', 'CompletePayment')).toBe(true);
   });
 });

@@ -9,13 +9,61 @@ export const STANDARD_EVENT_MAP: Readonly<Record<string, string>> = Object.freez
   search: 'Search',
 });
 
-/** The TikTok event a service event is sent as: its standard mapping, or (a custom event) its own name (§6.2). */
+/**
+ * Segment's spec names (e-commerce spec v2 and the B2B SaaS spec's `Signed Up`) → TikTok standard events, so that a
+ * shop already instrumented for Segment needs no TikTok event name in its rules.
+ */
+export const SEGMENT_EVENT_MAP: Readonly<Record<string, string>> = Object.freeze({
+  'Order Completed': 'CompletePayment',
+  'Product Added': 'AddToCart',
+  'Checkout Started': 'InitiateCheckout',
+  'Signed Up': 'CompleteRegistration',
+  'Product Viewed': 'ViewContent',
+  'Products Searched': 'Search',
+});
+
+/** Segment's e-commerce events that carry an amount (`total`, `value`, `revenue`, or `price` × `quantity`). */
+const SEGMENT_VALUED_EVENTS: ReadonlySet<string> = new Set(['Order Completed', 'Checkout Started', 'Product Added', 'Product Viewed']);
+
+export type MappingOrigin = 'standard' | 'segment' | 'custom';
+
+export interface EventMapping {
+  tiktokEvent: string;
+  /** `standard`: the specification's table; `segment`: a Segment spec name; `custom`: sent under its own name (§6.2). */
+  origin: MappingOrigin;
+  /** The spec name the event was recognised as (`Order Completed` for `order_completed`); absent for custom events. */
+  knownAs?: string;
+}
+
+/** Segment's libraries and destinations accept `Order Completed`, `order completed` and `order_completed` alike. */
+function segmentSpelling(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+}
+
+const SEGMENT_BY_SPELLING = new Map(Object.keys(SEGMENT_EVENT_MAP).map((name) => [segmentSpelling(name), name]));
+
+/** How a service event is sent to TikTok when its rule names no TikTok event. */
+export function eventMapping(serviceEvent: string): EventMapping {
+  const standard = STANDARD_EVENT_MAP[serviceEvent];
+  if (standard !== undefined) return { tiktokEvent: standard, origin: 'standard', knownAs: serviceEvent };
+  const segmentName = SEGMENT_BY_SPELLING.get(segmentSpelling(serviceEvent));
+  if (segmentName !== undefined) return { tiktokEvent: SEGMENT_EVENT_MAP[segmentName] as string, origin: 'segment', knownAs: segmentName };
+  return { tiktokEvent: serviceEvent, origin: 'custom' };
+}
+
+/** The TikTok event a service event is sent as: its standard or Segment mapping, or (a custom event) its own name (§6.2). */
 export function defaultTikTokEvent(serviceEvent: string): string {
-  return STANDARD_EVENT_MAP[serviceEvent] ?? serviceEvent;
+  return eventMapping(serviceEvent).tiktokEvent;
 }
 
 export function isPurchase(serviceEvent: string, tiktokEvent: string): boolean {
   return serviceEvent === 'purchase' || tiktokEvent === 'CompletePayment' || tiktokEvent === 'Purchase';
+}
+
+/** Whether a rule without a value setting values the event at the amount it carries: purchases, and Segment's valued events. */
+export function valuedByDefault(serviceEvent: string, tiktokEvent: string): boolean {
+  const mapping = eventMapping(serviceEvent);
+  return isPurchase(serviceEvent, tiktokEvent) || (mapping.origin === 'segment' && SEGMENT_VALUED_EVENTS.has(mapping.knownAs as string));
 }
 
 /** TikTok's standard web events, current and legacy (reference/tiktok-api.md §4.1); any other name is custom. */

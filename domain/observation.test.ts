@@ -38,6 +38,17 @@ describe('observe', () => {
     expect(sighting).toEqual({ anonymousId: 'a1', seenAt: at, ttclid: 'E.C.P.abc', ttp: 'ttp-1', pageUrl: 'https://shop.example/?ttclid=E.C.P.abc' });
   });
 
+  it("keeps a page view's IP address, user agent and URL as the visitor's device details, and no other message's", () => {
+    const context = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0', page: { url: 'https://shop.example/ferns' } };
+    expect(observe({ ...base, type: 'page', anonymousId: 'a1', context }, at, 'US').sighting?.device).toEqual({
+      ip: '203.0.113.9',
+      userAgent: 'Mozilla/5.0',
+      pageUrl: 'https://shop.example/ferns',
+    });
+    expect(observe({ ...base, anonymousId: 'a1', context }, at, 'US').sighting).not.toHaveProperty('device');
+    expect(observe({ ...base, type: 'page', anonymousId: 'a1', context: { page: context.page } }, at, 'US').sighting).not.toHaveProperty('device');
+  });
+
   it('links an alias previousId to the user', () => {
     const { links } = observe({ ...base, type: 'alias', userId: 'u1', previousId: 'a-old' }, at, 'US');
     expect(links).toContainEqual({ from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'a-old' } });

@@ -1,7 +1,7 @@
 import { readAdClickIds, type AdClickIds } from './ad-click';
 import { hashEmail, hashPhone } from './hashing';
 import { meaningfulIdentifier } from './identifiers';
-import { pageUrl, readEmail, readPhone, readTtclid, readTtp, type TrackedMessage } from './message';
+import { pageUrl, readDeviceContext, readEmail, readPhone, readTtclid, readTtp, type TrackedMessage } from './message';
 
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
 
@@ -23,6 +23,14 @@ export interface VisitorSighting {
   pageUrl?: string;
   /** The ad the click came from, when the landing URL carries its IDs (only with a `ttclid`). */
   ad?: AdClickIds;
+  /** A page view's device details, match keys for conversions reported later without them (e.g. from a backend). */
+  device?: DeviceDetails;
+}
+
+export interface DeviceDetails {
+  ip?: string;
+  userAgent?: string;
+  pageUrl?: string;
 }
 
 /** What one message tells us about visitors and identities. */
@@ -68,5 +76,7 @@ export function observe(message: TrackedMessage, occurredAt: Date, defaultPhoneR
   const sighting: VisitorSighting = { anonymousId, seenAt: occurredAt, ttclid, ttp: readTtp(message), pageUrl: url };
   const ad = ttclid === undefined ? {} : readAdClickIds(url);
   if (Object.keys(ad).length > 0) sighting.ad = ad;
+  const { ip, userAgent } = readDeviceContext(message);
+  if (message.type === 'page' && (ip !== undefined || userAgent !== undefined)) sighting.device = { ip, userAgent, pageUrl: url };
   return { identities, links, sighting };
 }

@@ -12,6 +12,8 @@ export interface ConversionFacts {
   eventTime: Date;
   value: number | null;
   currency: string | null;
+  /** The page to send when the message names none (a linked visitor's latest page view). */
+  fallbackPageUrl?: string;
 }
 
 /** Keys that are ours to interpret, never forwarded as custom properties. */
@@ -76,8 +78,9 @@ function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTo
 
 /** The `data[]` entry TikTok receives for one conversion (spec §4.3); `user` must already hold only hashed PII. */
 export function buildTikTokEvent(message: TrackedMessage, facts: ConversionFacts, user: TikTokUser): TikTokEvent {
-  const url = scrubUrl(pageUrl(message));
-  const referrer = scrubUrl(pageReferrer(message));
+  const own = scrubUrl(pageUrl(message));
+  const url = own ?? scrubUrl(facts.fallbackPageUrl);
+  const referrer = own === undefined ? undefined : scrubUrl(pageReferrer(message));
   const event: TikTokEvent = {
     event: facts.tiktokEvent,
     event_time: Math.floor(facts.eventTime.getTime() / 1000),

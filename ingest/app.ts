@@ -3,10 +3,12 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import { createCredentialCache } from './auth/credential-cache';
 import { registerErrorHandling } from './error-handler';
+import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
+import { browserConfigRoutes } from './routes/browser-config';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
 import { ingestPreflightRoutes } from './routes/ingest/cors';
@@ -17,7 +19,7 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** Used by `/readyz` only; everything else goes through `repos` and `recordBatch`. */
+  /** Used by `/readyz` and by settings writes that commit together with their change-log entry. */
   db: Knex;
   repos: Repositories;
   recordBatch: BatchRecorder;
@@ -43,6 +45,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
 
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
@@ -50,6 +53,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(healthRoutes, { db: deps.db });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(browserConfigRoutes, { credentials });
   void app.register(ingestPreflightRoutes, { credentials });
   void app.register(ingestRoutes, {
     credentials,
@@ -59,6 +63,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', db: deps.db, repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repositories } from '../db/repositories';
 import type { CreatedConversion, NewConversion } from '../db/repositories/conversions';
-import type { NewEvent } from '../db/repositories/events';
+import type { NewEvent, RepeatedConversion } from '../db/repositories/events';
 import type { Workspace } from '../db/repositories/workspaces';
 import { conversionValue } from '../domain/conversion-value';
 import { deriveEventId } from '../domain/event-id';
@@ -29,7 +29,10 @@ export interface Receipt {
 
 export interface BatchResult {
   stored: number;
+  /** Messages not stored because their `messageId` already was (a retried request). */
   duplicates: number;
+  /** Stored events that repeat an existing conversion's order_id / event_id: no new conversion was made for them. */
+  repeatedConversions: number;
   conversions: CreatedConversion[];
 }
 
@@ -68,22 +71,30 @@ function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
 }
 
 export function createBatchRecorder(db: Knex, repos: Repositories) {
+  /**
+   * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
+   * in the batch repeats it instead.
+   */
   async function conversionsFor(
     workspace: Workspace,
     stored: readonly (Received & { rowId: string })[],
     fromAppKey: boolean,
     trx: Knex,
-  ): Promise<NewConversion[]> {
+  ): Promise<{ candidates: NewConversion[]; repeats: RepeatedConversion[] }> {
     const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
     const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
     const conversions = new Map<string, NewConversion>();
+    const repeats: RepeatedConversion[] = [];
     for (const { message, occurredAt: at, rowId } of tracks) {
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
-      const { value, currency } = conversionValue(rule, message.properties);
       const workflowId = conversionWorkflowId(workspace.id, rule.tiktokEvent, eventId);
-      if (conversions.has(workflowId)) continue;
+      if (conversions.has(workflowId)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
+        continue;
+      }
+      const { value, currency, warning } = conversionValue(rule, message.properties);
       conversions.set(workflowId, {
         eventRowId: rowId,
         messageId: message.messageId,
@@ -95,14 +106,25 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
         value: value ?? null,
         currency: currency ?? null,
         workflowId,
+        warnings: warning === undefined ? [] : [warning],
       });
     }
-    return [...conversions.values()];
+    return { candidates: [...conversions.values()], repeats };
+  }
+
+  /** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
+  async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: Knex) {
+    const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
+    const createdIds = new Set(created.map((c) => c.workflowId));
+    const alreadyThere = candidates.filter((c) => !createdIds.has(c.workflowId));
+    const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
+    return { created, repeated };
   }
 
   /**
    * Stores a validated batch in one transaction: new events (a repeated `messageId` is skipped), visitor profiles,
-   * clicks and identity links, and a pending conversion for every event a conversion rule maps.
+   * clicks and identity links, and a pending conversion for every event a conversion rule maps; an event that repeats
+   * an existing conversion's order_id / event_id is marked as its duplicate.
    */
   return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
     const { receivedAt, sentAt, fromAppKey = false, deviceIp } = receipt;
@@ -125,8 +147,8 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
         observations.flatMap((o) => o.links),
         trx,
       );
-      const conversions = await repos.conversions.insertNew(workspace.id, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
-      return { stored: stored.length, duplicates: messages.length - stored.length, conversions };
+      const { created, repeated } = await insertConversions(workspace, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
+      return { stored: stored.length, duplicates: messages.length - stored.length, repeatedConversions: repeated, conversions: created };
     });
   };
 }

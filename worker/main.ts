@@ -10,6 +10,7 @@ import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { createSignalboxWorker } from './create-worker';
+import { WORKER_RUNNING } from './running';
 import { ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
 import { ensureSearchAttributes } from './search-attributes';
 
@@ -50,9 +51,12 @@ async function main(): Promise<void> {
       adStatsSchedules,
     },
   });
-  logger.info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL }, 'worker started');
   // The Runtime traps SIGINT/SIGTERM and drains the worker; run() resolves once it has stopped.
-  await worker.run();
+  const running = worker.run();
+  // Its pollers are subscribed once run() has been called. The dev stack waits for this line, so it is logged
+  // whatever LOG_LEVEL says.
+  logger.child({}, { level: 'info' }).info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL }, WORKER_RUNNING);
+  await running;
   await clientConnection.close();
   await db.destroy();
   logger.info('worker stopped');

@@ -1,14 +1,20 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities, StartReport, SweepOptions } from '../activities/types';
 
-const { startPendingConversions } = proxyActivities<Activities>({
+const { startPendingConversions, forgetExpiredDevices } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });
 
 export const DEFAULT_SWEEP: SweepOptions = { minAgeMs: 15_000, restartAfterMs: 10 * 60_000, limit: 1_000 };
 
-/** Run by a Temporal schedule: starts conversions that stayed `pending` after ingest (the transactional outbox). */
+/**
+ * Run by a Temporal schedule: starts conversions that stayed `pending` after ingest (the transactional outbox), then
+ * clears visitors' device details older than their workspace's attribution window.
+ */
 export async function outboxSweeperWorkflow(options: Partial<SweepOptions> = {}): Promise<StartReport> {
-  return startPendingConversions({ ...DEFAULT_SWEEP, ...options });
+  const report = await startPendingConversions({ ...DEFAULT_SWEEP, ...options });
+  // A sweep that began before this step existed replays without it.
+  if (patched('forget-expired-devices')) await forgetExpiredDevices();
+  return report;
 }

@@ -1,5 +1,7 @@
+export { advertiserLocale, type AdvertiserLocale } from './advertiser-info';
 export {
   DEFAULT_PULL_RETRY,
+  pullAdvertiserLocale,
   pullEntities,
   pullReportRange,
   QUERY_TOO_LARGE,

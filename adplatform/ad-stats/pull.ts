@@ -4,6 +4,7 @@ import { TIKTOK_LIMITS } from '../tiktok';
 import type { AdEntityInput, AdStatsRepository } from '../../db/repositories/ad-stats';
 import type { AdLevel } from '../../db/types';
 import { halveRange, type DateRange } from '../../domain/report-window';
+import { ADVERTISER_INFO_FIELDS, advertiserLocale, type AdvertiserLocale } from './advertiser-info';
 import { LEVELS, metricsFor, parseReportRows } from './report-rows';
 
 /** "Your query is too large … (e.g. fewer metrics or time range)" (§2.3 [V1] AB): ask again for a shorter range. */
@@ -192,6 +193,25 @@ function entityInput(kind: TikTokEntityKind, advertiserId: string, entity: TikTo
 
 export type EntityPullResult = { kind: TikTokEntityKind; entities: number } | { kind: TikTokEntityKind; skipped: string };
 
+/** TikTok's 40001 "No permission": the token lacks the permission this endpoint needs, which the pull can do without. */
+function lacksPermission(error: unknown): error is TikTokCallFailed {
+  return error instanceof TikTokCallFailed && error.result.outcome === 'permanent' && !error.result.tokenInvalid && error.result.code === 40001;
+}
+
+/**
+ * The advertiser's currency and time zone (`advertiser/info`): reports group days in that zone and keep money in that
+ * currency. Without the Ad Account Management permission TikTok answers 40001: the pull goes on without them.
+ */
+export async function pullAdvertiserLocale(context: AdStatsPullContext): Promise<AdvertiserLocale | { skipped: string }> {
+  try {
+    const data = await call(context, 'advertiser/info', () => context.tiktok.getAdvertiserInfo(context.accessToken, [context.advertiserId], ADVERTISER_INFO_FIELDS));
+    return advertiserLocale((data.list ?? []).find((info) => String(info.advertiser_id) === context.advertiserId));
+  } catch (error) {
+    if (lacksPermission(error)) return { skipped: error.message };
+    throw error;
+  }
+}
+
 /**
  * Names and status of every campaign, ad group or ad (all pages). A token without the Ads Management permission
  * gets 40001 here: names still come from the reports' attribute metrics, so the pull goes on without status.
@@ -210,9 +230,7 @@ export async function pullEntities(context: AdStatsPullContext, kind: TikTokEnti
       stored += entities.length;
     }
   } catch (error) {
-    if (error instanceof TikTokCallFailed && error.result.outcome === 'permanent' && !error.result.tokenInvalid && error.result.code === 40001) {
-      return { kind, skipped: error.message };
-    }
+    if (lacksPermission(error)) return { kind, skipped: error.message };
     throw error;
   }
   return { kind, entities: stored };

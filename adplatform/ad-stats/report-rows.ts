@@ -1,7 +1,7 @@
 import type { TikTokDataLevel, TikTokReportRow } from '../tiktok';
 import type { AdEntityInput, DailyStatInput } from '../../db/repositories/ad-stats';
 import type { AdLevel } from '../../db/types';
-import { parseCountMetric, parseDecimalMetric } from '../../domain/ad-metrics';
+import { addDecimals, parseCountMetric, parseDecimalMetric } from '../../domain/ad-metrics';
 
 /** What Signalbox asks TikTok for at each level (§7.1, §7.3). */
 export interface LevelSpec {
@@ -19,11 +19,13 @@ export const LEVELS: Record<AdLevel, LevelSpec> = {
 };
 
 /**
- * Delivery and web-purchase metrics: `conversion` counts the ad group's optimization event, and
- * `total_complete_payment_rate` is, despite its name, the total value of web purchases (CompletePayment, §7.3).
- * CPC, CTR and ROAS are computed from these sums, so that totals over days and entities stay right.
+ * Delivery and purchase metrics: `conversion` counts the ad group's optimization event; `total_complete_payment_rate`
+ * is, despite its name, the total value of web purchases (CompletePayment), and `total_purchase_value` the value of
+ * in-app purchases (§7.3 "App purchase" [V1] GO): their sum is the conversion value, so app campaigns have one too.
+ * CPC, CTR, CPM, cost per conversion, conversion rate and ROAS are computed from these sums, so that totals over days
+ * and entities stay right.
  */
-export const FIGURE_METRICS = ['spend', 'impressions', 'clicks', 'conversion', 'total_complete_payment_rate'] as const;
+export const FIGURE_METRICS = ['spend', 'impressions', 'clicks', 'conversion', 'total_complete_payment_rate', 'total_purchase_value'] as const;
 
 export function metricsFor(level: AdLevel): string[] {
   const spec = LEVELS[level];
@@ -86,7 +88,10 @@ export function parseReportRows(level: AdLevel, advertiserId: string, rows: read
       impressions: parseCountMetric('impressions', m.impressions),
       clicks: parseCountMetric('clicks', m.clicks),
       conversions: parseCountMetric('conversion', m.conversion),
-      conversionValue: parseDecimalMetric('total_complete_payment_rate', m.total_complete_payment_rate),
+      conversionValue: addDecimals(
+        parseDecimalMetric('total_complete_payment_rate', m.total_complete_payment_rate),
+        parseDecimalMetric('total_purchase_value', m.total_purchase_value),
+      ),
     });
     const entity = { level, entityId, advertiserId, campaignId: level === 'campaign' ? null : campaignId, adgroupId: level === 'ad' ? adgroupId : null, name: text(m[spec.nameMetric]), status: null };
     // An entity's days come one after another: keep one entry per run, its last row's (as the store would).

@@ -1,6 +1,7 @@
 import type { Repositories } from '../../db/repositories';
-import type { AdReportFigures, AdReportRow } from '../../db/repositories/ad-report';
+import { NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
+import { readableAdStatus } from '../../domain/ad-status';
 import { TikTokConnectionError } from '../tiktok-connection/errors';
 
 export interface AdReportRequest {
@@ -11,11 +12,14 @@ export interface AdReportRequest {
   /** Default `total`. */
   granularity?: 'day' | 'total';
   campaignId?: string;
-  /** IANA zone for the days of delivered conversions (TikTok's days are the advertiser's). Default `UTC`. */
-  timeZone?: string;
   /** Default 500, at most 10,000. */
   limit?: number;
   offset?: number;
+}
+
+export interface AdReportRowView extends AdReportRow {
+  /** The status as Ads Manager words it ("Active", "Paused", "In review"). */
+  statusLabel: string | null;
 }
 
 export interface AdReport {
@@ -24,7 +28,13 @@ export interface AdReport {
   from: string;
   to: string;
   granularity: 'day' | 'total';
-  rows: AdReportRow[];
+  /** The advertiser's currency, which spend, CPC, CPM, value and `deliveredValue` are in; null until TikTok reported it. */
+  currency: string | null;
+  /** The zone whose days rows are grouped by, on TikTok's side and Signalbox's: the advertiser's (UTC until reported). */
+  timeZone: string;
+  /** What a reader must know to read the figures right (unknown currency or zone, values kept per currency). */
+  notes: string[];
+  rows: AdReportRowView[];
   /** Every row of the query summed (not only this page), with the ratios recomputed from the sums. */
   totals: AdReportFigures & { rows: number };
   /** When statistics were last pulled, and why the last pull failed if it did. */
@@ -51,15 +61,6 @@ function validDay(field: string, value: string): number {
   return ms;
 }
 
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'campaignId'>> & { campaignId?: string } {
   if (!['campaign', 'adgroup', 'ad'].includes(request.level)) throw new AdReportRequestError('level: must be campaign, adgroup or ad');
   const from = validDay('from', request.from);
@@ -68,30 +69,49 @@ function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'cam
   if ((to - from) / 86_400_000 + 1 > 366) throw new AdReportRequestError('to: the range may cover at most 366 days');
   const granularity = request.granularity ?? 'total';
   if (granularity !== 'day' && granularity !== 'total') throw new AdReportRequestError('granularity: must be day or total');
-  const timeZone = request.timeZone ?? 'UTC';
-  if (!isTimeZone(timeZone)) throw new AdReportRequestError(`timeZone: ${JSON.stringify(timeZone)} is not an IANA time zone`);
   const limit = request.limit ?? 500;
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdReportRequestError('limit: must be an integer from 1 to 10000');
   const offset = request.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new AdReportRequestError('offset: must be a non-negative integer');
   if (request.campaignId !== undefined && !/^\d{1,32}$/.test(request.campaignId)) throw new AdReportRequestError('campaignId: must be a string of digits');
-  return { ...request, granularity, timeZone, limit, offset };
+  return { ...request, granularity, limit, offset };
+}
+
+function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdReportFigures, exchangeRates: Readonly<Record<string, string>>): string[] {
+  const notes: string[] = [];
+  if (!timeZoneKnown) notes.push("TikTok has not reported the advertiser's time zone yet (it is read at each statistics pull): days are UTC days until then.");
+  if (currency === null) notes.push("TikTok has not reported the advertiser's currency yet (it is read at each statistics pull): delivered values are shown per currency.");
+  const currencies = Object.keys(totals.deliveredValues).sort();
+  const missing = currencies.filter((code) => code !== currency && exchangeRates[code] === undefined);
+  if (currency !== null && totals.deliveredValue === null && missing.length > 0) {
+    const named = missing.map((code) => (code === NO_CURRENCY ? `${NO_CURRENCY} (conversions without a currency)` : code));
+    notes.push(
+      `Delivered values are in ${currencies.join(', ')} and are shown per currency, never summed: the workspace has no exchange rate into ${currency} for ${named.join(', ')} (PATCH settings exchangeRates, or signalbox settings set --exchange-rates).`,
+    );
+  } else if (currency !== null && currencies.some((code) => code !== currency)) {
+    notes.push(`Delivered values in other currencies are converted into ${currency} with the workspace's exchange rates.`);
+  }
+  return notes;
 }
 
 /**
  * The figures of the settings API's reports endpoint and the CLI's table: per campaign, ad group or ad, per day or
- * totalled, TikTok's spend, impressions, clicks, CPC, CTR, conversions, value and ROAS beside the conversions
- * Signalbox delivered for the same entity. Exact decimals as strings; empty (null) where a ratio divides by zero.
+ * totalled, TikTok's spend, impressions, clicks, CPC, CTR, CPM, conversions, cost per conversion, conversion rate,
+ * value (web and app purchases) and ROAS beside the conversions Signalbox delivered for the same entity. Days are the
+ * advertiser's on both sides; money never adds up different currencies. Exact decimals as strings; empty (null) where
+ * a ratio divides by zero.
  */
-export function createAdReportService(deps: { repos: Pick<Repositories, 'adReport' | 'tiktokConnections'> }) {
+export function createAdReportService(deps: { repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'> }) {
   return {
     /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
     async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
       const query = validate(request);
-      const connection = await deps.repos.tiktokConnections.summary(workspaceId);
+      const [connection, workspace] = await Promise.all([deps.repos.tiktokConnections.summary(workspaceId), deps.repos.workspaces.find(workspaceId)]);
       if (connection === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
       if (connection.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
-      const repoQuery = { ...query, advertiserId: connection.advertiserId };
+      const timeZone = connection.advertiserTimeZone ?? 'UTC';
+      const exchangeRates = workspace?.exchangeRates ?? {};
+      const repoQuery = { ...query, advertiserId: connection.advertiserId, timeZone, currency: connection.advertiserCurrency, exchangeRates };
       const [rows, totals] = await Promise.all([deps.repos.adReport.rows(workspaceId, repoQuery), deps.repos.adReport.totals(workspaceId, repoQuery)]);
       return {
         advertiserId: connection.advertiserId,
@@ -99,7 +119,10 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
         from: query.from,
         to: query.to,
         granularity: query.granularity,
-        rows,
+        currency: connection.advertiserCurrency,
+        timeZone,
+        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, exchangeRates),
+        rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
         totals,
         statsPulledAt: connection.statsPulledAt,
         statsPullError: connection.statsPullError,

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { gatewayPage } from './envelope';
+import { advertiserInfoRoute } from './routes/advertiser-info';
 import { registerAuthorizationPage } from './routes/authorization-page';
 import { registerControlRoutes } from './routes/control';
 import { entityRoute } from './routes/entities';
@@ -41,6 +42,7 @@ export async function buildFakeTikTokApp(
     registerTikTokRoute(tiktokApi, state, eventTrackRoute(state, { requireHashedPii: options.requireHashedPii ?? true }));
     registerTikTokRoute(tiktokApi, state, accessTokenRoute(state));
     registerTikTokRoute(tiktokApi, state, advertiserGetRoute(state));
+    registerTikTokRoute(tiktokApi, state, advertiserInfoRoute(state));
     registerTikTokRoute(tiktokApi, state, pixelListRoute(state));
     for (const kind of ['campaign', 'adgroup', 'ad'] as const) registerTikTokRoute(tiktokApi, state, entityRoute(state, kind));
     registerTikTokRoute(tiktokApi, state, reportRoute(state));

@@ -3,6 +3,7 @@ export { createFakeTikTokControl, type FakeAuthCodeRequest, type FakeClick, type
 export type { FakeTikTokFault } from './faults';
 export type { FakeTikTokReceived, ReceivedEvent, ReceivedRequest } from './received-log';
 export { EVENT_TRACK_PATH } from './routes/event-track';
+export { ADVERTISER_INFO_PATH } from './routes/advertiser-info';
 export { AUTHORIZATION_PAGE_PATH } from './routes/authorization-page';
 export { AD_GET_PATH, ADGROUP_GET_PATH, CAMPAIGN_GET_PATH } from './routes/entities';
 export { OAUTH_ACCESS_TOKEN_PATH, OAUTH_ADVERTISER_GET_PATH } from './routes/oauth';

@@ -1,5 +1,14 @@
 import { createTikTokClient, type TikTokClient } from '../tiktok';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from './index';
+import {
+  FAKE_TIKTOK_ACCESS_TOKEN,
+  FAKE_TIKTOK_ADVERTISER_ID,
+  FAKE_TIKTOK_APP_ID,
+  FAKE_TIKTOK_APP_SECRET,
+  FAKE_TIKTOK_PIXEL_CODE,
+  FAKE_TIKTOK_SECOND_ADVERTISER_ID,
+  startFakeTikTok,
+  type FakeTikTok,
+} from './index';
 
 let fake: FakeTikTok;
 let tiktok: TikTokClient;
@@ -54,6 +63,26 @@ describe('OAuth code exchange', () => {
     expect(location.origin + location.pathname).toBe('https://signalbox.example/cb');
     expect(location.searchParams.get('state')).toBe('s-1');
     expect(location.searchParams.get('auth_code')).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
+describe('advertiser/info', () => {
+  it("answers each granted advertiser's currency and time zone, narrowed to the fields asked for", async () => {
+    const authCode = await fake.issueAuthCode({ appId: FAKE_TIKTOK_APP_ID });
+    const exchanged = await tiktok.exchangeAuthCode({ app_id: app.appId, secret: app.secret, auth_code: authCode });
+    const token = exchanged.outcome === 'success' ? (exchanged.body.data?.access_token as string) : '';
+    const info = await tiktok.getAdvertiserInfo(token, [FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_SECOND_ADVERTISER_ID], ['currency', 'display_timezone']);
+    expect(info.outcome === 'success' && info.body.data?.list).toEqual([
+      { advertiser_id: FAKE_TIKTOK_ADVERTISER_ID, currency: 'USD', display_timezone: 'Etc/GMT' },
+      { advertiser_id: FAKE_TIKTOK_SECOND_ADVERTISER_ID, currency: 'JPY', display_timezone: 'Asia/Tokyo' },
+    ]);
+  });
+
+  it('refuses an advertiser the token was not granted (40001) and a token without Ad Account Management', async () => {
+    const denied = await tiktok.getAdvertiserInfo(FAKE_TIKTOK_ACCESS_TOKEN, [FAKE_TIKTOK_SECOND_ADVERTISER_ID], ['currency']);
+    expect(denied).toMatchObject({ outcome: 'permanent', code: 40001 });
+    await fake.registerToken({ accessToken: 'reports-only', pixelCodes: [], advertiserIds: [FAKE_TIKTOK_ADVERTISER_ID], scopes: ['4'] });
+    expect(await tiktok.getAdvertiserInfo('reports-only', [FAKE_TIKTOK_ADVERTISER_ID], ['currency'])).toMatchObject({ outcome: 'permanent', code: 40001 });
   });
 });
 

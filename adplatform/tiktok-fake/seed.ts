@@ -49,7 +49,10 @@ export interface FakeTikTokPixelSeed {
 export interface FakeTikTokAdvertiserSeed {
   advertiserId: string;
   advertiserName: string;
+  /** ISO 4217: spend and values are in it. */
   currency: string;
+  /** IANA zone: report days are its days. Default `Etc/GMT` (UTC). */
+  timeZone?: string;
   pixels: FakeTikTokPixelSeed[];
   campaigns: FakeTikTokCampaignSeed[];
   /**
@@ -83,6 +86,8 @@ export const SIGNALBOX_LANDING_URL_TEMPLATE =
 export interface GeneratedAdvertiserShape {
   advertiserId: string;
   advertiserName?: string;
+  currency?: string;
+  timeZone?: string;
   campaigns: number;
   adGroupsPerCampaign: number;
   adsPerAdGroup: number;
@@ -116,7 +121,8 @@ export function generateAdvertiser(shape: GeneratedAdvertiserShape): FakeTikTokA
   return {
     advertiserId: shape.advertiserId,
     advertiserName: shape.advertiserName ?? `Advertiser ${shape.advertiserId}`,
-    currency: 'USD',
+    currency: shape.currency ?? 'USD',
+    timeZone: shape.timeZone ?? 'Etc/GMT',
     pixels: pixelCodes.map((pixelCode, index) => ({ pixelId: id(4, index + 1), pixelCode, pixelName: `Pixel ${index + 1}` })),
     campaigns,
     landingPageUrl: SIGNALBOX_LANDING_URL_TEMPLATE,
@@ -127,6 +133,7 @@ const mainAdvertiser: FakeTikTokAdvertiserSeed = {
   advertiserId: FAKE_TIKTOK_ADVERTISER_ID,
   advertiserName: 'Signalbox Dev Shop',
   currency: 'USD',
+  timeZone: 'Etc/GMT',
   pixels: [
     { pixelId: '7391846250173940001', pixelCode: FAKE_TIKTOK_PIXEL_CODE, pixelName: 'Dev shop pixel' },
     { pixelId: '7391846250173940002', pixelCode: 'CSIGNALBOXDEVPIXEL02', pixelName: 'Dev shop staging pixel' },
@@ -171,6 +178,8 @@ const secondAdvertiser: FakeTikTokAdvertiserSeed = {
   ...generateAdvertiser({
     advertiserId: FAKE_TIKTOK_SECOND_ADVERTISER_ID,
     advertiserName: 'Signalbox Dev Outlet',
+    currency: 'JPY',
+    timeZone: 'Asia/Tokyo',
     campaigns: 1,
     adGroupsPerCampaign: 1,
     adsPerAdGroup: 2,

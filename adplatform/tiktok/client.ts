@@ -2,6 +2,7 @@ import { TIKTOK_DEFAULT_TIMEOUT_MS, TIKTOK_PATHS } from './config';
 import type {
   TikTokAccessTokenData,
   TikTokAccessTokenRequest,
+  TikTokAdvertiserInfoData,
   TikTokAdvertiserListData,
   TikTokAppCredentials,
   TikTokEntityKind,
@@ -33,6 +34,8 @@ export interface TikTokClient {
   exchangeAuthCode(request: TikTokAccessTokenRequest): Promise<TikTokCallResult<TikTokAccessTokenData>>;
   /** `GET /oauth2/advertiser/get/`: the advertisers this token may use. */
   listAdvertisers(accessToken: string, app: TikTokAppCredentials): Promise<TikTokCallResult<TikTokAdvertiserListData>>;
+  /** `GET /advertiser/info/`: account details (name, currency, time zone) of the given advertisers. */
+  getAdvertiserInfo(accessToken: string, advertiserIds: readonly string[], fields: readonly string[]): Promise<TikTokCallResult<TikTokAdvertiserInfoData>>;
   /** `GET /pixel/list/`, one page (page_size 1–20). */
   listPixels(accessToken: string, query: TikTokPixelQuery): Promise<TikTokCallResult<TikTokPixelListData>>;
   /** `GET /campaign/get/`, `/adgroup/get/` or `/ad/get/`, one page (page_size 1–1000). */
@@ -62,6 +65,14 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         path: TIKTOK_PATHS.oauthAdvertisers,
         accessToken,
         query: { app_id: app.appId, secret: app.secret },
+      }),
+
+    getAdvertiserInfo: (accessToken, advertiserIds, fields) =>
+      callTikTok<TikTokAdvertiserInfoData>(transport, {
+        method: 'GET',
+        path: TIKTOK_PATHS.advertiserInfo,
+        accessToken,
+        query: { advertiser_ids: advertiserIds, fields },
       }),
 
     listPixels: (accessToken, query) =>

@@ -22,6 +22,13 @@ export const TIKTOK_PATHS = {
   oauthAccessToken: `/open_api/${TIKTOK_API_VERSION}/oauth2/access_token/`,
   /** Advertisers the token may use (query `app_id`, `secret` plus the header). §8 [V2] SDK, AB, GO. */
   oauthAdvertisers: `/open_api/${TIKTOK_API_VERSION}/oauth2/advertiser/get/`,
+  /**
+   * An advertiser's account details, among them `currency` and `timezone`/`display_timezone` (query `advertiser_ids`,
+   * `fields` as JSON arrays; answer `data.list[]`). Not in the reference file: tiktok-business-api-sdk
+   * `yml_files/advertiser_info.yml` (path, parameters) and bububa/tiktok-business `model/advertiser/{info,advertiser}.go`
+   * (fields, from TikTok's docs) agree.
+   */
+  advertiserInfo: `/open_api/${TIKTOK_API_VERSION}/advertiser/info/`,
   /** §8 [V2] SDK pixel_list.yml, GO. */
   pixelList: `/open_api/${TIKTOK_API_VERSION}/pixel/list/`,
   /** Entity endpoints for names and status. §7.4 [V2] SDK, GO, AB. */

@@ -40,6 +40,23 @@ export interface TikTokAdvertiserListData {
   list: TikTokAdvertiser[];
 }
 
+/**
+ * One entry of `advertiser/info` (see config.ts for the sources). `currency` is ISO 4217; `display_timezone` is an IANA
+ * zone (`Europe/London`), `timezone` either that or an offset zone (`Etc/GMT+8`).
+ */
+export interface TikTokAdvertiserInfo {
+  advertiser_id: string;
+  name?: string;
+  currency?: string;
+  timezone?: string;
+  display_timezone?: string;
+  [field: string]: unknown;
+}
+
+export interface TikTokAdvertiserInfoData {
+  list: TikTokAdvertiserInfo[];
+}
+
 /** One pixel of `pixel/list` (§8 "Pixel list response" [V1] GO). `pixel_code` is the `event_source_id`. */
 export interface TikTokPixel {
   pixel_id: string;

@@ -9,10 +9,16 @@ const money = (c: { value: number | null; currency: string | null }) => (c.value
 
 function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
   const table = formatTable(
-    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'reason'],
-    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.reason]),
+    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.tiktokRequestId, [c.reason, ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
   );
   return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
+}
+
+function noticesText(c: ConversionDetailView): string[] {
+  const warnings = c.warnings.map((w) => `  ${w.code}: ${w.message}`);
+  const repeats = c.repeatedBy.map((e) => `  event ${e.id} (${e.event ?? e.messageId}) at ${e.receivedAt}: same event_id ${c.eventId}, stored without a new conversion`);
+  return [...(warnings.length > 0 ? ['', 'Warnings:', ...warnings] : []), ...(repeats.length > 0 ? ['', 'Repeated by:', ...repeats] : [])];
 }
 
 function detailText(c: ConversionDetailView): string {
@@ -32,6 +38,7 @@ function detailText(c: ConversionDetailView): string {
       ['Click captured', c.click.capturedAt],
       ['Click visitor', c.click.anonymousId],
       ['_ttp', c.ttp],
+      ['Match keys', matchKeysText(c.matchKeys)],
       ['Workflow', c.workflowId],
       ['Workflow UI', c.workflowUrl],
       ['Attempts', c.attempts],
@@ -41,6 +48,7 @@ function detailText(c: ConversionDetailView): string {
       ['Created', c.createdAt],
       ['Completed', c.completedAt],
     ]),
+    ...noticesText(c),
     '',
     'Request payload (as sent, hashed):',
     json(c.requestPayload),
@@ -48,6 +56,14 @@ function detailText(c: ConversionDetailView): string {
     'TikTok response body:',
     json(c.tiktokResponse.body),
   ].join('\n');
+}
+
+/** `ip from visitor anon-1, email from message`: where each key sent to TikTok came from. */
+function matchKeysText(keys: ConversionDetailView['matchKeys']): string | null {
+  if (keys === null || keys === undefined) return null;
+  return Object.entries(keys)
+    .map(([key, origin]) => `${key} from ${origin.source}${origin.anonymousId ? ` ${origin.anonymousId}` : ''}`)
+    .join(', ');
 }
 
 export function registerConversionCommands(program: Command, io: CliIo): void {
@@ -65,7 +81,7 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
           query: { status: flags.status, limit: flags.limit, cursor: flags.cursor },
         });
         print(page, listText);
-      }),
+      }, { status: '--status', limit: '--limit', cursor: '--cursor' }),
     );
 
   conversions

@@ -21,7 +21,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
         const kind = browser ? 'browser' : app ? 'app' : 'secret';
         const created = await request<ApiKeyView>('POST', keysPath(workspaceId), { body: { name, kind } });
         print(created, (key) => [formatRecord([['ID', key.id], ['Name', key.name], ['Kind', key.kind], ['Key', key.key]]), '', key.notice].join('\n'));
-      }),
+      }, { name: '--name', kind: '--browser or --app' }),
     );
 
   keys

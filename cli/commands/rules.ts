@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RuleValueView, RuleView } from '../api-types';
+import type { RuleSuggestionsView, RuleValueView, RuleView } from '../api-types';
 import { CliError } from '../errors';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -26,6 +26,7 @@ export function valueText(value: RuleValueView): string {
 export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   const chosen = [flags.fixed !== undefined, flags.orderTotal === true, flags.value === false].filter(Boolean).length;
   if (chosen > 1) throw new CliError('choose one of --fixed <amount>, --order-total or --no-value');
+  if (flags.fixed !== undefined && flags.currency === undefined) throw new CliError('--currency is required with --fixed');
   const body: Record<string, unknown> = {};
   if (flags.tiktokEvent !== undefined) body.tiktokEvent = flags.tiktokEvent;
   if (flags.fixed !== undefined) body.value = { source: 'fixed', amount: numberOrText(flags.fixed), currency: flags.currency };
@@ -34,7 +35,23 @@ export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   return body;
 }
 
+/** What the rule's API fields are called on this command line. */
+const RULE_FLAGS = { tiktokEvent: '--tiktok-event', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', event: '<event>' };
+
 const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, rule.tiktokEvent, valueText(rule.value)]));
+
+const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', custom: 'custom event (own name)' } as const;
+
+function suggestionsText({ since, suggestions }: RuleSuggestionsView, workspaceId: string): string {
+  if (suggestions.length === 0) return `Every event name received since ${since} has a rule.`;
+  const table = formatTable(
+    ['event', 'count', 'last seen', 'tiktok event', 'as', 'value'],
+    suggestions.map((s) => [s.event, s.count, s.lastSeenAt, s.tiktokEvent, MAPPING_NAMES[s.mapping], valueText(s.value)]),
+    { rightAligned: [1] },
+  );
+  const [first] = suggestions;
+  return `Event names received since ${since} that no rule maps:\n\n${table}\n\nTo send one: signalbox rules put ${workspaceId} ${JSON.stringify(first?.event)}`;
+}
 
 export function registerRuleCommands(program: Command, io: CliIo): void {
   const rules = program.command('rules').description('conversion rules: which events are sent to TikTok, and their value');
@@ -49,9 +66,9 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .option('--no-value', 'send no value')
     .action(
       act(io, async ({ request, print }, workspaceId: string, event: string, flags: RuleFlags) => {
-        const rule = await request<RuleView>('PUT', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`, { body: ruleBody(flags) });
-        print(rule, (saved) => ruleTable([saved]));
-      }),
+        const rule = await request<RuleView & { chosen: string }>('PUT', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`, { body: ruleBody(flags) });
+        print(rule, (saved) => `${ruleTable([saved])}\n\n${saved.chosen}`);
+      }, RULE_FLAGS),
     );
 
   rules
@@ -60,6 +77,15 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
         print((await request<{ rules: RuleView[] }>('GET', rulesPath(workspaceId))).rules, ruleTable);
+      }),
+    );
+
+  rules
+    .command('suggest <workspaceId>')
+    .description('event names received in the last 7 days that no rule maps, with counts and the TikTok event a rule would choose')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string) => {
+        print(await request<RuleSuggestionsView>('GET', `${rulesPath(workspaceId)}/suggestions`), (answer) => suggestionsText(answer, workspaceId));
       }),
     );
 

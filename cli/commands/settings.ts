@@ -12,6 +12,22 @@ interface SettingsFlags {
   phoneRegion?: string;
   allowedOrigins?: string;
   clearAllowedOrigins?: boolean;
+  consentRequired?: boolean;
+  exchangeRates?: string;
+  clearExchangeRates?: boolean;
+}
+
+/** `EUR=1.08,JPY=0.0065` as `{ EUR: '1.08', JPY: '0.0065' }`; the server checks codes and rates and names what is wrong. */
+export function exchangeRatesOf(text: string): Record<string, string> {
+  const rates: Record<string, string> = {};
+  for (const pair of text.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const [code, rate, ...rest] = pair.split('=');
+    if (code === undefined || rate === undefined || rest.length > 0 || code.trim() === '') {
+      throw new CliError(`--exchange-rates: "${pair}" is not CURRENCY=RATE, e.g. EUR=1.08`);
+    }
+    rates[code.trim()] = rate.trim();
+  }
+  return rates;
 }
 
 /** A number when the text is one; otherwise the text, so that the server names what is wrong with it. */
@@ -29,18 +45,31 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.phoneRegion !== undefined) body.defaultPhoneRegion = flags.phoneRegion;
   if (flags.allowedOrigins !== undefined) body.allowedOrigins = flags.allowedOrigins.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
   if (flags.clearAllowedOrigins) body.allowedOrigins = [];
+  if (flags.consentRequired !== undefined) body.consentRequired = flags.consentRequired;
+  if (flags.exchangeRates !== undefined) body.exchangeRates = exchangeRatesOf(flags.exchangeRates);
+  if (flags.clearExchangeRates) body.exchangeRates = {};
   if (Object.keys(body).length === 0) {
-    throw new CliError('nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region or --allowed-origins');
+    throw new CliError(
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required or --exchange-rates',
+    );
   }
   return body;
 }
+
+const SETTINGS_FLAGS = {
+  attributionWindowDays: '--window',
+  testMode: '--test-mode',
+  testEventCode: '--test-event-code',
+  defaultPhoneRegion: '--phone-region',
+  allowedOrigins: '--allowed-origins',
+};
 
 export function registerSettingsCommands(program: Command, io: CliIo): void {
   const settings = program.command('settings').description("change a workspace's settings");
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region or allowed browser origins')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement or exchange rates')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -49,10 +78,14 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--phone-region <country>', 'default region for phone numbers without a country code, e.g. US')
     .option('--allowed-origins <origins>', 'comma-separated origins browser keys are accepted from (replaces the list), e.g. https://shop.example,https://www.shop.example')
     .option('--clear-allowed-origins', 'accept browser keys from no origin at all')
+    .option('--consent-required', 'the tracking script stores and sends no identifier until the page calls signalbox.consent.grant()')
+    .option('--no-consent-required', 'the tracking script starts at once (the page may still call signalbox.consent.hold())')
+    .option('--exchange-rates <rates>', "what one unit of each currency is worth in the TikTok advertiser's currency, for reports (replaces the list), e.g. EUR=1.08,JPY=0.0065")
+    .option('--clear-exchange-rates', 'reports show delivered values per currency again')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);
         print(await request<WorkspaceView>('PATCH', `/admin/workspaces/${encodeURIComponent(workspaceId)}/settings`, { body }), workspaceRecord);
-      }),
+      }, SETTINGS_FLAGS),
     );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AdvertiserChoiceView, AuthorizationUrlView, PixelChoiceView, TestConversionView, TikTokConnectionView, TikTokScheduleView } from '../api-types';
+import type { AdUrlParametersView, AdvertiserChoiceView, AuthorizationUrlView, PixelChoiceView, TestConversionView, TikTokConnectionView, TikTokScheduleView } from '../api-types';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -41,6 +41,7 @@ export function connectionRecord(connection: TikTokConnectionView): string {
     ['Source', connection.source],
     ['Status', connection.status],
     ['Advertiser ID', connection.advertiserId],
+    ['Currency, time zone', connection.advertiserCurrency === null && connection.advertiserTimeZone === null ? 'not reported yet (read at each statistics pull)' : `${connection.advertiserCurrency ?? '-'}, ${connection.advertiserTimeZone ?? '-'}`],
     ['Pixel code', connection.pixelCode],
     ['App ID', connection.appId],
     ['Permissions', permissionsText(connection)],
@@ -103,7 +104,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { code: string; state: string }) => {
         const body = { authCode: flags.code, state: flags.state };
         print(await request<TikTokConnectionView>('POST', `${tiktokPath(workspaceId)}/oauth/callback`, { body }), connectionRecord);
-      }),
+      }, { authCode: '--code', state: '--state' }),
     );
 
   tiktok
@@ -124,7 +125,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, advertiserId: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/advertiser`, { body: { advertiserId } }), connectionRecord);
-      }),
+      }, { advertiserId: '<advertiserId>' }),
     );
 
   tiktok
@@ -145,7 +146,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, pixelCode: string) => {
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/pixel`, { body: { pixelCode } }), connectionRecord);
-      }),
+      }, { pixelCode: '<pixelCode>' }),
     );
 }
 
@@ -160,7 +161,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, flags: { token: string; pixel: string; advertiser?: string }) => {
         const body = { accessToken: flags.token, pixelCode: flags.pixel, advertiserId: flags.advertiser };
         print(await request<TikTokConnectionView>('PUT', tiktokPath(workspaceId), { body }), connectionRecord);
-      }),
+      }, { accessToken: '--token', pixelCode: '--pixel', advertiserId: '--advertiser' }),
     );
 
   tiktok
@@ -171,7 +172,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, appId: string | undefined, { clear }: { clear?: boolean }) => {
         if ((appId === undefined) === (clear !== true)) throw new CliError('give the App ID, or --clear');
         print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/app`, { body: { appId: clear ? null : appId } }), connectionRecord);
-      }),
+      }, { appId: '<appId>' }),
     );
 
   tiktok
@@ -216,8 +217,28 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     );
 }
 
+export function adUrlParametersText(answer: AdUrlParametersView): string {
+  return [
+    'Add to the landing page URL of every TikTok ad:',
+    '',
+    `  ${answer.urlParameters}`,
+    '',
+    `e.g. ${answer.exampleLandingUrl}`,
+    '',
+    answer.instructions,
+  ].join('\n');
+}
+
 export function registerTikTokCommands(program: Command, io: CliIo): void {
   const tiktok = program.command('tiktok').description("the workspace's TikTok connection: OAuth or a manual token, advertiser, pixel, statistics, test mode");
   registerOAuthCommands(tiktok, io);
   registerConnectionCommands(tiktok, io);
+  tiktok
+    .command('url-parameters <workspaceId>')
+    .description("the URL parameters every ad's landing page needs, so reports show Signalbox's deliveries per campaign, ad group and ad")
+    .action(
+      act(io, async ({ request, print }, workspaceId: string) => {
+        print(await request<AdUrlParametersView>('GET', `${tiktokPath(workspaceId)}/ad-url-parameters`), adUrlParametersText);
+      }),
+    );
 }

@@ -12,6 +12,8 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Test event code', ws.testEventCode],
     ['Default phone region', ws.defaultPhoneRegion],
     ['Allowed origins', ws.allowedOrigins.join(', ')],
+    ['Consent required', ws.consentRequired ? 'yes: the tracking script stores and sends nothing until consent.grant()' : 'no'],
+    ['Exchange rates', Object.entries(ws.exchangeRates ?? {}).map(([code, rate]) => `${code} ${rate}`).join(', ')],
     ['Created', ws.createdAt],
   ]);
 }
@@ -25,7 +27,7 @@ export function registerWorkspaceCommands(program: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, name: string) => {
         print(await request<WorkspaceView>('POST', '/admin/workspaces', { body: { name } }), workspaceRecord);
-      }),
+      }, { name: '<name>' }),
     );
 
   workspaces

@@ -11,15 +11,23 @@ export interface AdReportQuery {
   granularity: 'day' | 'total';
   /** Only this campaign's rows. */
   campaignId?: string;
-  /** IANA zone in which a delivered conversion's time falls on a report day (TikTok's days are the advertiser's). */
+  /** IANA zone in which a delivered conversion's time falls on a report day: the advertiser's, as TikTok's days are. */
   timeZone: string;
+  /** The advertiser's currency (TikTok's spend and value are in it); null while unknown. */
+  currency: string | null;
+  /** One unit of another currency in the advertiser's, as exact decimal text (the workspace's exchange rates). */
+  exchangeRates: Readonly<Record<string, string>>;
   limit: number;
   offset: number;
 }
 
+/** The ISO 4217 code for "no currency": a delivered value whose conversion named none. */
+export const NO_CURRENCY = 'XXX';
+
 /**
  * Figures are exact decimal strings computed in PostgreSQL (`numeric`), never floats; ratios are rounded to 4
- * decimals and are null when their denominator is zero or unknown.
+ * decimals and are null when their denominator is zero or unknown. Money is in the advertiser's currency, except
+ * `deliveredValues`, which keeps each currency apart.
  */
 export interface AdReportFigures {
   spend: string | null;
@@ -29,12 +37,25 @@ export interface AdReportFigures {
   cpc: string | null;
   /** clicks / impressions × 100 (percent, like TikTok's `ctr`) */
   ctr: string | null;
+  /** spend / impressions × 1,000 */
+  cpm: string | null;
   conversions: number | null;
+  /** spend / conversions */
+  costPerConversion: string | null;
+  /** conversions / clicks × 100 (percent) */
+  conversionRate: string | null;
+  /** Web purchase value plus app purchase value, as TikTok attributes them. */
   conversionValue: string | null;
   /** conversion value / spend */
   roas: string | null;
-  /** Conversions Signalbox delivered (not in test mode) whose click came from this entity, and their value. */
+  /** Conversions Signalbox delivered (not in test mode) whose click came from this entity. */
   deliveredConversions: number;
+  /** Their value per currency, never summed across currencies: `{ "EUR": "100", "USD": "100" }`. */
+  deliveredValues: Record<string, string>;
+  /**
+   * Their value in the advertiser's currency: the sum when every currency is the advertiser's or has an exchange rate,
+   * else null (read `deliveredValues`).
+   */
   deliveredValue: string | null;
 }
 
@@ -44,6 +65,7 @@ export interface AdReportRow extends AdReportFigures {
   date: string | null;
   entityId: string;
   name: string | null;
+  /** TikTok's status code, e.g. `CAMPAIGN_STATUS_DELIVERY_OK`. */
   status: string | null;
   campaignId: string | null;
   adgroupId: string | null;
@@ -51,18 +73,25 @@ export interface AdReportRow extends AdReportFigures {
 
 const CLICK_COLUMN: Record<AdLevel, string> = { campaign: 'click_campaign_id', adgroup: 'click_adgroup_id', ad: 'click_ad_id' };
 
-/** Ratios and text forms shared by rows and totals: `t` has spend, impressions, clicks, conversions, value, d_count, d_value. */
+/**
+ * Ratios and text forms shared by rows and totals: `t` has spend, impressions, clicks, conversions, value, d_count,
+ * d_values (jsonb of currency → value text) and d_converted (the value in the advertiser's currency, or null).
+ */
 const FIGURES = `
   trim_scale(t.spend)::text AS spend,
   t.impressions::text AS impressions,
   t.clicks::text AS clicks,
   CASE WHEN t.clicks > 0 THEN trim_scale(round(t.spend / t.clicks, 4))::text END AS cpc,
   CASE WHEN t.impressions > 0 THEN trim_scale(round(t.clicks * 100.0 / t.impressions, 4))::text END AS ctr,
+  CASE WHEN t.impressions > 0 THEN trim_scale(round(t.spend * 1000 / t.impressions, 4))::text END AS cpm,
   t.conversions::text AS conversions,
+  CASE WHEN t.conversions > 0 THEN trim_scale(round(t.spend / t.conversions, 4))::text END AS cost_per_conversion,
+  CASE WHEN t.clicks > 0 THEN trim_scale(round(t.conversions * 100.0 / t.clicks, 4))::text END AS conversion_rate,
   trim_scale(t.value)::text AS conversion_value,
   CASE WHEN t.spend > 0 THEN trim_scale(round(t.value / t.spend, 4))::text END AS roas,
   coalesce(t.d_count, 0)::text AS delivered_conversions,
-  trim_scale(t.d_value)::text AS delivered_value`;
+  coalesce(t.d_values, '{}'::jsonb) AS delivered_values,
+  trim_scale(t.d_converted)::text AS delivered_value`;
 
 interface FigureColumns {
   spend: string | null;
@@ -70,10 +99,14 @@ interface FigureColumns {
   clicks: string | null;
   cpc: string | null;
   ctr: string | null;
+  cpm: string | null;
   conversions: string | null;
+  cost_per_conversion: string | null;
+  conversion_rate: string | null;
   conversion_value: string | null;
   roas: string | null;
   delivered_conversions: string;
+  delivered_values: Record<string, string>;
   delivered_value: string | null;
 }
 
@@ -95,10 +128,14 @@ function toFigures(c: FigureColumns): AdReportFigures {
     clicks: count(c.clicks),
     cpc: c.cpc,
     ctr: c.ctr,
+    cpm: c.cpm,
     conversions: count(c.conversions),
+    costPerConversion: c.cost_per_conversion,
+    conversionRate: c.conversion_rate,
     conversionValue: c.conversion_value,
     roas: c.roas,
     deliveredConversions: Number(c.delivered_conversions),
+    deliveredValues: c.delivered_values,
     deliveredValue: c.delivered_value,
   };
 }
@@ -106,7 +143,8 @@ function toFigures(c: FigureColumns): AdReportFigures {
 export function createAdReportRepository(db: Knex) {
   /**
    * TikTok's figures per entity (and day) full-joined with the conversions Signalbox delivered for the same entity
-   * (and day), so a day TikTok has no row for still shows what was delivered.
+   * (and day), so a day TikTok has no row for still shows what was delivered. Delivered values are summed per
+   * currency; converted into the advertiser's currency only where every currency has a rate.
    */
   function joined(workspaceId: string, q: AdReportQuery): { sql: string; bindings: Knex.RawBinding[] } {
     const byDay = q.granularity === 'day';
@@ -123,15 +161,26 @@ export function createAdReportRepository(db: Knex) {
         WHERE s.workspace_id = ? AND s.advertiser_id = ? AND s.level = ? AND s.stat_date BETWEEN ?::date AND ?::date ${campaignFilter}
         GROUP BY s.entity_id${byDay ? ', s.stat_date' : ''}
       ),
-      delivered AS (
+      delivered_by_currency AS (
         SELECT c.${clickColumn} AS entity_id,
                ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'} AS stat_date,
+               coalesce(c.currency, '${NO_CURRENCY}') AS currency,
                max(c.click_campaign_id) AS campaign_id, max(c.click_adgroup_id) AS adgroup_id,
-               count(*) AS d_count, sum(c.value) AS d_value
+               count(*) AS n, sum(c.value) AS v
         FROM conversions c
         WHERE c.workspace_id = ? AND c.status = 'delivered' AND NOT c.test_mode AND c.${clickColumn} IS NOT NULL
           AND (c.event_time AT TIME ZONE ?)::date BETWEEN ?::date AND ?::date ${deliveredCampaignFilter}
-        GROUP BY 1, 2
+        GROUP BY 1, 2, 3
+      ),
+      delivered AS (
+        SELECT d.entity_id, d.stat_date, max(d.campaign_id) AS campaign_id, max(d.adgroup_id) AS adgroup_id, sum(d.n) AS d_count,
+               jsonb_object_agg(d.currency, trim_scale(d.v)::text) FILTER (WHERE d.v IS NOT NULL) AS d_values,
+               CASE WHEN bool_and(d.v IS NULL OR r.rate IS NOT NULL) THEN sum(d.v * r.rate) END AS d_converted
+        FROM delivered_by_currency d
+        CROSS JOIN LATERAL (
+          SELECT CASE WHEN d.currency = ?::text THEN 1::numeric ELSE (?::jsonb ->> d.currency)::numeric END AS rate
+        ) r
+        GROUP BY d.entity_id, d.stat_date
       ),
       t AS (
         SELECT coalesce(stats.entity_id, delivered.entity_id) AS entity_id,
@@ -139,7 +188,7 @@ export function createAdReportRepository(db: Knex) {
                coalesce(stats.campaign_id, delivered.campaign_id) AS campaign_id,
                coalesce(stats.adgroup_id, delivered.adgroup_id) AS adgroup_id,
                stats.spend, stats.impressions, stats.clicks, stats.conversions, stats.value,
-               delivered.d_count, delivered.d_value
+               delivered.d_count, delivered.d_values, delivered.d_converted
         FROM stats FULL JOIN delivered
           ON delivered.entity_id = stats.entity_id AND delivered.stat_date IS NOT DISTINCT FROM stats.stat_date
       )`;
@@ -148,6 +197,7 @@ export function createAdReportRepository(db: Knex) {
     if (byDay) values.push(q.timeZone);
     values.push(workspaceId, q.timeZone, q.from, q.to);
     if (q.campaignId !== undefined) values.push(q.campaignId);
+    values.push(q.currency, JSON.stringify(q.exchangeRates));
     return { sql, bindings: values };
   }
 
@@ -183,7 +233,11 @@ export function createAdReportRepository(db: Knex) {
         `${base.sql}
          SELECT t.row_count, ${FIGURES}
          FROM (SELECT count(*) AS row_count, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
-                      sum(conversions) AS conversions, sum(value) AS value, sum(d_count) AS d_count, sum(d_value) AS d_value
+                      sum(conversions) AS conversions, sum(value) AS value, sum(d_count) AS d_count,
+                      (SELECT jsonb_object_agg(currency, trim_scale(total)::text)
+                       FROM (SELECT v.key AS currency, sum(v.value::numeric) AS total
+                             FROM t, jsonb_each_text(t.d_values) v GROUP BY v.key) per_currency) AS d_values,
+                      CASE WHEN bool_and(d_values IS NULL OR d_converted IS NOT NULL) THEN sum(d_converted) END AS d_converted
                FROM t) t`,
         base.bindings,
       );

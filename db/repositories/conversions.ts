@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { bindings } from './bindings';
-import type { ConversionRow, ConversionStatus, WorkspaceRow } from '../types';
+import type { ConversionRow, ConversionStatus, ConversionWarning, WorkspaceRow } from '../types';
 import { toWorkspace, type Workspace } from './workspaces';
 
 export interface NewConversion {
@@ -14,6 +14,8 @@ export interface NewConversion {
   value: number | null;
   currency: string | null;
   workflowId: string;
+  /** Found at ingest without stopping the conversion, e.g. `value_unreadable`. */
+  warnings?: ConversionWarning[];
 }
 
 export interface CreatedConversion {
@@ -44,8 +46,10 @@ export function createConversionRepository(db: Knex) {
     async insertNew(workspaceId: string, conversions: readonly NewConversion[], executor: Knex = db): Promise<CreatedConversion[]> {
       if (conversions.length === 0) return [];
       const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string }[] }>(
-        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id)
-         SELECT ?, * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[])
+        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
+         SELECT ?, c.event_row_id, c.message_id, c.source_event, c.tiktok_event, c.event_id, c.event_time, c.event_source, c.value, c.currency, c.workflow_id, c.warnings::jsonb
+         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::text[])
+           AS c(event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
          ON CONFLICT DO NOTHING
          RETURNING id, workflow_id, tiktok_event`,
         bindings(
@@ -60,6 +64,7 @@ export function createConversionRepository(db: Knex) {
           conversions.map((c) => c.value),
           conversions.map((c) => c.currency),
           conversions.map((c) => c.workflowId),
+          conversions.map((c) => JSON.stringify(c.warnings ?? [])),
         ),
       );
       return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event }));

@@ -11,6 +11,13 @@ export interface NewEvent {
   message: Record<string, unknown>;
 }
 
+/** An event whose conversion (same TikTok event and event_id) already exists: it repeats that conversion. */
+export interface RepeatedConversion {
+  eventRowId: string;
+  tiktokEvent: string;
+  eventId: string;
+}
+
 export function createEventRepository(db: Knex) {
   return {
     /**
@@ -38,6 +45,27 @@ export function createEventRepository(db: Knex) {
         ),
       );
       return new Map(rows.rows.map((row) => [row.message_id, String(row.id)]));
+    },
+
+    /**
+     * Points each event at the conversion it repeats (a resent order_id or event_id), in one statement; an event that
+     * is that conversion's own is left alone. Returns how many events were marked.
+     */
+    async markDuplicates(workspaceId: string, repeats: readonly RepeatedConversion[], executor: Knex = db): Promise<number> {
+      if (repeats.length === 0) return 0;
+      const { rowCount } = await executor.raw<{ rowCount: number | null }>(
+        `UPDATE events e SET duplicate_of_conversion_id = c.id
+         FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(event_row_id, tiktok_event, event_id)
+         JOIN conversions c ON c.workspace_id = ? AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
+         WHERE e.id = r.event_row_id AND c.event_row_id <> r.event_row_id`,
+        bindings(
+          repeats.map((r) => r.eventRowId),
+          repeats.map((r) => r.tiktokEvent),
+          repeats.map((r) => r.eventId),
+          workspaceId,
+        ),
+      );
+      return rowCount ?? 0;
     },
 
     async count(workspaceId: string, executor: Knex = db): Promise<number> {

@@ -6,7 +6,9 @@ import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
+import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
 import { createTikTokConnectionRepository } from './tiktok-connections';
@@ -17,6 +19,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
@@ -25,6 +28,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AdClickIds } from '../../domain/ad-click';
-import type { VisitorSighting } from '../../domain/observation';
+import type { DeviceDetails, VisitorSighting } from '../../domain/observation';
 
 export interface MergedVisitor {
   anonymousId: string;
@@ -9,6 +9,9 @@ export interface MergedVisitor {
   ttpSeenAt?: Date;
   firstSeenAt: Date;
   lastSeenAt: Date;
+  /** The latest page view's device details. */
+  device?: DeviceDetails;
+  deviceSeenAt?: Date;
 }
 
 export interface MergedClick {
@@ -36,6 +39,10 @@ export function mergeSightings(sightings: readonly VisitorSighting[]): MergedVis
     if (s.ttp !== undefined && (v.ttpSeenAt === undefined || s.seenAt >= v.ttpSeenAt)) {
       v.ttp = s.ttp;
       v.ttpSeenAt = s.seenAt;
+    }
+    if (s.device !== undefined && (v.deviceSeenAt === undefined || s.seenAt >= v.deviceSeenAt)) {
+      v.device = s.device;
+      v.deviceSeenAt = s.seenAt;
     }
     merged.set(s.anonymousId, v);
   }

@@ -10,20 +10,30 @@ const MAX_REACHABLE = 1000;
 
 export function createProfileRepository(db: Knex) {
   return {
-    /** Upserts visitor profiles (latest `ttclid` and `_ttp` win), records clicks (with their ad's IDs), and stores identity links. */
+    /**
+     * Upserts visitor profiles (latest `ttclid`, `_ttp` and page-view device details win), records clicks (with their
+     * ad's IDs), and stores identity links.
+     */
     async record(workspaceId: string, sightings: readonly VisitorSighting[], links: readonly IdentityLink[], executor: Knex = db): Promise<void> {
       const visitors = mergeSightings(sightings);
       if (visitors.length > 0) {
+        const latestDevice = (column: string) => `CASE WHEN excluded.device_seen_at >= coalesce(v.device_seen_at, '-infinity') THEN excluded.${column} ELSE v.${column} END`;
         await executor.raw(
-          `INSERT INTO visitors AS v (workspace_id, anonymous_id, ttclid, ttclid_captured_at, ttp, ttp_seen_at, first_seen_at, last_seen_at)
-           SELECT ?, * FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[])
+          `INSERT INTO visitors AS v (workspace_id, anonymous_id, ttclid, ttclid_captured_at, ttp, ttp_seen_at, first_seen_at, last_seen_at,
+                                      device_ip, device_user_agent, device_page_url, device_seen_at)
+           SELECT ?, * FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[],
+                                   ?::text[], ?::text[], ?::text[], ?::timestamptz[])
            ON CONFLICT (workspace_id, anonymous_id) DO UPDATE SET
              ttclid = CASE WHEN excluded.ttclid_captured_at >= coalesce(v.ttclid_captured_at, '-infinity') THEN excluded.ttclid ELSE v.ttclid END,
              ttclid_captured_at = greatest(v.ttclid_captured_at, excluded.ttclid_captured_at),
              ttp = CASE WHEN excluded.ttp_seen_at >= coalesce(v.ttp_seen_at, '-infinity') THEN excluded.ttp ELSE v.ttp END,
              ttp_seen_at = greatest(v.ttp_seen_at, excluded.ttp_seen_at),
              first_seen_at = least(v.first_seen_at, excluded.first_seen_at),
-             last_seen_at = greatest(v.last_seen_at, excluded.last_seen_at)`,
+             last_seen_at = greatest(v.last_seen_at, excluded.last_seen_at),
+             device_ip = ${latestDevice('device_ip')},
+             device_user_agent = ${latestDevice('device_user_agent')},
+             device_page_url = ${latestDevice('device_page_url')},
+             device_seen_at = greatest(v.device_seen_at, excluded.device_seen_at)`,
           bindings(
             workspaceId,
             visitors.map((v) => v.anonymousId),
@@ -33,6 +43,10 @@ export function createProfileRepository(db: Knex) {
             visitors.map((v) => v.ttpSeenAt?.toISOString() ?? null),
             visitors.map((v) => v.firstSeenAt.toISOString()),
             visitors.map((v) => v.lastSeenAt.toISOString()),
+            visitors.map((v) => v.device?.ip ?? null),
+            visitors.map((v) => v.device?.userAgent ?? null),
+            visitors.map((v) => v.device?.pageUrl ?? null),
+            visitors.map((v) => v.deviceSeenAt?.toISOString() ?? null),
           ),
         );
       }
@@ -118,6 +132,26 @@ export function createProfileRepository(db: Knex) {
     async visitors(workspaceId: string, anonymousIds: readonly string[], executor: Knex = db): Promise<VisitorRow[]> {
       if (anonymousIds.length === 0) return [];
       return executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', [...anonymousIds]);
+    },
+
+    /**
+     * Clears device details (IP address, user agent, page URL) seen longer ago than the visitor's workspace's
+     * attribution window: they serve only conversions inside it. At most `limit` visitors per call.
+     */
+    async forgetExpiredDevices(limit = 10_000, executor: Knex = db): Promise<number> {
+      const { rowCount } = await executor.raw<{ rowCount: number }>(
+        `UPDATE visitors v SET device_ip = NULL, device_user_agent = NULL, device_page_url = NULL, device_seen_at = NULL
+         WHERE (v.workspace_id, v.anonymous_id) IN (
+           SELECT expired.workspace_id, expired.anonymous_id
+           FROM workspaces w CROSS JOIN LATERAL (
+             SELECT e.workspace_id, e.anonymous_id FROM visitors e
+             WHERE e.workspace_id = w.id AND e.device_seen_at < now() - make_interval(days => w.attribution_window_days)
+             LIMIT ?
+           ) expired
+           LIMIT ?)`,
+        [limit, limit],
+      );
+      return rowCount;
     },
   };
 }

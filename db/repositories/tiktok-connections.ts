@@ -19,6 +19,10 @@ export interface TikTokConnectionSummary {
   statsPulledAt: Date | null;
   /** Why the last statistics pull failed; null after a successful one. */
   statsPullError: string | null;
+  /** The advertiser's currency and time zone as TikTok's advertiser info gave them at the last pull; null until read. */
+  advertiserCurrency: string | null;
+  advertiserTimeZone: string | null;
+  advertiserInfoAt: Date | null;
   updatedAt: Date;
 }
 
@@ -52,6 +56,9 @@ function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
     authorizedAt: row.authorized_at,
     statsPulledAt: row.stats_pulled_at,
     statsPullError: row.stats_pull_error,
+    advertiserCurrency: row.advertiser_currency,
+    advertiserTimeZone: row.advertiser_time_zone,
+    advertiserInfoAt: row.advertiser_info_at,
     updatedAt: row.updated_at,
   };
 }
@@ -72,6 +79,9 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
         accessible_advertisers: null,
         authorized_at: null,
         stats_pull_error: null,
+        advertiser_currency: null,
+        advertiser_time_zone: null,
+        advertiser_info_at: null,
       };
       const [row] = await executor('tiktok_connections')
         .insert(values)
@@ -100,24 +110,28 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
            authorized_at = excluded.authorized_at,
            advertiser_id = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_id END,
            pixel_code = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.pixel_code END,
+           advertiser_currency = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_currency END,
+           advertiser_time_zone = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_time_zone END,
            stats_pull_error = NULL,
            updated_at = now()
          RETURNING *`,
-        [workspaceId, secrets.seal(input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds],
+        [workspaceId, secrets.seal(input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds],
       );
       return toSummary(rows[0] as TikTokConnectionRow);
     },
 
-    /** Choosing another advertiser clears the pixel, which belongs to the previous one. */
+    /** Choosing another advertiser clears the pixel, currency and time zone, which belong to the previous one. */
     async selectAdvertiser(workspaceId: string, advertiserId: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
       const { rows } = await executor.raw<{ rows: TikTokConnectionRow[] }>(
         `UPDATE tiktok_connections SET
            pixel_code = CASE WHEN advertiser_id = ? THEN pixel_code END,
+           advertiser_currency = CASE WHEN advertiser_id = ? THEN advertiser_currency END,
+           advertiser_time_zone = CASE WHEN advertiser_id = ? THEN advertiser_time_zone END,
            advertiser_id = ?,
            updated_at = now()
          WHERE workspace_id = ?
          RETURNING *`,
-        [advertiserId, advertiserId, workspaceId],
+        [advertiserId, advertiserId, advertiserId, advertiserId, workspaceId],
       );
       return rows[0] && toSummary(rows[0]);
     },
@@ -158,6 +172,13 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
     /** TikTok refused the token: deliveries and pulls stop (recorded as skipped) until the owner reconnects. */
     async markReauthorizationRequired(workspaceId: string, executor: Knex = db): Promise<void> {
       await executor('tiktok_connections').where({ workspace_id: workspaceId }).update({ status: 'reauthorization_required', updated_at: executor.fn.now() });
+    },
+
+    /** What TikTok's advertiser info says, stored only while the connection still has that advertiser. */
+    async recordAdvertiserInfo(workspaceId: string, advertiserId: string, info: { currency: string | null; timeZone: string | null }, executor: Knex = db): Promise<void> {
+      await executor('tiktok_connections')
+        .where({ workspace_id: workspaceId, advertiser_id: advertiserId })
+        .update({ advertiser_currency: info.currency, advertiser_time_zone: info.timeZone, advertiser_info_at: executor.fn.now() });
     },
 
     async recordStatsPull(workspaceId: string, outcome: { at: Date; error: string | null }, executor: Knex = db): Promise<void> {

@@ -9,6 +9,13 @@ export interface WorkspaceSettings {
   defaultPhoneRegion: string;
   /** Exact `scheme://host[:port]` origins that browser keys are accepted from. */
   allowedOrigins: string[];
+  /** The tracking script stores and sends no identifier until the visitor grants consent (`signalbox.consent.grant()`). */
+  consentRequired: boolean;
+  /**
+   * One unit of each currency in the TikTok advertiser's currency (`{ "EUR": "1.08" }`, exact decimal text): reports
+   * convert delivered values with these; without a rate they show each currency apart.
+   */
+  exchangeRates: Record<string, string>;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -26,6 +33,8 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     testEventCode: row.test_event_code,
     defaultPhoneRegion: row.default_phone_region,
     allowedOrigins: row.allowed_origins,
+    consentRequired: row.consent_required,
+    exchangeRates: row.exchange_rates ?? {},
     createdAt: row.created_at,
   };
 }
@@ -62,6 +71,8 @@ export function createWorkspaceRepository(db: Knex) {
           test_event_code: changes.testEventCode,
           default_phone_region: changes.defaultPhoneRegion,
           allowed_origins: changes.allowedOrigins,
+          consent_required: changes.consentRequired,
+          exchange_rates: changes.exchangeRates,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -1,10 +1,10 @@
 import { uuid } from './ids';
-import { parseOptions } from './options';
+import { answersOnSiteDomain, parseOptions } from './options';
 import { createQueue } from './queue';
-import { cookieStore, layeredStore, readCookie, webStorageStore } from './store';
-import { createTracker, type Tracker } from './tracker';
+import { cookieStore, layeredStore, MAX_COOKIE_DAYS, readCookie, webStorageStore } from './store';
+import { createTracker, type ConsentState, type Tracker } from './tracker';
 import { browserTransport } from './transport';
-import { captureClick, loadVisitor } from './visitor';
+import { captureClick, currentClick, forgetVisitor, loadVisitor, SEGMENT_ANONYMOUS_ID_NAME, segmentAnonymousId, type Visitor } from './visitor';
 
 declare global {
   interface Window {
@@ -12,18 +12,28 @@ declare global {
   }
 }
 
-type Api = Pick<Tracker, 'track' | 'identify' | 'page' | 'getAnonymousId'>;
+/** The visitor's decision, remembered (a strictly necessary cookie) so that a page need not repeat it. */
+const CONSENT_NAME = 'sbx_consent';
+/** Signalbox's default attribution window, used when the workspace's settings cannot be read. */
+const DEFAULT_ATTRIBUTION_DAYS = 30;
+const CONFIG_RETRY_MS = 5_000;
+
+type Call = (...args: unknown[]) => unknown;
+interface WorkspaceConfig {
+  consentRequired: boolean;
+  attributionDays: number;
+}
 
 const warn = (text: string) => console.warn(`[Signalbox] ${text}`);
 
 /** The host page never sees an exception from this script. */
-function guarded<Args extends unknown[], Result>(run: (...args: Args) => Result, fallback: Result) {
+function guarded<Args extends unknown[], Result>(run: (...args: Args) => Result, fallback?: Result) {
   return (...args: Args): Result => {
     try {
       return run(...args);
     } catch (error) {
       warn(`${(error as Error).message ?? error}`);
-      return fallback;
+      return fallback as Result;
     }
   };
 }
@@ -32,14 +42,24 @@ function start(): void {
   const script = document.currentScript as HTMLScriptElement | null;
   const data = script?.dataset ?? {};
   const options = parseOptions(
-    { key: data.key, host: data.host, attributionDays: data.attributionDays, cookieDomain: data.cookieDomain, autoPage: data.autoPage },
+    { key: data.key, host: data.host, attributionDays: data.attributionDays, cookieDomain: data.cookieDomain, autoPage: data.autoPage, serverCookies: data.serverCookies },
     script?.src ?? '',
   );
-
+  const serverCookies = options.serverCookies ?? answersOnSiteDomain(options.endpoint, location.hostname, options.cookieDomain);
+  const cookieOptions = { domain: options.cookieDomain, secure: location.protocol === 'https:' };
   const local = webStorageStore(() => window.localStorage);
-  const ids = layeredStore([cookieStore(document, { domain: options.cookieDomain, secure: location.protocol === 'https:' }), local]);
-  const visitor = loadVisitor(ids, uuid);
-  captureClick(ids, location.search, Date.now(), options.attributionDays);
+  const ids = layeredStore([cookieStore(document, { ...cookieOptions, readOnly: serverCookies }), local]);
+  const decisions = cookieStore(document, cookieOptions);
+
+  let state: ConsentState = 'held';
+  let config: WorkspaceConfig | undefined;
+  let heldByPage = false;
+  // Also kept here: a browser that blocks cookies cannot remember the decision for the next page, but this one can.
+  let decided: string | undefined;
+  let visitor: Visitor | undefined;
+  let referrer = document.referrer;
+  const attributionDays = () => options.attributionDays ?? config?.attributionDays ?? DEFAULT_ATTRIBUTION_DAYS;
+  const readyCallbacks: Call[] = [];
 
   const queue = createQueue({
     store: local,
@@ -47,21 +67,32 @@ function start(): void {
       options.endpoint,
       (input, init) => fetch(input, init),
       typeof navigator.sendBeacon === 'function' ? (url, body) => navigator.sendBeacon(url, body) : undefined,
+      serverCookies,
     ),
-    envelope: (batch) => JSON.stringify({ batch, sentAt: new Date().toISOString(), writeKey: options.writeKey }),
+    // In the same-site mode the answer sets the anonymous ID and click as server cookies (see ingest/README.md).
+    envelope: (batch) =>
+      JSON.stringify({
+        batch,
+        sentAt: new Date().toISOString(),
+        writeKey: options.writeKey,
+        ...(serverCookies && visitor
+          ? { setCookies: { anonymousId: visitor.anonymousId(), click: currentClick(ids, Date.now(), attributionDays()), domain: options.cookieDomain } }
+          : {}),
+      }),
     isOnline: () => navigator.onLine !== false,
     schedule: (run, delayMs) => void setTimeout(run, delayMs),
     warn,
   });
 
-  const tracker = createTracker({
+  const tracker: Tracker = createTracker({
     queue,
-    visitor,
+    visitor: () => visitor as Visitor,
+    consent: () => state,
     clicks: ids,
-    attributionDays: options.attributionDays,
+    attributionDays,
     warn,
     env: {
-      page: () => ({ url: location.href, path: location.pathname, search: location.search, referrer: document.referrer, title: document.title }),
+      page: () => ({ url: location.href, path: location.pathname, search: location.search, referrer, title: document.title }),
       userAgent: navigator.userAgent,
       locale: navigator.language,
       ttp: () => readCookie(document.cookie, '_ttp'),
@@ -70,31 +101,117 @@ function start(): void {
     },
   });
 
-  const api: Api = {
-    track: guarded(tracker.track, undefined),
-    identify: guarded(tracker.identify, undefined),
-    page: guarded(tracker.page, undefined),
-    getAnonymousId: guarded(tracker.getAnonymousId, ''),
+  /** Consent is granted: identifiers are read, made and stored from now on, and the calls kept meanwhile are sent. */
+  function proceed(): void {
+    visitor ??= loadVisitor(ids, uuid, () => segmentAnonymousId(readCookie(document.cookie, SEGMENT_ANONYMOUS_ID_NAME), local.get(SEGMENT_ANONYMOUS_ID_NAME)));
+    captureClick(ids, location.search, Date.now(), attributionDays());
+    state = 'granted';
+    tracker.release();
+    void queue.flush();
+  }
+
+  /** Once the workspace's settings are known: the remembered decision, else the workspace's requirement, decide. */
+  function settle(): void {
+    const decision = decided ?? decisions.get(CONSENT_NAME);
+    if (heldByPage) state = 'held';
+    else if (decision === 'revoked') state = 'revoked';
+    else if (decision === 'granted' || config?.consentRequired === false) proceed();
+    readyCallbacks.splice(0).forEach((callback) => guarded(callback)());
+  }
+
+  const consent = {
+    /** Nothing is stored or sent until `grant()`; calls wait in memory. */
+    hold(): void {
+      heldByPage = true;
+      state = 'held';
+    },
+    grant(): void {
+      heldByPage = false;
+      decided = 'granted';
+      decisions.set(CONSENT_NAME, decided, MAX_COOKIE_DAYS);
+      if (config !== undefined) proceed();
+    },
+    /** Deletes every identifier this script keeps and everything not yet sent; sends nothing more. */
+    revoke(): void {
+      decided = 'revoked';
+      decisions.set(CONSENT_NAME, decided, MAX_COOKIE_DAYS);
+      state = 'revoked';
+      tracker.discard();
+      queue.clear();
+      forgetVisitor(ids);
+      visitor = undefined;
+    },
   };
-  // Calls made before the script loaded: `window.signalbox = window.signalbox || []; signalbox.push(['track', 'x'])`.
+
+  function loadConfig(retry: boolean): void {
+    fetch(options.configUrl, { credentials: 'omit' })
+      .then((response) => (response.ok ? (response.json() as Promise<WorkspaceConfig>) : Promise.reject(new Error(`HTTP ${response.status}`))))
+      .then(
+        (loaded) => {
+          config = loaded;
+          guarded(settle)();
+        },
+        (error: Error) => {
+          warn(`the workspace settings could not be read (${error.message}): nothing is stored or sent until they are, or until consent.grant()`);
+          if (retry) setTimeout(() => loadConfig(false), CONFIG_RETRY_MS);
+        },
+      );
+  }
+
+  const api = {
+    track: guarded(tracker.track),
+    identify: guarded(tracker.identify),
+    page: guarded(tracker.page),
+    alias: guarded(tracker.alias),
+    group: guarded(tracker.group),
+    reset: guarded(tracker.reset),
+    setAnonymousId: guarded(tracker.setAnonymousId),
+    getAnonymousId: guarded(tracker.getAnonymousId, ''),
+    /** Runs `callback` once the workspace's settings are known and the script has started. */
+    ready: guarded((callback: unknown) => {
+      if (typeof callback !== 'function') return warn('ready(callback): callback must be a function');
+      if (config !== undefined) setTimeout(guarded(callback as Call), 0);
+      else readyCallbacks.push(callback as Call);
+    }),
+    consent: { hold: guarded(consent.hold), grant: guarded(consent.grant), revoke: guarded(consent.revoke) },
+  };
+
+  // Calls made before the script loaded: `window.signalbox = window.signalbox || []; signalbox.push(['track', 'x'])`,
+  // `signalbox.push(['consent', 'grant'])`.
   const early = window.signalbox;
   window.signalbox = api;
   if (Array.isArray(early)) {
-    for (const [method, ...args] of early as [keyof Api, ...unknown[]][]) {
-      if (typeof api[method] === 'function') (api[method] as (...values: unknown[]) => unknown)(...args);
-      else warn(`unknown call ${String(method)}`);
+    for (const [method, ...args] of early as [string, ...unknown[]][]) {
+      const call = method === 'consent' ? api.consent[args[0] as keyof typeof consent] : (api as unknown as Record<string, Call>)[method];
+      if (typeof call === 'function') (call as Call)(...(method === 'consent' ? [] : args));
+      else warn(`unknown call ${String(method)}${method === 'consent' ? ` ${String(args[0])}` : ''}`);
     }
   }
   if (options.autoPage) api.page();
+  if (options.historyPages) {
+    // Single-page apps: a page view for every pushState or back/forward navigation to another path or query.
+    let current = location.href;
+    const navigated = guarded(() => {
+      if (location.href.split('#')[0] === current.split('#')[0]) return;
+      referrer = current;
+      current = location.href;
+      api.page();
+    });
+    const push = history.pushState;
+    history.pushState = function (...args: Parameters<History['pushState']>) {
+      push.apply(this, args);
+      navigated();
+    };
+    addEventListener('popstate', navigated);
+  }
 
-  const flushOnExit = guarded(queue.flushOnExit, undefined);
+  const flushOnExit = guarded(queue.flushOnExit);
   addEventListener('pagehide', flushOnExit);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flushOnExit();
   });
-  addEventListener('online', () => void queue.flush());
-  // Messages an earlier page could not send.
-  void queue.flush();
+  addEventListener('online', () => (config === undefined ? loadConfig(false) : void queue.flush()));
+  loadConfig(true);
 }
 
-guarded(start, undefined)();
+guarded(start)();

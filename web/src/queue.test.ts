@@ -149,4 +149,13 @@ describe('queue', () => {
     queue.push(message('m1'));
     expect(stored()).toEqual(['m1']);
   });
+
+  it('forgets everything waiting when cleared (consent revoked)', async () => {
+    const { queue, network, stored } = page(memoryStore());
+    queue.push(message('m1'));
+    queue.clear();
+    expect(stored()).toEqual([]);
+    await queue.flush();
+    expect(network.sent).toEqual([]);
+  });
 });

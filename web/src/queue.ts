@@ -129,6 +129,11 @@ export function createQueue(options: QueueOptions) {
 
     flush,
 
+    /** Consent revoked: nothing waiting is sent any more. */
+    clear(): void {
+      store.remove(QUEUE_NAME);
+    },
+
     /**
      * Page hidden or closing: beacons out everything not already in flight (a keepalive request finishes on its own).
      * What the browser refuses stays queued for the next page.

@@ -18,6 +18,18 @@ describe('cookieStore', () => {
     expect(jar.written).toEqual(['sbx_aid=x; Max-Age=34560000; Path=/; SameSite=Lax']);
   });
 
+  it('leaves a server-set cookie to the server: never writes it, deletes it when a newer value goes elsewhere', () => {
+    const jar = fakeCookieJar();
+    jar.cookie = 'sbx_aid=from-server; Max-Age=34560000';
+    const cookies = cookieStore(jar, { secure: true, readOnly: true });
+    jar.written.length = 0;
+    cookies.set('sbx_aid', 'from-server', 400);
+    expect(jar.written).toEqual([]);
+    cookies.set('sbx_aid', 'newer', 400);
+    expect(jar.written).toEqual(['sbx_aid=; Max-Age=0; Path=/; SameSite=Lax; Secure']);
+    expect(cookies.get('sbx_aid')).toBeUndefined();
+  });
+
   it('neither throws nor finds anything when cookies are blocked', () => {
     const jar = fakeCookieJar();
     jar.blocked = true;

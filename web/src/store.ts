@@ -41,10 +41,15 @@ export interface CookieOptions {
   /** e.g. `shop.example` to share the cookies with every subdomain; default: this host only. */
   domain?: string;
   secure: boolean;
+  /**
+   * Server-set cookies: read and deleted here, never written. Safari caps a cookie written by a script to 7 days,
+   * also one the server set and a script wrote again.
+   */
+  readOnly?: boolean;
 }
 
 /** First-party cookies, which the site's own backend also receives with every request. */
-export function cookieStore(doc: { cookie: string }, { domain, secure }: CookieOptions): KeyValueStore {
+export function cookieStore(doc: { cookie: string }, { domain, secure, readOnly = false }: CookieOptions): KeyValueStore {
   const write = (name: string, value: string, seconds: number) => {
     doc.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${seconds}; Path=/; SameSite=Lax${domain ? `; Domain=${domain}` : ''}${secure ? '; Secure' : ''}`;
   };
@@ -56,7 +61,11 @@ export function cookieStore(doc: { cookie: string }, { domain, secure }: CookieO
         return undefined;
       }
     },
-    set: (name, value, days) => attempt(() => write(name, value, Math.round(Math.min(days, MAX_COOKIE_DAYS) * DAY_SECONDS))),
+    set(name, value, days) {
+      // Read-only: a server-set value that is no longer current is deleted, so the next layer's newer value is read.
+      if (!readOnly) attempt(() => write(name, value, Math.round(Math.min(days, MAX_COOKIE_DAYS) * DAY_SECONDS)));
+      else if (this.get(name) !== undefined && this.get(name) !== value) this.remove(name);
+    },
     remove: (name) => attempt(() => write(name, '', 0)),
   };
 }

@@ -13,6 +13,16 @@ describe('browserTransport', () => {
     expect(requests).toEqual([['https://ingest.example/v1/batch', { method: 'POST', body: '{"batch":[]}', keepalive: true, credentials: 'omit' }]]);
   });
 
+  it('lets the answer set cookies in the same-site mode', async () => {
+    let credentials: RequestCredentials | undefined;
+    const transport = browserTransport('https://shop.example/sbx/v1/batch', async (_input, init) => {
+      credentials = init?.credentials;
+      return new Response(null, { status: 200 });
+    }, undefined, true);
+    await transport.send('{}');
+    expect(credentials).toBe('include');
+  });
+
   it('retries 5xx, 408, 429 and network failures, and gives up on other 4xx', async () => {
     const outcome = (fetchImpl: typeof fetch) => browserTransport('https://ingest.example/v1/batch', fetchImpl, undefined).send('{}');
     expect(await outcome(respond(503))).toBe('retry');

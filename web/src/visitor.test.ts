@@ -1,6 +1,6 @@
 import { cookieStore, layeredStore, memoryStore, readCookie, webStorageStore } from './store';
 import { fakeCookieJar, fakeStorage } from './test-doubles';
-import { captureClick, CLICK_NAME, currentClick, loadVisitor } from './visitor';
+import { captureClick, CLICK_NAME, currentClick, forgetVisitor, loadVisitor, segmentAnonymousId } from './visitor';
 
 const DAY = 86_400_000;
 
@@ -16,8 +16,8 @@ describe('anonymous ID', () => {
     const { jar, store } = browser();
     let made = 0;
     const newId = () => `id-${(made += 1)}`;
-    expect(loadVisitor(store(), newId).anonymousId).toBe('id-1');
-    expect(loadVisitor(store(), newId).anonymousId).toBe('id-1');
+    expect(loadVisitor(store(), newId).anonymousId()).toBe('id-1');
+    expect(loadVisitor(store(), newId).anonymousId()).toBe('id-1');
     expect(readCookie(jar.cookie, 'sbx_aid')).toBe('id-1');
     expect(made).toBe(1);
   });
@@ -26,8 +26,41 @@ describe('anonymous ID', () => {
     const { jar, store } = browser();
     loadVisitor(store(), () => 'kept');
     jar.clear();
-    expect(loadVisitor(store(), () => 'new').anonymousId).toBe('kept');
+    expect(loadVisitor(store(), () => 'new').anonymousId()).toBe('kept');
     expect(readCookie(jar.cookie, 'sbx_aid')).toBe('kept');
+  });
+
+  it("adopts Segment's anonymous ID on a first visit, never over its own", () => {
+    const { store } = browser();
+    expect(loadVisitor(store(), () => 'new', () => 'ajs-1').anonymousId()).toBe('ajs-1');
+    expect(loadVisitor(store(), () => 'new', () => 'ajs-2').anonymousId()).toBe('ajs-1');
+  });
+
+  it("reads Segment's JSON-quoted anonymous ID from its cookie or localStorage", () => {
+    expect(segmentAnonymousId('"b7f3-11"', undefined)).toBe('b7f3-11');
+    expect(segmentAnonymousId(undefined, '"from-storage"')).toBe('from-storage');
+    expect(segmentAnonymousId('bare-id')).toBe('bare-id');
+    expect(segmentAnonymousId('""', 'null', undefined)).toBeUndefined();
+  });
+
+  it('after reset() is a new ID, with the user and the click of the person before forgotten, cookie and storage alike', () => {
+    const { jar, storage, store } = browser();
+    const visitor = loadVisitor(store(), (() => { let n = 0; return () => `id-${(n += 1)}`; })());
+    visitor.setUserId('first-person');
+    captureClick(store(), '?ttclid=E.C.P.first', Date.UTC(2026, 0, 10), 30);
+    visitor.reset();
+    expect(visitor.anonymousId()).toBe('id-2');
+    expect(loadVisitor(store(), () => 'unused').userId()).toBeUndefined();
+    expect(readCookie(jar.cookie, 'sbx_aid')).toBe('id-2');
+    expect([readCookie(jar.cookie, 'sbx_uid'), readCookie(jar.cookie, CLICK_NAME), storage.getItem('sbx_uid'), storage.getItem(CLICK_NAME)]).toEqual([undefined, undefined, null, null]);
+  });
+
+  it('is forgotten with every other identifier when consent is revoked', () => {
+    const { jar, storage, store } = browser();
+    loadVisitor(store(), () => 'a').setUserId('u');
+    forgetVisitor(store());
+    expect(jar.cookie).toBe('');
+    expect(storage.length).toBe(0);
   });
 
   it('remembers the user named by identify', () => {

@@ -8,23 +8,61 @@ export const CLICK_NAME = 'sbx_ttclid';
 const DAY_MS = 86_400_000;
 
 export interface Visitor {
-  anonymousId: string;
+  anonymousId(): string;
+  /** Adopts an ID the site already uses (e.g. another analytics library's). */
+  setAnonymousId(anonymousId: string): void;
   userId(): string | undefined;
   setUserId(userId: string): void;
+  /** Sign-out on a shared device: a new anonymous ID, and neither the user nor the click of the person before. */
+  reset(): void;
+}
+
+/** Segment's analytics.js keeps its anonymous ID JSON-encoded (`"…"`) in this cookie and in `localStorage`. */
+export const SEGMENT_ANONYMOUS_ID_NAME = 'ajs_anonymous_id';
+
+/** Segment's anonymous ID from its cookie or `localStorage`, unwrapped from its JSON quotes. */
+export function segmentAnonymousId(...sources: readonly (string | undefined)[]): string | undefined {
+  for (const raw of sources) {
+    if (raw === undefined) continue;
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // A bare value: taken as it is.
+    }
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return undefined;
 }
 
 /**
- * This browser's first-party anonymous ID: kept, or made and stored. Writing it back on every page restores a cookie
- * that only `localStorage` still had and renews its lifetime.
+ * This browser's first-party anonymous ID: kept, else the one another library already gave it (`adopt`), else new.
+ * Writing it back on every page restores a cookie that only `localStorage` still had and renews its lifetime.
  */
-export function loadVisitor(store: KeyValueStore, newId: () => string): Visitor {
-  const anonymousId = store.get(ANONYMOUS_ID_NAME) ?? newId();
-  store.set(ANONYMOUS_ID_NAME, anonymousId, MAX_COOKIE_DAYS);
+export function loadVisitor(store: KeyValueStore, newId: () => string, adopt: () => string | undefined = () => undefined): Visitor {
+  let anonymousId = store.get(ANONYMOUS_ID_NAME) ?? adopt() ?? newId();
+  const keep = (id: string) => {
+    anonymousId = id;
+    store.set(ANONYMOUS_ID_NAME, id, MAX_COOKIE_DAYS);
+  };
+  keep(anonymousId);
   return {
-    anonymousId,
+    anonymousId: () => anonymousId,
+    setAnonymousId: keep,
     userId: () => store.get(USER_ID_NAME),
     setUserId: (userId) => store.set(USER_ID_NAME, userId, MAX_COOKIE_DAYS),
+    reset() {
+      store.remove(USER_ID_NAME);
+      store.remove(CLICK_NAME);
+      store.remove(ANONYMOUS_ID_NAME);
+      keep(newId());
+    },
   };
+}
+
+/** Consent revoked: every identifier this script keeps is deleted. */
+export function forgetVisitor(store: KeyValueStore): void {
+  for (const name of [ANONYMOUS_ID_NAME, USER_ID_NAME, CLICK_NAME]) store.remove(name);
 }
 
 /** A TikTok ad click: its `ttclid` and when this browser first landed with it (ms since the epoch). */

@@ -18,7 +18,14 @@ export function dayCount(startMs: number, endMs: number): number {
   return Math.round((endMs - startMs) / DAY_MS) + 1;
 }
 
-/** The fake's advertisers all report in UTC. */
-export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (`YYYY-MM-DD`) of `date` in the advertiser's IANA time zone: TikTok reports in the advertiser's days. */
+export function dayIn(date: Date, timeZone: string): string {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formats.set(timeZone, format);
+  }
+  return format.format(date);
 }

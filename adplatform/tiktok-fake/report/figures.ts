@@ -1,6 +1,6 @@
 import type { CatalogAd } from '../ad-catalog';
 import type { FakeTikTokState } from '../state';
-import { dayOf } from './dates';
+import { dayIn } from './dates';
 
 /** What happened to one ad (or a sum of ads) on one day. Money in cents keeps sums exact. */
 export interface DayFigures {
@@ -9,12 +9,16 @@ export interface DayFigures {
   spendCents: number;
   /** Conversions TikTok attributes: accepted live events whose `ttclid` is a click the fake issued for the ad. */
   conversions: number;
-  /** Of which CompletePayment, and their total value. */
+  /** Of which web CompletePayment, and their total value. */
   purchases: number;
   purchaseValueCents: number;
+  /** Of which app purchases (CompletePayment or Purchase with `event_source: app`), and their total value. */
+  appPurchases: number;
+  appPurchaseValueCents: number;
 }
 
-const ZERO: DayFigures = { impressions: 0, clicks: 0, spendCents: 0, conversions: 0, purchases: 0, purchaseValueCents: 0 };
+const ZERO: DayFigures = { impressions: 0, clicks: 0, spendCents: 0, conversions: 0, purchases: 0, purchaseValueCents: 0, appPurchases: 0, appPurchaseValueCents: 0 };
+const PURCHASES = new Set(['CompletePayment', 'Purchase']);
 
 /** FNV-1a: a fast, stable hash, so that the same ad and day always report the same delivery figures. */
 function hash(text: string): number {
@@ -36,15 +40,17 @@ function delivery(adId: string, day: string): Pick<DayFigures, 'impressions' | '
 }
 
 /**
- * Traffic the fake can tell apart per ad and day: clicks it issued (each one an impression and a click) and the
- * conversions sent back with their `ttclid` (test events and deduplicated repeats are not counted, as in TikTok).
+ * Traffic the fake can tell apart per ad and day (the advertiser's day): clicks it issued (each one an impression and
+ * a click) and the conversions sent back with their `ttclid` (test events and deduplicated repeats are not counted, as
+ * in TikTok).
  */
 export class AttributedActivity {
   private readonly byAdDay = new Map<string, DayFigures>();
 
   constructor(state: FakeTikTokState) {
+    const dayOf = (ad: CatalogAd, at: Date) => dayIn(at, state.catalog.advertiser(ad.advertiserId)?.seed.timeZone ?? 'Etc/GMT');
     for (const click of state.clicks.all()) {
-      const figures = this.entry(click.ad.adId, dayOf(click.clickedAt));
+      const figures = this.entry(click.ad.adId, dayOf(click.ad, click.clickedAt));
       figures.impressions += 1;
       figures.clicks += 1;
     }
@@ -53,12 +59,17 @@ export class AttributedActivity {
       const ttclid = (event.payload.user as { ttclid?: unknown } | undefined)?.ttclid;
       const click = typeof ttclid === 'string' ? state.clicks.find(ttclid) : undefined;
       if (click === undefined) continue;
-      const figures = this.entry(click.ad.adId, dayOf(new Date(event.eventTime * 1000)));
+      const figures = this.entry(click.ad.adId, dayOf(click.ad, new Date(event.eventTime * 1000)));
       figures.conversions += 1;
-      if (event.event === 'CompletePayment') {
+      if (!PURCHASES.has(event.event)) continue;
+      const value = (event.payload.properties as { value?: unknown } | undefined)?.value;
+      const cents = typeof value === 'number' ? Math.round(value * 100) : 0;
+      if (event.eventSource === 'app') {
+        figures.appPurchases += 1;
+        figures.appPurchaseValueCents += cents;
+      } else if (event.event === 'CompletePayment') {
         figures.purchases += 1;
-        const value = (event.payload.properties as { value?: unknown } | undefined)?.value;
-        if (typeof value === 'number') figures.purchaseValueCents += Math.round(value * 100);
+        figures.purchaseValueCents += cents;
       }
     }
   }
@@ -93,6 +104,8 @@ export function figuresOf(ads: readonly CatalogAd[], days: readonly string[], ac
         total.conversions += extra.conversions;
         total.purchases += extra.purchases;
         total.purchaseValueCents += extra.purchaseValueCents;
+        total.appPurchases += extra.appPurchases;
+        total.appPurchaseValueCents += extra.appPurchaseValueCents;
       }
     }
   }
@@ -122,4 +135,7 @@ export const NUMERIC_METRICS: Readonly<Record<string, (f: DayFigures) => string>
   /** Web purchase VALUE despite its name (§7.3). */
   total_complete_payment_rate: (f) => money(f.purchaseValueCents),
   value_per_complete_payment: (f) => ratioMoney(f.purchaseValueCents, f.purchases),
+  /** App in-app purchases and their value (§7.3 "App purchase"). */
+  purchase: (f) => String(f.appPurchases),
+  total_purchase_value: (f) => money(f.appPurchaseValueCents),
 };

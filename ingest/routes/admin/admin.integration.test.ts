@@ -81,7 +81,7 @@ describe('settings', () => {
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
     ]);
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
     );
   });
 
@@ -154,18 +154,94 @@ describe('conversion rules', () => {
   it('fills in the standard mapping and value source, keeps custom names, and deletes', async () => {
     const ws = await newWorkspace();
     const base = `/admin/workspaces/${ws.id}/conversion-rules`;
-    expect((await admin('PUT', `${base}/purchase`, {})).json()).toEqual({ event: 'purchase', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } });
+    expect((await admin('PUT', `${base}/purchase`, {})).json()).toEqual({
+      event: 'purchase',
+      tiktokEvent: 'CompletePayment',
+      value: { source: 'order_total' },
+      chosen: 'purchase is a standard event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
+    });
     expect((await admin('PUT', `${base}/lead`, { value: { source: 'fixed', amount: 25, currency: 'usd' } })).json()).toEqual({
       event: 'lead',
       tiktokEvent: 'SubmitForm',
       value: { source: 'fixed', amount: 25, currency: 'USD' },
+      chosen: 'lead is a standard event: sent to TikTok as SubmitForm, valued at 25 USD.',
     });
-    expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({ event: 'subscription_started', tiktokEvent: 'subscription_started', value: { source: 'none' } });
+    expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({
+      event: 'subscription_started',
+      tiktokEvent: 'subscription_started',
+      value: { source: 'none' },
+      chosen: 'subscription_started is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties, without a value.',
+    });
 
     expect((await admin('GET', base)).json().rules.map((rule: { event: string }) => rule.event)).toEqual(['lead', 'purchase', 'subscription_started']);
     expect((await admin('DELETE', `${base}/lead`)).json()).toEqual({ event: 'lead', deleted: true });
     expect((await admin('DELETE', `${base}/lead`)).statusCode).toBe(404);
     expect(await subject.repos.conversionRules.find(ws.id, 'lead')).toBeUndefined();
+  });
+
+  it("picks the TikTok event and value for Segment's spec names, and says what it chose", async () => {
+    const ws = await newWorkspace();
+    const put = async (event: string, body: unknown = {}) => (await admin('PUT', `/admin/workspaces/${ws.id}/conversion-rules/${encodeURIComponent(event)}`, body)).json();
+    expect(await put('Order Completed')).toEqual({
+      event: 'Order Completed',
+      tiktokEvent: 'CompletePayment',
+      value: { source: 'order_total' },
+      chosen: 'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
+    });
+    expect(await put('product_added', { value: { source: 'order_total', currency: 'eur' } })).toMatchObject({
+      tiktokEvent: 'AddToCart',
+      chosen:
+        "product_added is Segment's Product Added: sent to TikTok as AddToCart, valued at the amount in the event: properties.total, else value, revenue, or price × quantity (EUR when the event names no currency).",
+    });
+    const chosen = await Promise.all(['Checkout Started', 'Signed Up', 'Product Viewed', 'Products Searched'].map((event) => put(event)));
+    expect(chosen.map((rule) => [rule.event, rule.tiktokEvent, rule.value.source])).toEqual([
+      ['Checkout Started', 'InitiateCheckout', 'order_total'],
+      ['Signed Up', 'CompleteRegistration', 'none'],
+      ['Product Viewed', 'ViewContent', 'order_total'],
+      ['Products Searched', 'Search', 'none'],
+    ]);
+    expect((await put('Order Completed', { tiktokEvent: 'PlaceAnOrder' })).chosen).toBe(
+      'Order Completed is sent to TikTok as PlaceAnOrder, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
+    );
+  });
+
+  it('records each rule it writes in the change log, with the rule before and after', async () => {
+    const ws = await newWorkspace();
+    await admin('PUT', `/admin/workspaces/${ws.id}/conversion-rules/Order%20Completed`, {});
+    await admin('PUT', `/admin/workspaces/${ws.id}/conversion-rules/Order%20Completed`, { value: { source: 'none' } });
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ actor, action, target, before, after }) => ({ actor, action, target, before, after }))).toEqual([
+      {
+        actor: 'operator',
+        action: 'rule.put',
+        target: 'Order Completed',
+        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } },
+        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'none' } },
+      },
+      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } } },
+    ]);
+  });
+
+  it('suggests rules for the event names of the last 7 days that no rule maps, most frequent first', async () => {
+    const ws = await newWorkspace();
+    await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
+    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const track = (event: string, n: number) => ({ type: 'track' as const, messageId: `${event}-${n}`, event, anonymousId: 'a1' });
+    await recordBatch(ws, [
+      ...[1, 2, 3].map((n) => track('Product Viewed', n)),
+      ...[1, 2].map((n) => track('Order Completed', n)),
+      track('Wishlist Shared', 1),
+      { type: 'page' as const, messageId: 'page-1', name: 'Home', anonymousId: 'a1' },
+    ], { receivedAt: new Date() });
+    await recordBatch(ws, [track('Product Added', 1)], { receivedAt: new Date() });
+    await testDb.db('events').where({ workspace_id: ws.id, event_name: 'Product Added' }).update({ received_at: new Date(Date.now() - 8 * 86_400_000) });
+
+    const answer = (await admin('GET', `/admin/workspaces/${ws.id}/conversion-rules/suggestions`)).json();
+    expect(Date.now() - Date.parse(answer.since)).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(answer.suggestions).toEqual([
+      { event: 'Product Viewed', count: 3, lastSeenAt: expect.any(String), tiktokEvent: 'ViewContent', mapping: 'segment', value: { source: 'order_total' } },
+      { event: 'Wishlist Shared', count: 1, lastSeenAt: expect.any(String), tiktokEvent: 'Wishlist Shared', mapping: 'custom', value: { source: 'none' } },
+    ]);
   });
 
   it('names what is wrong with a value', async () => {
@@ -282,6 +358,51 @@ describe('conversions', () => {
     });
   });
 
+  it('shows the request ID in the list, and the warnings found at ingest in the list and the detail', async () => {
+    const ws = await newWorkspace();
+    await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
+    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const { conversions } = await recordBatch(
+      ws,
+      [{ type: 'track', messageId: 'm-comma', event: 'Order Completed', userId: 'u1', properties: { order_id: 'o-comma', total: '12,50', currency: 'EUR' } }],
+      { receivedAt: new Date() },
+    );
+    const id = conversions[0]?.id as string;
+    await subject.repos.conversions.finish(id, { status: 'delivered', tiktokCode: 0, tiktokRequestId: '2026112312000000ABCDEF0123456789ABCD' });
+    const warning = {
+      code: 'value_unreadable',
+      field: 'properties.total',
+      found: '"12,50"',
+      message: 'properties.total is "12,50", not an amount (a number of zero or more, such as 12.5): the conversion is sent without a value',
+    };
+    const [listed] = (await admin('GET', `/admin/workspaces/${ws.id}/conversions`)).json().conversions;
+    expect(listed).toMatchObject({ id, value: null, tiktokRequestId: '2026112312000000ABCDEF0123456789ABCD', warnings: [warning] });
+    expect((await admin('GET', `/admin/workspaces/${ws.id}/conversions/${id}`)).json()).toMatchObject({ value: null, warnings: [warning], repeatedBy: [] });
+  });
+
+  it('marks an event that repeats an order_id as a duplicate of the first conversion, in the detail and the events list', async () => {
+    const ws = await newWorkspace();
+    const [, second] = await seedConversions(ws);
+    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const resent = (messageId: string) => ({ type: 'track' as const, messageId, event: 'purchase', userId: 'u1', properties: { order_id: 'o-2', total: 2 } });
+    const again = await recordBatch(ws, [resent('m-2-again'), resent('m-2-third')], { receivedAt: new Date() });
+    expect(again).toMatchObject({ stored: 2, conversions: [] });
+
+    const detail = (await admin('GET', `/admin/workspaces/${ws.id}/conversions/${second}`)).json();
+    expect(detail.repeatedBy).toEqual([
+      { id: expect.any(String), messageId: 'm-2-again', event: 'purchase', receivedAt: expect.any(String) },
+      { id: expect.any(String), messageId: 'm-2-third', event: 'purchase', receivedAt: expect.any(String) },
+    ]);
+    const { events } = (await admin('GET', `/admin/workspaces/${ws.id}/events`)).json();
+    expect(events.map((e: { messageId: string; duplicateOfConversionId: string | null }) => [e.messageId, e.duplicateOfConversionId])).toEqual(
+      expect.arrayContaining([
+        ['m-2-again', second],
+        ['m-2-third', second],
+        ['m-2', null],
+      ]),
+    );
+  });
+
   it('names a bad status, limit, cursor or ID, and answers 404 for another workspace\'s conversion', async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();
@@ -291,6 +412,51 @@ describe('conversions', () => {
     expect((await list('cursor=bm9wZQ')).json().message).toBe('cursor must be a nextCursor value returned by this endpoint');
     expect((await admin('GET', `/admin/workspaces/${ws.id}/conversions/42`)).json().issues).toEqual(['conversionId must be a conversion ID (a UUID)']);
     expect((await admin('GET', `/admin/workspaces/${ws.id}/conversions/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('events', () => {
+  it('lists received events newest first, without their messages, with cursor paging and a name filter', async () => {
+    const ws = await newWorkspace();
+    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const track = (n: number, event = 'Product Viewed') => ({ type: 'track' as const, messageId: `e-${n}`, event, anonymousId: 'a1', context: { traits: { email: 'jo@example.com' } } });
+    await recordBatch(ws, [track(1), track(2), track(3, 'Cart Viewed')], { receivedAt: new Date() });
+    await recordBatch(ws, [track(4), track(5)], { receivedAt: new Date() });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const response = await admin('GET', `/admin/workspaces/${ws.id}/events?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(response.body).not.toContain('jo@example.com');
+      const page: { events: { messageId: string }[]; nextCursor: string | null } = response.json();
+      seen.push(...page.events.map((e) => e.messageId));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen)).toEqual(new Set(['e-1', 'e-2', 'e-3', 'e-4', 'e-5']));
+    expect(new Set(seen.slice(0, 2))).toEqual(new Set(['e-4', 'e-5']));
+
+    const carts = (await admin('GET', `/admin/workspaces/${ws.id}/events?event=Cart%20Viewed`)).json();
+    expect(carts).toEqual({
+      events: [
+        {
+          id: expect.any(String),
+          messageId: 'e-3',
+          type: 'track',
+          eventName: 'Cart Viewed',
+          userId: null,
+          anonymousId: 'a1',
+          occurredAt: expect.any(String),
+          receivedAt: expect.any(String),
+          duplicateOfConversionId: null,
+        },
+      ],
+      nextCursor: null,
+    });
+    expect((await admin('GET', `/admin/workspaces/${ws.id}/events?limit=500&cursor=x`)).json().issues).toEqual([
+      'limit must be a whole number from 1 to 200',
+    ]);
+    expect((await admin('GET', `/admin/workspaces/${ws.id}/events?cursor=bm9wZQ`)).json().message).toBe('cursor must be a nextCursor value returned by this endpoint');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ListedEvent } from '../../../db/repositories/event-listing';
 import type { ConversionRow } from '../../../db/types';
 
 /** One line of the conversions list. */
@@ -13,13 +14,18 @@ export function conversionSummary(row: ConversionRow) {
     value: row.value,
     currency: row.currency,
     testMode: row.test_mode,
+    tiktokRequestId: row.tiktok_request_id,
+    warnings: row.warnings,
     createdAt: row.created_at,
     completedAt: row.completed_at,
   };
 }
 
-/** Everything an operator needs to explain a conversion: the click used, the exact (hashed) payload, TikTok's answer. */
-export function conversionDetail(row: ConversionRow, workflowLink?: (workflowId: string) => string) {
+/**
+ * Everything an operator needs to explain a conversion: the click used, the exact (hashed) payload, TikTok's answer,
+ * and the later events that repeated its order_id / event_id (stored, but no new conversion).
+ */
+export function conversionDetail(row: ConversionRow, repeatedBy: readonly ListedEvent[], workflowLink?: (workflowId: string) => string) {
   return {
     ...conversionSummary(row),
     workspaceId: row.workspace_id,
@@ -31,6 +37,8 @@ export function conversionDetail(row: ConversionRow, workflowLink?: (workflowId:
     attempts: row.attempts,
     click: { ttclid: row.ttclid, capturedAt: row.click_captured_at, anonymousId: row.click_anonymous_id },
     ttp: row.ttp,
+    /** Where each match key sent to TikTok came from: the message, a linked visitor (its anonymous ID), or linked identities. */
+    matchKeys: row.match_keys,
     requestPayload: row.request_payload,
     tiktokResponse: {
       code: row.tiktok_code,
@@ -38,6 +46,7 @@ export function conversionDetail(row: ConversionRow, workflowLink?: (workflowId:
       requestId: row.tiktok_request_id,
       body: row.response_body,
     },
+    repeatedBy: repeatedBy.map((event) => ({ id: event.id, messageId: event.messageId, event: event.eventName, receivedAt: event.receivedAt })),
     updatedAt: row.updated_at,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { CredentialCache } from '../../auth/credential-cache';
@@ -6,8 +7,11 @@ import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
 import { conversionRuleRoutes } from './conversion-rules';
+import { eventRoutes } from './events';
+import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { tiktokRoutes } from './tiktok';
+import { tiktokAdUrlRoutes } from './tiktok-ad-url';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
 import { tiktokSelectionRoutes } from './tiktok-selection';
 import { tiktokStatisticsRoutes } from './tiktok-statistics';
@@ -16,6 +20,8 @@ import { loadWorkspaceFromPath } from './workspace-scope';
 import { workspaceCollectionRoutes } from './workspaces';
 
 export interface AdminRoutesOptions {
+  /** For settings writes that commit together with their change-log entry. */
+  db: Knex;
   repos: Repositories;
   adminToken: string;
   /** Ingest caches API keys and workspaces; every change made here clears that cache. */
@@ -25,7 +31,7 @@ export interface AdminRoutesOptions {
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, credentials, tiktok, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { db, repos, adminToken, credentials, tiktok, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
   const invalidateCredentials = () => credentials.clear();
@@ -36,13 +42,22 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       loadWorkspaceFromPath(workspace, repos.workspaces);
       await workspace.register(workspaceSettingsRoutes, { workspaces: repos.workspaces, onChange: invalidateCredentials });
       await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, onRevoke: invalidateCredentials });
-      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules });
+      await workspace.register(conversionRuleRoutes, {
+        prefix: '/conversion-rules',
+        db,
+        conversionRules: repos.conversionRules,
+        changeLog: repos.changeLog,
+        eventListing: repos.eventListing,
+      });
       await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
-      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, workflowLink });
+      await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
+      await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

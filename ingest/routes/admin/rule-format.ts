@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConversionRule } from '../../../db/repositories/conversion-rules';
-import { defaultTikTokEvent, isPurchase } from '../../../domain/event-mapping';
+import { eventMapping, valuedByDefault } from '../../../domain/event-mapping';
 import { currencyCode, jsonBody } from './fields';
 
 /** Far below what numeric(18,4) holds: a single conversion worth more than a billion is a typo. */
@@ -39,8 +39,8 @@ export type RuleValue = z.infer<typeof value>;
 
 /** The stored rule for `PUT .../conversion-rules/:event`, with the documented defaults filled in. */
 export function ruleFromBody(sourceEvent: string, body: z.infer<typeof ruleBody>): ConversionRule {
-  const tiktokEvent = body.tiktokEvent ?? defaultTikTokEvent(sourceEvent);
-  const chosen: RuleValue = body.value ?? { source: isPurchase(sourceEvent, tiktokEvent) ? 'order_total' : 'none' };
+  const tiktokEvent = body.tiktokEvent ?? eventMapping(sourceEvent).tiktokEvent;
+  const chosen: RuleValue = body.value ?? { source: valuedByDefault(sourceEvent, tiktokEvent) ? 'order_total' : 'none' };
   return {
     sourceEvent,
     tiktokEvent,

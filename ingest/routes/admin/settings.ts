@@ -4,11 +4,19 @@ import { z } from 'zod';
 import type { WorkspaceRepository } from '../../../db/repositories/workspaces';
 import { badRequest, notFound } from '../../http-error';
 import { parseOrReject } from '../../validation';
-import { jsonBody, webOrigin } from './fields';
+import { currencyCode, jsonBody, webOrigin } from './fields';
 import { workspaceOf } from './workspace-scope';
 
 const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
+const MAX_EXCHANGE_RATES = 200;
+const RATE_RULE = 'must be a positive decimal: what one unit of that currency is worth in the TikTok advertiser\'s currency, e.g. "1.08"';
+
+/** A rate as exact decimal text; a JSON number is taken at its shortest decimal form. */
+const exchangeRate = z
+  .union([z.string(), z.number()], { error: RATE_RULE })
+  .transform((value) => String(value).trim())
+  .refine((text) => /^\d{1,12}(\.\d{1,12})?$/.test(text) && /[1-9]/.test(text), RATE_RULE);
 
 const settingsBody = jsonBody({
   attributionWindowDays: z.number({ error: windowMessage }).int(windowMessage).min(1, windowMessage).max(90, windowMessage).optional(),
@@ -30,9 +38,19 @@ const settingsBody = jsonBody({
     .max(MAX_ALLOWED_ORIGINS, `must hold at most ${MAX_ALLOWED_ORIGINS} origins`)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  consentRequired: z.boolean({ error: 'must be true or false' }).optional(),
+  exchangeRates: z
+    .record(currencyCode, exchangeRate, {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? 'must be named by ISO 4217 currency codes such as USD or EUR'
+          : 'must be an object of currency codes to rates, e.g. {"EUR": "1.08"}, or {} to clear them',
+    })
+    .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
+    .optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
 );
 
 function notFoundAfterDelete(workspaceId: string): never {
@@ -40,8 +58,9 @@ function notFoundAfterDelete(workspaceId: string): never {
 }
 
 /**
- * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, and the
- * origins browser keys are accepted from).
+ * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, the
+ * origins browser keys are accepted from, whether the tracking script waits for consent, and the exchange rates
+ * reports convert delivered values with).
  */
 export const workspaceSettingsRoutes: FastifyPluginAsync<{ workspaces: WorkspaceRepository; onChange: () => void }> = async (app, { workspaces, onChange }) => {
   app.get('/', async (request) => workspaceOf(request));

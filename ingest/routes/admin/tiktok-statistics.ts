@@ -13,14 +13,16 @@ const queryText = (whenMissing?: string) =>
 const limitMessage = 'must be an integer from 1 to 10000';
 const offsetMessage = 'must be a non-negative integer';
 
-/** Shapes only; the report service checks dates, range, zone and bounds and names the field. */
+/**
+ * Shapes only; the report service checks dates, range and bounds and names the field. There is no time zone to pass:
+ * days are the advertiser's on both sides, as TikTok reports them.
+ */
 const reportQuery = z.strictObject({
   level: z.enum(['campaign', 'adgroup', 'ad'], { error: (issue) => (issue.input === undefined ? 'is required: campaign, adgroup or ad' : 'must be campaign, adgroup or ad') }),
   from: queryText('is required: the first day, as YYYY-MM-DD'),
   to: queryText('is required: the last day (inclusive), as YYYY-MM-DD'),
   granularity: z.enum(['day', 'total'], { error: 'must be day or total' }).optional(),
   campaignId: queryText().optional(),
-  timeZone: queryText().optional(),
   limit: z.coerce.number({ error: limitMessage }).optional(),
   offset: z.coerce.number({ error: offsetMessage }).optional(),
 });
@@ -32,7 +34,8 @@ export interface TikTokStatisticsRoutesOptions {
 
 /**
  * `/admin/workspaces/:workspaceId/tiktok/{stats/pull,reports}`: run the statistics schedule now, and read the pulled
- * figures (TikTok's spend, impressions, clicks, CPC, CTR, conversions, value and ROAS beside Signalbox's deliveries).
+ * figures (TikTok's spend, impressions, clicks, CPC, CTR, CPM, conversions, cost per conversion, conversion rate,
+ * value and ROAS beside Signalbox's deliveries).
  */
 export const tiktokStatisticsRoutes: FastifyPluginAsync<TikTokStatisticsRoutesOptions> = async (app, { connections, reports }) => {
   app.post('/stats/pull', async (request, reply) => {

@@ -202,3 +202,53 @@ describe('CORS preflight', () => {
     expect(response.json().message).toBe('Origin https://evil.example is not in the allowedOrigins of any workspace: add it in the workspace settings');
   });
 });
+
+describe("the tracking script's same-site mode", () => {
+  it('answers a batch that asks for it with server-set first-party cookies, readable with credentials', async () => {
+    const click = { id: 'E.C.P.same-site', at: Date.now() - 86_400_000 };
+    const response = await fromPage('/v1/batch', { batch: [page('m-cookies')], writeKey: browserKey, setCookies: { anonymousId: 'visitor-1', click } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-credentials']).toBe('true');
+    const cookies = response.cookies.map(({ name, value, maxAge, path, sameSite, secure }) => ({ name, value, maxAge, path, sameSite, secure }));
+    expect(cookies).toEqual([
+      { name: 'sbx_aid', value: 'visitor-1', maxAge: 34_560_000, path: '/', sameSite: 'Lax', secure: true },
+      { name: 'sbx_ttclid', value: JSON.stringify(click), maxAge: expect.any(Number), path: '/', sameSite: 'Lax', secure: true },
+    ]);
+    expect(cookies[1]?.maxAge).toBeGreaterThan(29 * 86_400 - 60);
+    expect(cookies[1]?.maxAge).toBeLessThanOrEqual(29 * 86_400);
+    expect(await stored('m-cookies')).toBe(true);
+  });
+
+  it('sets no cookie for a batch that does not ask, nor for a secret key', async () => {
+    expect((await fromPage('/v1/batch', { batch: [page('m-no-cookies')], writeKey: browserKey })).headers['set-cookie']).toBeUndefined();
+    const server = await app.inject({
+      method: 'POST',
+      url: '/v1/batch',
+      headers: { authorization: `Bearer ${secretKey}` },
+      payload: { batch: [page('m-server-cookies')], setCookies: { anonymousId: 'visitor-1' } },
+    });
+    expect(server.statusCode).toBe(200);
+    expect(server.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('the tracking script settings (GET /js/v1/config/:key)', () => {
+  it("answer a browser key's consent requirement and attribution window, cacheable and readable from any page", async () => {
+    const first = await app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ consentRequired: false, attributionDays: 30 });
+    expect(first.headers).toMatchObject({ 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
+
+    await app.inject({ method: 'PATCH', url: `/admin/workspaces/${shop.id}/settings`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { consentRequired: true, attributionWindowDays: 7 } });
+    expect((await app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` })).json()).toEqual({ consentRequired: true, attributionDays: 7 });
+    await app.inject({ method: 'PATCH', url: `/admin/workspaces/${shop.id}/settings`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { consentRequired: false, attributionWindowDays: 30 } });
+  });
+
+  it('know nothing of a secret, unknown or revoked key', async () => {
+    for (const key of [secretKey, 'pk_unknown']) {
+      const response = await app.inject({ method: 'GET', url: `/js/v1/config/${key}` });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ error: 'not_found', message: 'key: not an active browser key (pk_...) of any workspace' });
+    }
+  });
+});

@@ -6,12 +6,13 @@ import { badRequest, forbidden } from '../../http-error';
 const PREFLIGHT_MAX_AGE_SECONDS = 7_200;
 
 /**
- * Lets the page at `origin` read the answer. Set only after the request's browser key was accepted from that origin,
- * so a page on any other origin cannot read anything (a generic CORS plugin cannot know this: the allowed origins
- * belong to the key's workspace, which is known only after authentication).
+ * Lets the page at `origin` read the answer, also to a request sent with cookies (the tracking script's same-site
+ * mode, whose answer sets first-party cookies). Set only after the request's browser key was accepted from that
+ * origin, so a page on any other origin cannot read anything (a generic CORS plugin cannot know this: the allowed
+ * origins belong to the key's workspace, which is known only after authentication).
  */
 export function allowOrigin(reply: FastifyReply, origin: string): void {
-  reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+  reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true').header('vary', 'Origin');
 }
 
 /**
@@ -31,6 +32,7 @@ export const ingestPreflightRoutes: FastifyPluginAsync<{ credentials: Credential
       .headers({
         'access-control-allow-origin': origin,
         'access-control-allow-methods': 'POST',
+        'access-control-allow-credentials': 'true',
         // Libraries add their own headers (RudderStack sends AnonymousId); the key decides what is accepted.
         ...(requestedHeaders === undefined ? {} : { 'access-control-allow-headers': requestedHeaders }),
         'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),

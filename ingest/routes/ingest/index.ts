@@ -6,11 +6,13 @@ import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../aut
 import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
 import { checkKeyUse } from '../../auth/key-policy';
 import { decompressBody } from '../../decompress';
+import { jsonBodyParser } from '../../json-body';
 import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
 import type { BatchRecorder } from '../../record-batch';
 import { allowOrigin } from './cors';
+import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 
 export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<StartReport>;
@@ -90,12 +92,13 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     await limitRate.call(app, request, reply);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
-  // Browser libraries send JSON as text/plain to avoid a CORS preflight.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  // Every body is JSON whatever its Content-Type, as on Segment's and RudderStack's servers: browser libraries send
+  // text/plain to avoid a CORS preflight, RudderStack's Node library application/x-www-form-urlencoded.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
   /** `receivedAt` is the instant the messages were checked against, clock-skew correction included. */
-  async function accept(request: FastifyRequest, parse: (receivedAt: Date) => ParsedMessages) {
+  async function accept(request: FastifyRequest, reply: FastifyReply, parse: (receivedAt: Date) => ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
     const receivedAt = new Date();
     const { messages, sentAt } = parse(receivedAt);
@@ -110,16 +113,23 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     metrics.duplicates.inc(result.duplicates);
     metrics.conversionsCreated.inc(result.conversions.length);
     startInBackground(startConversions, result.conversions, request.log);
-    return { success: true };
+    // The tracking script's same-site mode: its identifiers become server-set first-party cookies.
+    if (apiKey.kind === 'browser') {
+      const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+    }
+    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
+    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
+    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
-    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseBatch(request.body, receivedAt)));
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseBatch(request.body, receivedAt)));
   }
   for (const type of SINGLE_MESSAGE_TYPES) {
-    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseSingle(request.body, type, receivedAt)));
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
   for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
-    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request) => accept(request, (receivedAt) => parseSingle(request.body, type, receivedAt)));
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
 };

@@ -75,13 +75,32 @@ describe('POST /v1/batch', () => {
     const purchase = { type: 'track', messageId: 'm-retried', event: 'purchase', userId: 'user-7', properties: { order_id: 'order-2002', total: 12 } };
     expect((await post('/v1/batch', { batch: [purchase] })).statusCode).toBe(200);
     const first = await subject.starts.next();
-    expect((await post('/v1/batch', { batch: [purchase, purchase] })).statusCode).toBe(200);
+    const again = await post('/v1/batch', { batch: [purchase, purchase] });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ success: true, duplicates: { messages: 2, conversions: 0 } });
 
     expect(await testDb.db('events').where({ workspace_id: shop.id, message_id: 'm-retried' }).count<{ count: string }[]>('* as count')).toEqual([{ count: '1' }]);
     expect(await testDb.db('conversions').where({ workspace_id: shop.id, message_id: 'm-retried' }).pluck('id')).toEqual([first[0]?.id]);
     const startsBefore = subject.starts.calls.length;
     expect((await post('/v1/track', { ...track('m-after'), event: 'page_scrolled' })).statusCode).toBe(200);
     expect(subject.starts.calls).toHaveLength(startsBefore);
+  });
+
+  it('stores a new message that repeats an order_id, marked as a duplicate of the first conversion, and says so', async () => {
+    const purchase = (messageId: string) => ({ type: 'track', messageId, event: 'purchase', userId: 'user-8', properties: { order_id: 'order-3003', total: 30 } });
+    const response = await post('/v1/batch', { batch: [purchase('m-order'), purchase('m-order-again')] });
+    expect(response.json()).toEqual({ success: true, duplicates: { messages: 0, conversions: 1 } });
+    const [conversion] = await subject.starts.next();
+    const resent = await post('/v1/track', purchase('m-order-third'));
+    expect(resent.json()).toEqual({ success: true, duplicates: { messages: 0, conversions: 1 } });
+
+    const events = await testDb.db('events').where({ workspace_id: shop.id }).whereIn('message_id', ['m-order', 'm-order-again', 'm-order-third']).orderBy('id');
+    expect(events.map((e) => [e.message_id, e.duplicate_of_conversion_id])).toEqual([
+      ['m-order', null],
+      ['m-order-again', conversion?.id],
+      ['m-order-third', conversion?.id],
+    ]);
+    expect(await testDb.db('conversions').where({ workspace_id: shop.id, event_id: 'order-3003' }).pluck('id')).toEqual([conversion?.id]);
   });
 
   it('answers 400 naming each bad field with its index, and stores nothing of the request', async () => {
@@ -106,10 +125,16 @@ describe('POST /v1/batch', () => {
     expect(response.json().message).toBe('batch must hold at most 10000 messages');
   });
 
-  it('answers 400 for a body that is not JSON, in the common error shape', async () => {
+  it('answers 400 for a body that is not JSON, saying what is wrong and at which line and column', async () => {
     const response = await post('/v1/batch', '{"batch": [');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'invalid_request', message: 'body is not valid JSON' });
+    expect(response.json()).toEqual({ error: 'invalid_request', message: 'body is not valid JSON: the text ends where a value should be (line 1, column 12)' });
+    const multiline = await post('/v1/track', '{\n  "event": "Order Completed",\n  "anonymousId": "a1"\n  "properties": {}\n}', { 'content-type': 'text/plain' });
+    expect(multiline.json().message).toBe(`body is not valid JSON: expected ',' or '}' after a property value, found '"' (line 4, column 3)`);
+    const gzipped = await post('/v1/batch', gzipSync('{"batch": [{"type": "track",}]}'), { 'content-encoding': 'gzip' });
+    expect(gzipped.json().message).toBe(`body is not valid JSON: expected a property name in double quotes, found '}' (line 1, column 29)`);
+    const poisoned = await post('/v1/track', '{"event": "e", "anonymousId": "a", "__proto__": {"admin": true}}');
+    expect(poisoned.json()).toEqual({ error: 'invalid_request', message: 'body must not set __proto__ or constructor.prototype' });
   });
 
   it('accepts a gzip or deflate body, and Segment-style text/plain JSON', async () => {
@@ -121,7 +146,7 @@ describe('POST /v1/batch', () => {
     expect(await testDb.db('events').where({ workspace_id: shop.id }).whereIn('message_id', ['m-gzip', 'm-deflate', 'm-text']).count<{ count: string }[]>('* as count')).toEqual([{ count: '3' }]);
   });
 
-  it('answers 400 for a missing body or one that is not valid gzip, and 415 for an unknown Content-Type or Content-Encoding', async () => {
+  it('answers 400 for a missing body, one that is not valid gzip or not JSON whatever its Content-Type, and 415 for an unknown Content-Encoding', async () => {
     const broken = await post('/v1/batch', Buffer.from('not gzip at all'), { 'content-encoding': 'gzip' });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().message).toMatch(/^body is not valid gzip data/);
@@ -129,8 +154,8 @@ describe('POST /v1/batch', () => {
     expect(brotli.statusCode).toBe(415);
     expect(brotli.json()).toEqual({ error: 'unsupported_media_type', message: 'Content-Encoding br is not supported: send gzip, deflate or an uncompressed body' });
     const xml = await post('/v1/batch', '<batch/>', { 'content-type': 'application/xml' });
-    expect(xml.statusCode).toBe(415);
-    expect(xml.json()).toEqual({ error: 'unsupported_media_type', message: 'Content-Type application/xml is not supported: send application/json' });
+    expect(xml.statusCode).toBe(400);
+    expect(xml.json()).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/^body is not valid JSON: .* \(line 1, column 1\)$/) });
     const empty = await app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: `Bearer ${shopKey}` } });
     expect(empty.json()).toEqual({ error: 'invalid_request', message: 'body must be a JSON object with a batch array', issues: ['body must be a JSON object with a batch array'] });
   });

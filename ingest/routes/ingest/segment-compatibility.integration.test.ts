@@ -1,3 +1,4 @@
+import RudderAnalytics from '@rudderstack/rudder-sdk-node';
 import Signalbox from '@signalbox/api';
 import { Analytics } from '@segment/analytics-node';
 import type { Knex } from 'knex';
@@ -76,5 +77,43 @@ describe("Segment's Node library (@segment/analytics-node) pointed at Signalbox"
       ]),
       conversions: [{ source_event: 'purchase', tiktok_event: 'CompletePayment', event_id: 'order-1001', value: 46, currency: 'USD', event_source: 'web', status: 'pending' }],
     });
+  });
+});
+
+describe("RudderStack's Node library (@rudderstack/rudder-sdk-node) pointed at Signalbox", () => {
+  it('is accepted although it sends gzip as application/x-www-form-urlencoded, and is acted on as Signalbox own library', async () => {
+    const rudderShop = await shop('RudderStack shop');
+    const errors: unknown[] = [];
+    const rudder = new RudderAnalytics(rudderShop.key, { dataPlaneUrl: host, flushAt: 10, logLevel: 'error', retryCount: 0, errorHandler: (error) => errors.push(error) });
+    rudder.page({ anonymousId: 'visitor-1', name: 'Ferns', properties: { url: landingUrl, referrer: 'https://www.tiktok.com/', ttp: 'ttp-visitor-1' } });
+    rudder.identify({ userId: 'user-1', anonymousId: 'visitor-1', traits: { email: ' Jane@Example.com ', plan: 'pro' } });
+    rudder.group({ userId: 'user-1', groupId: 'org-9', traits: { name: 'Plant Co', employees: 12 } });
+    rudder.track({ userId: 'user-1', event: 'purchase', properties: order });
+    await rudder.flush();
+
+    const ownShop = await shop('Signalbox shop for RudderStack');
+    const own = new Signalbox({ apiKey: ownShop.key, host, flushAt: 10 });
+    await own.page({ anonymousId: 'visitor-1', name: 'Ferns', properties: { url: landingUrl, referrer: 'https://www.tiktok.com/', ttp: 'ttp-visitor-1' } });
+    await own.identify('user-1', { email: ' Jane@Example.com ', plan: 'pro' }, { anonymousId: 'visitor-1' });
+    await own.group('user-1', 'org-9', { name: 'Plant Co', employees: 12 });
+    await own.track({ userId: 'user-1', event: 'purchase', properties: order });
+    await own.close();
+
+    expect(errors).toEqual([]);
+    const viaRudder = await outcome(testDb.db, rudderShop.workspace.id);
+    expect(viaRudder.events).toHaveLength(4);
+    expect(viaRudder).toEqual(await outcome(testDb.db, ownShop.workspace.id));
+  });
+
+  it('reads a body sent with any other content type as JSON too, and still names malformed JSON', async () => {
+    const { key } = await shop('Odd content types');
+    const post = (contentType: string, body: string) =>
+      subject.app.inject({ method: 'POST', url: '/v1/track', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, payload: body });
+    const message = JSON.stringify({ userId: 'user-1', event: 'viewed', messageId: 'odd-1' });
+    expect((await post('application/octet-stream', message)).statusCode).toBe(200);
+    expect((await post('application/x-www-form-urlencoded; charset=utf-8', message)).statusCode).toBe(200);
+    const malformed = await post('application/x-www-form-urlencoded', 'event=viewed&userId=1');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ error: 'invalid_request' });
   });
 });

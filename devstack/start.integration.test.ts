@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client, Connection } from '@temporalio/client';
+import { build } from 'esbuild';
+import type { Knex } from 'knex';
+import { run } from '../cli/program';
+import { createDatabase } from '../db/knex';
+import { buildTrackingScript } from '../web/build';
+import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
+import { freePort } from './ports';
+
+/**
+ * `npm start` as a person runs it: the built code (compiled here with esbuild, file by file as tsc lays it out) with
+ * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on free ports.
+ */
+const ROOT = path.join(__dirname, '..');
+const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows'];
+
+let out: string;
+let dataDir: string;
+let runtimeDir: string;
+let admin: Knex;
+/** An empty database: the stack migrates it itself (knex records the compiled .js migrations, as npm start does). */
+const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
+let stack: ChildProcess | undefined;
+const lines: string[] = [];
+const taskQueue = `devstack-test-${process.pid}`;
+
+async function compile(): Promise<void> {
+  const entryPoints = SOURCE_DIRS.flatMap((dir) =>
+    (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.includes('testing'))
+      .map((file) => path.join(ROOT, dir, file)),
+  );
+  await build({ entryPoints, outdir: out, outbase: ROOT, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' });
+  await buildTrackingScript(path.join(out, 'web', 'signalbox.js'));
+}
+
+function waitForLine(pattern: RegExp, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      const index = lines.findIndex((line) => pattern.test(line));
+      if (index >= 0) return resolve(index);
+      if (stack?.exitCode !== null) return reject(new Error(`the dev stack exited with ${stack?.exitCode}:\n${lines.join('\n')}`));
+      if (Date.now() - started > timeoutMs) return reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`));
+      setTimeout(check, 100);
+    };
+    check();
+  });
+}
+
+async function signalbox(args: string[], cwd: string) {
+  const err: string[] = [];
+  const outLines: string[] = [];
+  const code = await run(args, { out: (text) => outLines.push(text), err: (text) => err.push(text), env: { XDG_RUNTIME_DIR: runtimeDir }, cwd });
+  return { code, stdout: outLines.join('\n'), stderr: err.join('\n') };
+}
+
+beforeAll(async () => {
+  // Inside the project, so that the compiled code finds its node_modules.
+  mkdirSync(path.join(ROOT, 'dist'), { recursive: true });
+  out = mkdtempSync(path.join(ROOT, 'dist', 'devstack-test-'));
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-data-'));
+  runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
+  admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
+  await admin.raw(`CREATE DATABASE ${databaseName}`);
+  const databaseUrl = new URL(process.env.TEST_DATABASE_URL as string);
+  databaseUrl.pathname = `/${databaseName}`;
+  await compile();
+  stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: databaseUrl.toString(),
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PORT: String(await freePort()),
+      FAKE_TIKTOK_PORT: String(await freePort()),
+      SIGNALBOX_DATA_DIR: dataDir,
+      XDG_RUNTIME_DIR: runtimeDir,
+      // The worker's readiness line must come whatever the level.
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [stack.stdout, stack.stderr]) if (stream) createInterface({ input: stream }).on('line', (line) => lines.push(line));
+}, 300_000);
+
+afterAll(async () => {
+  if (stack && stack.exitCode === null) {
+    const exited = new Promise((resolve) => stack?.once('exit', resolve));
+    stack.kill('SIGTERM');
+    await exited;
+  }
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS as string });
+  const sweeper = new Client({ connection }).schedule.getHandle(OUTBOX_SWEEPER_SCHEDULE_ID);
+  const description = await sweeper.describe().catch(() => undefined);
+  if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await sweeper.delete();
+  await connection.close();
+  await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await admin.destroy();
+  for (const dir of [out, dataDir, runtimeDir]) rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+describe('npm start', () => {
+  it('prints "running" only once the worker is running, and the CLI finds that stack by itself', async () => {
+    const running = await waitForLine(/^Signalbox is running\./, 240_000);
+    const workerRunning = lines.findIndex((line) => /^\[worker\] INFO worker (started|running)\b/.test(line));
+    expect(workerRunning).toBeGreaterThanOrEqual(0);
+    expect(workerRunning).toBeLessThan(running);
+
+    // Started with its own SIGNALBOX_DATA_DIR, and the CLI run from elsewhere without it: the only stack running.
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-cwd-'));
+    try {
+      const health = await signalbox(['--verbose', 'health'], elsewhere);
+      expect(health).toMatchObject({ code: 0, stdout: 'Signalbox is ready' });
+      expect(health.stderr).toMatch(new RegExp(`^Signalbox at http://127\\.0\\.0\\.1:\\d+ \\(from ${path.join(dataDir, 'dev-stack.json').replace(/[.]/g, '\\.')}\\)$`));
+
+      const exited = new Promise<number | null>((resolve) => stack?.once('exit', resolve));
+      stack?.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect((await signalbox(['health'], elsewhere)).stderr).toMatch(/^Error: no server URL/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import type { TikTokUser } from '../adplatform/tiktok/types';
+import type { MatchKeySource, MatchKeySources } from '../db/types';
+
+const DAY_MS = 86_400_000;
+/** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */
+const MAX_HASHES = 5;
+
+/** What the converting message itself carries; email, phone and the user ID already hashed. */
+export interface MessageKeys {
+  email?: string;
+  phone?: string;
+  externalId?: string;
+  ip?: string;
+  userAgent?: string;
+  locale?: string;
+  pageUrl?: string;
+  ttp?: string;
+}
+
+/** A linked visitor's profile: its `_ttp` and its latest page view's device details. */
+export interface VisitorKeys {
+  anonymousId: string;
+  ttp?: string;
+  ip?: string;
+  userAgent?: string;
+  pageUrl?: string;
+  deviceSeenAt?: Date;
+}
+
+export interface MatchKeyFacts {
+  message: MessageKeys;
+  /** Hashed emails and phones linked to the converting user, used when the message has none of its own. */
+  linked: { emails: readonly string[]; phones: readonly string[] };
+  click?: { ttclid: string; anonymousId: string };
+  /** The `_ttp` chosen for the conversion (the message's, else a linked visitor's). */
+  ttp?: string;
+  /** The converting visitor first, then the visitor that clicked: whose device details may stand in for the message's. */
+  visitors: readonly VisitorKeys[];
+  eventTime: Date;
+  attributionWindowDays: number;
+}
+
+export interface MatchKeys {
+  /** Only hashed PII, and the device keys TikTok takes in plain. */
+  user: TikTokUser;
+  /** The page URL to send when the message carries none. */
+  pageUrl?: string;
+  sources: MatchKeySources;
+}
+
+function oneOrMany(values: readonly string[]): string | string[] | undefined {
+  const unique = [...new Set(values)].slice(0, MAX_HASHES);
+  return unique.length === 0 ? undefined : unique.length === 1 ? unique[0] : unique;
+}
+
+const fromMessage: MatchKeySource = { source: 'message' };
+const fromVisitor = (anonymousId: string): MatchKeySource => ({ source: 'visitor', anonymousId });
+
+/** Device details are the visitor's only while they are recent: seen within the attribution window of the conversion. */
+function recentDevice(visitor: VisitorKeys, eventTime: Date, windowDays: number): boolean {
+  if (visitor.deviceSeenAt === undefined || (visitor.ip === undefined && visitor.userAgent === undefined)) return false;
+  return Math.abs(eventTime.getTime() - visitor.deviceSeenAt.getTime()) <= windowDays * DAY_MS;
+}
+
+/**
+ * Every match key Signalbox legitimately holds for the conversion, and where each came from. The message's own keys
+ * win. IP address and user agent travel as a pair from one device: the message's, else the latest page view of the
+ * converting visitor, else of the visitor that clicked, within the attribution window. Email and phone come from the
+ * message, else from identities linked to the user (its own devices).
+ */
+export function chooseMatchKeys(facts: MatchKeyFacts): MatchKeys {
+  const { message, linked } = facts;
+  const user: TikTokUser = {};
+  const sources: MatchKeySources = {};
+  const set = <K extends keyof TikTokUser & keyof MatchKeySources>(key: K, value: TikTokUser[K] | undefined, source: MatchKeySource) => {
+    if (value === undefined) return;
+    user[key] = value;
+    sources[key] = source;
+  };
+
+  set('email', oneOrMany(message.email !== undefined ? [message.email] : linked.emails), message.email !== undefined ? fromMessage : { source: 'identity' });
+  set('phone', oneOrMany(message.phone !== undefined ? [message.phone] : linked.phones), message.phone !== undefined ? fromMessage : { source: 'identity' });
+  set('external_id', message.externalId, fromMessage);
+  if (facts.click !== undefined) set('ttclid', facts.click.ttclid, fromVisitor(facts.click.anonymousId));
+  if (facts.ttp !== undefined) {
+    const owner = facts.visitors.find((v) => v.ttp === facts.ttp);
+    set('ttp', facts.ttp, message.ttp === facts.ttp || owner === undefined ? fromMessage : fromVisitor(owner.anonymousId));
+  }
+
+  let pageUrl: string | undefined;
+  if (message.ip !== undefined || message.userAgent !== undefined) {
+    set('ip', message.ip, fromMessage);
+    set('user_agent', message.userAgent, fromMessage);
+  } else {
+    const device = facts.visitors.find((v) => recentDevice(v, facts.eventTime, facts.attributionWindowDays));
+    if (device !== undefined) {
+      set('ip', device.ip, fromVisitor(device.anonymousId));
+      set('user_agent', device.userAgent, fromVisitor(device.anonymousId));
+      if (message.pageUrl === undefined && device.pageUrl !== undefined) {
+        pageUrl = device.pageUrl;
+        sources.page_url = fromVisitor(device.anonymousId);
+      }
+    }
+  }
+  if (message.pageUrl !== undefined) sources.page_url = fromMessage;
+  set('locale', message.locale, fromMessage);
+  return pageUrl === undefined ? { user, sources } : { user, pageUrl, sources };
+}

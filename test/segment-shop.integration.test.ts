@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { run } from '../cli/program';
+import type { ConversionRow } from '../db/types';
+import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { TestPipeline } from './helpers/pipeline';
+
+/**
+ * The README's quick start, unchanged but for the event name, for a shop already instrumented for Segment: the CLI
+ * and curl's requests over HTTP to the real app, conversions run by a real worker on the Temporal dev server, and
+ * the fake TikTok receiving them.
+ */
+let pipeline: TestPipeline;
+let app: FastifyInstance;
+let url: string;
+
+beforeAll(async () => {
+  pipeline = await TestPipeline.start();
+  app = buildTestApp(pipeline.database.db, { recordBatch: pipeline.recordBatch, startConversions: pipeline.startConversions, tiktokApiUrl: pipeline.fake.url }).app;
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app.close();
+  await pipeline.close();
+});
+
+async function signalbox(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env: { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd: '/' });
+  if (code !== 0) throw new Error(`signalbox ${args.join(' ')} failed: ${err.join('\n')}`);
+  return out.join('\n');
+}
+
+const curl = (path: string, key: string, body: unknown) =>
+  fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function settledConversion(workspaceId: string, orderId: string): Promise<ConversionRow> {
+  const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: orderId }).first()) as ConversionRow | undefined;
+  if (row === undefined) throw new Error(`no conversion has the order ${orderId} as its event_id`);
+  return pipeline.settled(row);
+}
+
+describe("a Segment-instrumented shop following the README's quick start", () => {
+  let workspaceId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    workspaceId = /^ID: +(ws_\S+)$/m.exec(await signalbox('workspaces', 'create', 'My shop'))?.[1] as string;
+    key = /^Key: +(dk_\S+)$/m.exec(await signalbox('keys', 'create', workspaceId, '--name', 'backend'))?.[1] as string;
+    await signalbox('rules', 'put', workspaceId, 'Order Completed');
+    await signalbox('tiktok', 'set', workspaceId, '--token', FAKE_TIKTOK_ACCESS_TOKEN, '--pixel', FAKE_TIKTOK_PIXEL_CODE);
+    const page = await curl('/v1/page', key, {
+      anonymousId: 'visitor-1',
+      context: { page: { url: 'https://shop.example/?ttclid=E.C.P.segment-demo' }, ttp: '2F7h37YkS1j57AYSKTI7IHhJPYH' },
+    });
+    expect(page.status).toBe(200);
+  });
+
+  it('delivers Order Completed as CompletePayment valued at its total, and lists it with the request ID', async () => {
+    const order = { event: 'Order Completed', userId: 'u-1', anonymousId: 'visitor-1', properties: { order_id: 'A-1001', total: 59.9, revenue: 52, currency: 'USD' } };
+    expect(await (await curl('/v1/track', key, order)).json()).toEqual({ success: true });
+
+    const conversion = await settledConversion(workspaceId, 'A-1001');
+    expect(conversion).toMatchObject({ status: 'delivered', tiktok_event: 'CompletePayment', value: 59.9, currency: 'USD', warnings: [] });
+    const { events } = await pipeline.fake.receivedEvents();
+    expect(events.filter((e) => e.eventId === 'A-1001')).toEqual([
+      expect.objectContaining({ event: 'CompletePayment', payload: expect.objectContaining({ properties: expect.objectContaining({ value: 59.9, currency: 'USD' }) }) }),
+    ]);
+    const listed = await signalbox('conversions', 'list', workspaceId);
+    expect(listed.split('\n')[0]).toMatch(/ TIKTOK REQUEST /);
+    expect(listed).toContain(`${conversion.id}  delivered  Order Completed  CompletePayment  59.9 USD`);
+    expect(listed).toContain(conversion.tiktok_request_id as string);
+  });
+
+  it('says that a re-sent order was a duplicate, and shows the new event that repeated its order_id', async () => {
+    const order = { event: 'Order Completed', userId: 'u-1', anonymousId: 'visitor-1', properties: { order_id: 'A-2002', total: 20, currency: 'USD' } };
+    await curl('/v1/track', key, order);
+    const first = await settledConversion(workspaceId, 'A-2002');
+    // The same request again is a retry (same content, so the same derived messageId): nothing is stored.
+    expect(await (await curl('/v1/track', key, order)).json()).toEqual({ success: true, duplicates: { messages: 1, conversions: 0 } });
+    // A new message for the same order (as Segment's libraries send it, with a messageId of its own) is stored.
+    expect(await (await curl('/v1/track', key, { ...order, messageId: 'resent-A-2002' })).json()).toEqual({ success: true, duplicates: { messages: 0, conversions: 1 } });
+
+    const shown = await signalbox('conversions', 'show', workspaceId, first.id);
+    expect(shown).toMatch(/^Repeated by:\n {2}event \d+ \(Order Completed\) at \S+: same event_id A-2002, stored without a new conversion$/m);
+    const duplicates = (await pipeline.database.db('events').where({ workspace_id: workspaceId, duplicate_of_conversion_id: first.id })) as { id: string }[];
+    expect(duplicates).toHaveLength(1);
+    expect(await signalbox('events', 'list', workspaceId, '--event', 'Order Completed')).toMatch(new RegExp(`^${duplicates[0]?.id} .* ${first.id}$`, 'm'));
+    expect((await pipeline.fake.receivedEvents()).events.filter((e) => e.eventId === 'A-2002')).toHaveLength(1);
+  });
+
+  it('delivers an order whose total is not a number without a value, and shows why', async () => {
+    const order = { event: 'Order Completed', userId: 'u-1', anonymousId: 'visitor-1', properties: { order_id: 'A-3003', total: '12,50', currency: 'EUR' } };
+    await curl('/v1/track', key, order);
+    const conversion = await settledConversion(workspaceId, 'A-3003');
+    expect(conversion).toMatchObject({ status: 'delivered', value: null, warnings: [expect.objectContaining({ code: 'value_unreadable', field: 'properties.total', found: '"12,50"' })] });
+    const [sent] = (await pipeline.fake.receivedEvents()).events.filter((e) => e.eventId === 'A-3003');
+    expect(sent?.payload).toMatchObject({ event: 'CompletePayment' });
+    expect((sent?.payload as { properties: Record<string, unknown> }).properties.value).toBeUndefined();
+    expect(await signalbox('conversions', 'show', workspaceId, conversion.id)).toContain(
+      'Warnings:\n  value_unreadable: properties.total is "12,50", not an amount (a number of zero or more, such as 12.5): the conversion is sent without a value',
+    );
+  });
+});
