@@ -151,7 +151,8 @@ it('stores every batch of messages the rules accept, or refuses it with 400 nami
         for (const issue of issues) expect(issue).toMatch(/^batch\[\d+\]\.timestamp .* after correcting for the sender's clock with sentAt/);
         return;
       }
-      expect({ status: response.statusCode, body: response.body }).toEqual({ status: 200, body: '{"success":true}' });
+      // A messageId the generator repeats is stored once and answered with a `duplicates` count.
+      expect({ status: response.statusCode, success: (response.json() as { success?: unknown }).success, body: response.body }).toMatchObject({ status: 200, success: true });
     }),
     { numRuns: 200 },
   );
