@@ -26,12 +26,12 @@ function forbiddenKeyProblem(key: string, value: unknown): string | undefined {
   return undefined;
 }
 
-/** True when every string and key in `root` can be stored and nothing is nested too deep. No recursion, no paths. */
 // The walk's stacks, reused from call to call; a toJSON that checks a message itself gets fresh ones.
 const sharedValues: unknown[] = [];
 const sharedLevels: number[] = [];
 let walking = false;
 
+/** True when every string and key in `root` can be stored and nothing is nested too deep. No recursion, no paths. */
 function isStorable(root: unknown, rootLevel: number): boolean {
   if (walking) return walk(root, rootLevel, [], []);
   walking = true;
@@ -39,8 +39,11 @@ function isStorable(root: unknown, rootLevel: number): boolean {
     return walk(root, rootLevel, sharedValues, sharedLevels);
   } finally {
     walking = false;
-    sharedValues.length = 0;
-    sharedLevels.length = 0;
+    // A walk that stopped early leaves values behind; they must not be kept alive.
+    if (sharedValues.length > 0) {
+      sharedValues.length = 0;
+      sharedLevels.length = 0;
+    }
   }
 }
 
@@ -121,13 +124,43 @@ function findProblems(root: unknown, rootLevel: number, rootPath: readonly PathP
 }
 
 /**
+ * Deeply frozen values that passed the checks (such as a client library's constant context), with the level they
+ * were checked at and their JSON: they can never change, so each is walked and serialized once.
+ */
+const frozenValues = new WeakMap<object, { level: number; json: string }>();
+
+/** True when `root` and every object in it is frozen, and none has a toJSON (whose result could vary). */
+function isDeepFrozen(root: object): boolean {
+  const objects: object[] = [root];
+  while (objects.length > 0) {
+    const value = objects.pop() as Record<string, unknown>;
+    if (!Object.isFrozen(value) || typeof value.toJSON === 'function') return false;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) objects.push(item);
+    }
+  }
+  return true;
+}
+
+/** The JSON of an object that passed checkJsonValue: remembered for frozen ones, else JSON.stringify (which may throw). */
+export function objectJson(value: object): string {
+  return frozenValues.get(value)?.json ?? JSON.stringify(value);
+}
+
+/**
  * Checks a JSON value found at `path` inside a message, `level` levels deep (a top-level field such as `properties`
  * is at level 2): every string and object key must be storable, no key may be one the ingest API's JSON parser
  * refuses, and nesting must stay within MAX_NESTING_DEPTH.
  * Adds what is wrong to `issues`; returns whether it was fine.
  */
 export function checkJsonValue(value: unknown, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
-  if (isStorable(value, level)) return true;
+  const object = typeof value === 'object' && value !== null ? value : undefined;
+  if (object !== undefined && (frozenValues.get(object)?.level ?? 0) >= level) return true;
+  if (isStorable(value, level)) {
+    if (object !== undefined && Object.isFrozen(object) && isDeepFrozen(object)) frozenValues.set(object, { level, json: JSON.stringify(object) });
+    return true;
+  }
   findProblems(value, level, path, issues);
   return false;
 }

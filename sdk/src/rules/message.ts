@@ -1,5 +1,5 @@
 import type { Issue, PathPart } from './issues.js';
-import { checkJsonValue } from './json-value.js';
+import { checkJsonValue, objectJson } from './json-value.js';
 import { MAX_IDENTIFIER_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { exceedsUtf8Bytes, isStorableText, textProblem } from './text.js';
 import { timestampProblem } from './timestamp.js';
@@ -41,7 +41,7 @@ const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as con
 const INDEXED_PROPERTIES = ['event_id', 'order_id'] as const;
 const TYPE_LIST = 'track, identify, page, screen, group, alias';
 
-/** The fields a message may hold, in the order the ingest API has always stored them. */
+/** The fields a message may hold, in the order the ingest API has always stored them (and JSON.stringify writes). */
 const FIELDS = ['messageId', 'timestamp', 'userId', 'anonymousId', ...OBJECT_FIELDS, 'type', 'event', 'name', 'category', 'groupId', 'previousId'] as const;
 /** One path array per field, made once: the paths are needed only to report an issue. */
 const PATHS = Object.fromEntries(FIELDS.map((field) => [field, Object.freeze([field])])) as Record<keyof ValidMessage, readonly PathPart[]>;
@@ -183,10 +183,28 @@ export function checkMessage(raw: unknown): MessageCheck {
   return withJson(message);
 }
 
+// eslint-disable-next-line no-control-regex -- what JSON escapes in a string: quotes, backslashes, control characters
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
+/**
+ * JSON.stringify(message), written field by field (the message holds them in FIELDS order): plain strings need no
+ * escaping, and a frozen context is serialized once. A client calls this for every event, so it counts.
+ */
+function messageJson(message: ValidMessage): string {
+  let json = '';
+  for (const key of FIELDS) {
+    const value = message[key];
+    if (value === undefined) continue;
+    const text = value === null ? 'null' : typeof value === 'object' ? objectJson(value) : NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+    json += `,"${key}":${text}`;
+  }
+  return `{${json.slice(1)}}`;
+}
+
 function withJson(message: ValidMessage): MessageCheck {
   let json: string;
   try {
-    json = JSON.stringify(message);
+    json = messageJson(message);
   } catch (error) {
     return { ok: false, issues: [{ path: [], message: `cannot be converted to JSON (${(error as Error).message})` }] };
   }
