@@ -1,10 +1,22 @@
 import type { Issue, PathPart } from './issues.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
-import { isStorableText, textProblem } from './text.js';
+import { textProblem } from './text.js';
 
 /** Issues listed per message at most; one broken import row should not produce a wall of text. */
 const MAX_ISSUES_PER_VALUE = 10;
 const TOO_DEEP = `nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep (counting the message); flatten it`;
+
+/**
+ * The escapes JSON.stringify writes for text storage refuses: NUL, and a UTF-16 surrogate without its pair (a paired
+ * one is written as it is). A string holding the six characters `\u0000` also matches; the exact check then clears it.
+ */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/** False when `json` (JSON.stringify's output) certainly holds no text that storage refuses, in strings or keys. */
+export function mayHoldUnstorableText(json: string): boolean {
+  // Most JSON has no `\u` escape at all, and indexOf finds that faster than any regular expression.
+  return json.indexOf('\\u') !== -1 && UNSTORABLE_ESCAPE.test(json);
+}
 
 /** What JSON.stringify would write for `value`: a Date becomes its ISO string, anything with toJSON its result. */
 function asJson(value: unknown): unknown {
@@ -26,59 +38,77 @@ function forbiddenKeyProblem(key: string, value: unknown): string | undefined {
   return undefined;
 }
 
-// The walk's stacks, reused from call to call; a toJSON that checks a message itself gets fresh ones.
-const sharedValues: unknown[] = [];
-const sharedLevels: number[] = [];
+// The walk's stack, reused from call to call; a toJSON that checks a message itself gets a fresh one.
+const sharedStack: unknown[] = [];
 let walking = false;
 
-/** True when every string and key in `root` can be stored and nothing is nested too deep. No recursion, no paths. */
-function isStorable(root: unknown, rootLevel: number): boolean {
-  if (walking) return walk(root, rootLevel, [], []);
+/**
+ * True when nothing in `root` is nested deeper than MAX_NESTING_DEPTH and no key is forbidden. Visits objects only,
+ * without recursion; strings are left to the scan of the JSON (mayHoldUnstorableText).
+ */
+function hasSoundStructure(root: object, rootLevel: number): boolean {
+  if (walking) return walkStructure(root, rootLevel, []);
   walking = true;
   try {
-    return walk(root, rootLevel, sharedValues, sharedLevels);
+    return walkStructure(root, rootLevel, sharedStack);
   } finally {
     walking = false;
-    // A walk that stopped early leaves values behind; they must not be kept alive.
-    if (sharedValues.length > 0) {
-      sharedValues.length = 0;
-      sharedLevels.length = 0;
-    }
+    // A walk that stopped early leaves objects behind; they must not be kept alive.
+    if (sharedStack.length > 0) sharedStack.length = 0;
   }
 }
 
-function walk(root: unknown, rootLevel: number, values: unknown[], levels: number[]): boolean {
-  values.push(root);
-  levels.push(rootLevel);
-  while (values.length > 0) {
-    const value = values.pop();
-    const level = levels.pop() as number;
-    if (typeof value === 'string') {
-      if (!isStorableText(value)) return false;
-      continue;
-    }
+/** The stack holds pairs: an object (toJSON applied) and its level. */
+function walkStructure(root: object, rootLevel: number, stack: unknown[]): boolean {
+  stack.push(asJson(root), rootLevel);
+  while (stack.length > 0) {
+    const level = stack.pop() as number;
+    const value = stack.pop();
     if (typeof value !== 'object' || value === null) continue;
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-      values.push(asJson(value));
-      levels.push(level);
-      continue;
-    }
     if (level > MAX_NESTING_DEPTH) return false;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i += 1) {
-        values.push(value[i]);
-        levels.push(level + 1);
+        const item = value[i] as unknown;
+        if (typeof item === 'object' && item !== null) stack.push(asJson(item), level + 1);
       }
       continue;
     }
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
-      if (!isStorableText(key) || forbiddenKeyProblem(key, item) !== undefined) return false;
-      values.push(item);
-      levels.push(level + 1);
+      if ((key === '__proto__' || key === 'constructor') && forbiddenKeyProblem(key, item) !== undefined) return false;
+      if (typeof item === 'object' && item !== null) stack.push(asJson(item), level + 1);
     }
   }
   return true;
+}
+
+/** The JSON of deeply frozen objects (such as a client library's constant context): they never change. */
+const frozenJson = new WeakMap<object, string>();
+
+/** True when `root` and every object in it is frozen, and none has a toJSON (whose result could vary). */
+function isDeepFrozen(root: object): boolean {
+  const objects: object[] = [root];
+  while (objects.length > 0) {
+    const value = objects.pop() as Record<string, unknown>;
+    if (!Object.isFrozen(value) || typeof value.toJSON === 'function') return false;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) objects.push(item);
+    }
+  }
+  return true;
+}
+
+/** JSON.stringify(value), remembered for a deeply frozen object. Throws as JSON.stringify does (a BigInt, a cycle). */
+export function objectJson(value: object): string {
+  if (!Object.isFrozen(value)) return JSON.stringify(value);
+  let json = frozenJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    if (isDeepFrozen(value)) frozenJson.set(value, json);
+  }
+  return json;
 }
 
 interface Frame {
@@ -87,7 +117,7 @@ interface Frame {
   path: PathPart[];
 }
 
-/** The slow walk, only for values that failed `isStorable`: the same checks, with the path of each problem. */
+/** The slow, exact walk, for values that failed a fast check: every check, with the path of each problem. */
 function findProblems(root: unknown, rootLevel: number, rootPath: readonly PathPart[], issues: Issue[]): void {
   const stack: Frame[] = [{ value: root, level: rootLevel, path: [...rootPath] }];
   let found = 0;
@@ -124,43 +154,32 @@ function findProblems(root: unknown, rootLevel: number, rootPath: readonly PathP
 }
 
 /**
- * Deeply frozen values that passed the checks (such as a client library's constant context), with the level they
- * were checked at and their JSON: they can never change, so each is walked and serialized once.
+ * Checks the shape of an object found at `path` inside a message, `level` levels deep (a top-level field such as
+ * `properties` is at level 2): nesting within MAX_NESTING_DEPTH and no key the ingest API's JSON parser refuses. Its
+ * text is checked by `checkJsonText` once the message's JSON shows it may need it. Adds what is wrong to `issues`;
+ * returns whether it was fine.
  */
-const frozenValues = new WeakMap<object, { level: number; json: string }>();
-
-/** True when `root` and every object in it is frozen, and none has a toJSON (whose result could vary). */
-function isDeepFrozen(root: object): boolean {
-  const objects: object[] = [root];
-  while (objects.length > 0) {
-    const value = objects.pop() as Record<string, unknown>;
-    if (!Object.isFrozen(value) || typeof value.toJSON === 'function') return false;
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      if (typeof item === 'object' && item !== null) objects.push(item);
-    }
-  }
-  return true;
-}
-
-/** The JSON of an object that passed checkJsonValue: remembered for frozen ones, else JSON.stringify (which may throw). */
-export function objectJson(value: object): string {
-  return frozenValues.get(value)?.json ?? JSON.stringify(value);
-}
-
-/**
- * Checks a JSON value found at `path` inside a message, `level` levels deep (a top-level field such as `properties`
- * is at level 2): every string and object key must be storable, no key may be one the ingest API's JSON parser
- * refuses, and nesting must stay within MAX_NESTING_DEPTH.
- * Adds what is wrong to `issues`; returns whether it was fine.
- */
-export function checkJsonValue(value: unknown, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
-  const object = typeof value === 'object' && value !== null ? value : undefined;
-  if (object !== undefined && (frozenValues.get(object)?.level ?? 0) >= level) return true;
-  if (isStorable(value, level)) {
-    if (object !== undefined && Object.isFrozen(object) && isDeepFrozen(object)) frozenValues.set(object, { level, json: JSON.stringify(object) });
-    return true;
-  }
+export function checkJsonStructure(value: object, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
+  if (hasSoundStructure(value, level)) return true;
   findProblems(value, level, path, issues);
   return false;
+}
+
+/** Checks every string and key in `value` for text storage refuses; adds each problem found to `issues`. */
+export function checkJsonText(value: unknown, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
+  const before = issues.length;
+  findProblems(value, level, path, issues);
+  return issues.length === before;
+}
+
+/** Every check at once, for a value checked on its own (the batch envelope's `context`). */
+export function checkJsonValue(value: object, path: readonly PathPart[], level: number, issues: Issue[]): boolean {
+  if (!checkJsonStructure(value, path, level, issues)) return false;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  return json === undefined || !mayHoldUnstorableText(json) || checkJsonText(value, path, level, issues);
 }

@@ -1,7 +1,7 @@
 import type { Issue, PathPart } from './issues.js';
-import { checkJsonValue, objectJson } from './json-value.js';
+import { checkJsonStructure, checkJsonText, mayHoldUnstorableText, objectJson } from './json-value.js';
 import { MAX_IDENTIFIER_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_ID_LENGTH, MAX_NAME_LENGTH } from './limits.js';
-import { exceedsUtf8Bytes, isStorableText, textProblem } from './text.js';
+import { exceedsUtf8Bytes, textProblem } from './text.js';
 import { timestampProblem } from './timestamp.js';
 
 export const MESSAGE_TYPES = ['track', 'identify', 'page', 'screen', 'group', 'alias'] as const;
@@ -41,7 +41,7 @@ const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as con
 const INDEXED_PROPERTIES = ['event_id', 'order_id'] as const;
 const TYPE_LIST = 'track, identify, page, screen, group, alias';
 
-/** The fields a message may hold, in the order the ingest API has always stored them (and JSON.stringify writes). */
+/** The fields a message may hold, in the order the ingest API has always stored them. */
 const FIELDS = ['messageId', 'timestamp', 'userId', 'anonymousId', ...OBJECT_FIELDS, 'type', 'event', 'name', 'category', 'groupId', 'previousId'] as const;
 /** One path array per field, made once: the paths are needed only to report an issue. */
 const PATHS = Object.fromEntries(FIELDS.map((field) => [field, Object.freeze([field])])) as Record<keyof ValidMessage, readonly PathPart[]>;
@@ -62,10 +62,10 @@ class Reader {
     return undefined;
   }
 
-  /** A string that must also be storable and at most `maxLength` characters. */
+  /** A string of at most `maxLength` characters (whether storage takes its text is checked on the message's JSON). */
   text(path: readonly PathPart[], text: string, maxLength?: number): string | undefined {
     if (maxLength !== undefined && text.length > maxLength) return this.fail(path, `must be at most ${maxLength} characters`);
-    return isStorableText(text) ? text : this.fail(path, textProblem(text) as string);
+    return text;
   }
 
   /** An indexed identifier: a string or finite number (kept as a string) within MAX_IDENTIFIER_BYTES. */
@@ -119,7 +119,7 @@ class Reader {
     const value = this.raw[key];
     if (value === undefined) return undefined;
     if (!isObject(value)) return this.fail(PATHS[key], 'must be an object');
-    return checkJsonValue(value, PATHS[key], 2, this.issues) ? value : undefined;
+    return checkJsonStructure(value, PATHS[key], 2, this.issues) ? value : undefined;
   }
 
   trackEvent(): string | undefined {
@@ -143,11 +143,6 @@ function checkIndexedProperties(reader: Reader, properties: JsonObject | undefin
   }
 }
 
-/** Sets only the fields that are present, so the message holds no `undefined` values. */
-function assign<K extends keyof ValidMessage>(message: ValidMessage, key: K, value: ValidMessage[K] | undefined): void {
-  if (value !== undefined) message[key] = value;
-}
-
 /**
  * Checks one message against every rule of the ingest API, in a single pass without recursion: its type and fields
  * (as DESIGN.md's wire contract describes them), text PostgreSQL can store (no NUL, no unpaired surrogate, in any
@@ -161,43 +156,88 @@ export function checkMessage(raw: unknown): MessageCheck {
   if (!(MESSAGE_TYPES as readonly unknown[]).includes(type)) return { ok: false, issues: [{ path: ['type'], message: `must be one of ${TYPE_LIST}` }] };
 
   const reader = new Reader(raw);
-  // Field order as the ingest API has always stored messages (a message's derived messageId hashes its JSON).
+  // Field order as the ingest API has always stored messages (a message's derived messageId hashes its JSON); only
+  // the fields present are set, so the message holds no `undefined` values.
   const message = {} as ValidMessage;
-  assign(message, 'messageId', reader.messageId());
-  assign(message, 'timestamp', reader.timestamp());
-  assign(message, 'userId', reader.optionalIdentifier('userId'));
-  assign(message, 'anonymousId', reader.optionalIdentifier('anonymousId'));
-  for (const key of OBJECT_FIELDS) assign(message, key, reader.object(key));
+  const messageId = reader.messageId();
+  if (messageId !== undefined) message.messageId = messageId;
+  const timestamp = reader.timestamp();
+  if (timestamp !== undefined) message.timestamp = timestamp;
+  const userId = reader.optionalIdentifier('userId');
+  if (userId !== undefined) message.userId = userId;
+  const anonymousId = reader.optionalIdentifier('anonymousId');
+  if (anonymousId !== undefined) message.anonymousId = anonymousId;
+  for (const key of OBJECT_FIELDS) {
+    const value = reader.object(key);
+    if (value !== undefined) message[key] = value;
+  }
   checkIndexedProperties(reader, message.properties);
   message.type = type;
-  if (type === 'track') assign(message, 'event', reader.trackEvent());
-  if (type === 'page' || type === 'screen') assign(message, 'name', reader.optionalString('name', MAX_NAME_LENGTH));
-  if (type === 'page') assign(message, 'category', reader.optionalString('category'));
-  if (type === 'group') assign(message, 'groupId', reader.requiredId('groupId', type, false));
-  if (type === 'alias') assign(message, 'previousId', reader.requiredId('previousId', type, true));
+  if (type === 'track') {
+    const event = reader.trackEvent();
+    if (event !== undefined) message.event = event;
+  } else if (type === 'page' || type === 'screen') {
+    const name = reader.optionalString('name', MAX_NAME_LENGTH);
+    if (name !== undefined) message.name = name;
+    const category = type === 'page' ? reader.optionalString('category') : undefined;
+    if (category !== undefined) message.category = category;
+  } else if (type === 'group' || type === 'alias') {
+    const key = type === 'group' ? 'groupId' : 'previousId';
+    const id = reader.requiredId(key, type, type === 'alias');
+    if (id !== undefined) message[key] = id;
+  }
 
-  if (reader.issues.length > 0) return { ok: false, issues: reader.issues };
+  if (reader.issues.length > 0) return { ok: false, issues: [...reader.issues, ...textIssues(message)] };
   if ((message.userId ?? '') === '' && (message.anonymousId ?? '') === '') {
     return { ok: false, issues: [{ path: [], message: 'needs a userId or an anonymousId' }] };
   }
   return withJson(message);
 }
 
-// eslint-disable-next-line no-control-regex -- what JSON escapes in a string: quotes, backslashes, control characters
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
-
-/**
- * JSON.stringify(message), written field by field (the message holds them in FIELDS order): plain strings need no
- * escaping, and a frozen context is serialized once. A client calls this for every event, so it counts.
- */
-function messageJson(message: ValidMessage): string {
-  let json = '';
+/** Text storage refuses (NUL, unpaired surrogates) in any string or key of the message, with its path. */
+function textIssues(message: ValidMessage): Issue[] {
+  const issues: Issue[] = [];
   for (const key of FIELDS) {
     const value = message[key];
-    if (value === undefined) continue;
-    const text = value === null ? 'null' : typeof value === 'object' ? objectJson(value) : NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
-    json += `,"${key}":${text}`;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem !== undefined) issues.push({ path: PATHS[key], message: problem });
+    } else if (typeof value === 'object' && value !== null) {
+      checkJsonText(value, PATHS[key], 2, issues);
+    }
   }
+  return issues;
+}
+
+/** `,"key":<JSON of value>`, or nothing for a field the message does not hold. */
+function field(key: string, value: string | null | undefined): string {
+  return value === undefined ? '' : `,"${key}":${JSON.stringify(value)}`;
+}
+
+function objectField(key: string, value: JsonObject | undefined): string {
+  return value === undefined ? '' : `,"${key}":${objectJson(value)}`;
+}
+
+/**
+ * JSON.stringify(message), written field by field in the order the message holds them: faster than serializing the
+ * message object, and a frozen context is serialized once. A client does this for every event.
+ */
+function messageJson(m: ValidMessage): string {
+  const json =
+    field('messageId', m.messageId) +
+    field('timestamp', m.timestamp) +
+    field('userId', m.userId) +
+    field('anonymousId', m.anonymousId) +
+    objectField('context', m.context) +
+    objectField('properties', m.properties) +
+    objectField('traits', m.traits) +
+    objectField('integrations', m.integrations) +
+    field('type', m.type) +
+    field('event', m.event) +
+    field('name', m.name) +
+    field('category', m.category) +
+    field('groupId', m.groupId) +
+    field('previousId', m.previousId);
   return `{${json.slice(1)}}`;
 }
 
@@ -207,6 +247,11 @@ function withJson(message: ValidMessage): MessageCheck {
     json = messageJson(message);
   } catch (error) {
     return { ok: false, issues: [{ path: [], message: `cannot be converted to JSON (${(error as Error).message})` }] };
+  }
+  // One scan of the JSON stands for a look at every string and key; only a suspect needs the exact walk.
+  if (mayHoldUnstorableText(json)) {
+    const issues = textIssues(message);
+    if (issues.length > 0) return { ok: false, issues };
   }
   if (json.length * 3 > MAX_MESSAGE_BYTES) {
     const bytes = Buffer.byteLength(json, 'utf8');

@@ -5,14 +5,6 @@
 // eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Any NUL or surrogate at all: a cheap first look, as almost every string has none. */
-// eslint-disable-next-line no-control-regex -- finding NUL is the point
-const SUSPECT = /[\u0000\ud800-\udfff]/;
-
-export function isStorableText(text: string): boolean {
-  return !SUSPECT.test(text) || !UNSTORABLE.test(text);
-}
-
 /** Why `text` cannot be stored, e.g. `contains a NUL character (\u0000), which cannot be stored`; undefined when it can. */
 export function textProblem(text: string): string | undefined {
   const found = UNSTORABLE.exec(text);
