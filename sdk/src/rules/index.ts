@@ -3,7 +3,7 @@
  * the server (which checks every message it stores). Dependency-free, Node 14+, no recursion on input.
  */
 export { formatIssue, formatPath, type Issue, type PathPart } from './issues.js';
-export { checkJsonValue, mayHoldUnstorableText } from './json-value.js';
+export { checkJsonValue } from './json-value.js';
 export * from './limits.js';
 export { checkMessage, MESSAGE_TYPES, type JsonObject, type MessageCheck, type MessageType, type ValidMessage } from './message.js';
 export { textProblem } from './text.js';
