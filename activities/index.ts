@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps';
 import { prepareConversion } from './prepare';
 import { recordOutcome } from './record-outcome';
 import { resolveIdentity } from './resolve-identity';
+import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
 import type { AdStatsRangeInput, Outcome } from './types';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverToTikTok: (conversionId: string) => deliverToTikTok(deps, conversionId),
     recordOutcome: (conversionId: string, outcome: Outcome) => recordOutcome(deps, conversionId, outcome),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
+    removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),
     forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),
     pullAdEntities: (input: { workspaceId: string; advertiserId: string }) => pullAdEntities(deps, input),

@@ -4,6 +4,7 @@ import type { ConversionReason } from '../domain/reasons';
 import type { createActivities } from './index';
 
 export type { StartReport } from '../temporal/conversion-starter';
+export type { RetentionOptions, RetentionReport } from './retention';
 export type { SweepOptions } from './sweep';
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -8,6 +8,7 @@ export interface WorkspaceView {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  eventRetentionDays: number;
   consentRequired: boolean;
   /** One unit of each currency in the TikTok advertiser's currency. */
   exchangeRates: Record<string, string>;

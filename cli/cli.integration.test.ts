@@ -88,6 +88,23 @@ describe('signalbox CLI', () => {
     expect(wrongToken).toMatchObject({ code: 1, stderr: 'Error: admin token is not valid' });
   });
 
+  it('sets the event retention and erases a person, then lists the erasure without the identifiers', async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Privacy shop', '--json'])).stdout);
+    expect((await signalbox(['settings', 'set', ws.id, '--retention-days', '14'])).stdout).toMatch(/^Event retention: +14 days$/m);
+    expect((await signalbox(['settings', 'set', ws.id, '--retention-days', '0'])).stderr).toBe('Error: eventRetentionDays must be a whole number of days from 1 to 3650');
+
+    const erased = await signalbox(['erase', ws.id, '--email', 'pat@example.com', '--user-id', 'user-pat']);
+    expect(erased.code).toBe(0);
+    expect(erased.stdout).toMatch(/^Identifiers found: +1 user_id, 1 email_sha256$/m);
+    expect(erased.stdout).toMatch(/^Events deleted: +0$/m);
+    expect((await signalbox(['erase', ws.id])).stderr).toBe('Error: name the person: give --user-id, --anonymous-id, --email or --phone (several to reach more of them)');
+    expect((await signalbox(['erase', ws.id, '--email', 'pat-at-example'])).stderr).toBe('Error: email is not an email address (nor the SHA-256 of one)');
+
+    const listed = await signalbox(['erasures', ws.id]);
+    expect(listed.stdout.split('\n')).toEqual([expect.stringMatching(/^ID +REQUESTED +BY +NAMED BY +EVENTS +CONVERSIONS$/), expect.stringMatching(/ operator +user_id, email_sha256 +0 +0$/)]);
+    expect(listed.stdout).not.toContain('pat');
+  });
+
   it('finds the server through .signalbox/dev-stack.json in a parent directory', async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-'));
     mkdirSync(path.join(project, '.signalbox'));

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerConversionCommands } from './commands/conversions';
+import { registerErasureCommands } from './commands/erasures';
 import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
 import { registerKeyCommands } from './commands/keys';
@@ -38,6 +39,7 @@ export function createProgram(io: CliIo): Command {
   registerConversionCommands(program, io);
   registerEventCommands(program, io);
   registerMatchKeyCommands(program, io);
+  registerErasureCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   return program;

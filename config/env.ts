@@ -56,6 +56,27 @@ const statsPullInterval = z
   .regex(/^\d+\s*(seconds?|minutes?|hours?|days?|s|m|h|d)$/, 'must be a duration such as "1 hour" or "30 minutes"')
   .default('1 hour');
 
+/** A whole number of milliseconds between `min` and 10 minutes. */
+function milliseconds(fallback: number, min = 1) {
+  const rule = `must be a whole number of milliseconds from ${min} to 600000`;
+  return z.coerce.number({ error: rule }).int(rule).min(min, rule).max(600_000, rule).default(fallback);
+}
+
+/**
+ * PostgreSQL deadlines (spec §8's client waits 10 s: with these defaults a request facing a stalled database answers
+ * 503 within acquire + statement + 1 s, about 9 s).
+ */
+const databaseTimeouts = {
+  /** Opening a connection, TCP and startup included. */
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds(3_000),
+  /** Waiting for a pooled connection (opening one included). */
+  DATABASE_ACQUIRE_TIMEOUT_MS: milliseconds(3_000),
+  /** The server's `statement_timeout`; the client gives up 1 s later on a server that stopped answering. */
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5_000),
+  /** The server's `idle_in_transaction_session_timeout`: a transaction left open this long is ended by PostgreSQL. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(10_000),
+};
+
 const temporal = {
   TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -67,6 +88,9 @@ const temporal = {
 
 export const ingestEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
+  ...databaseTimeouts,
+  /** `/readyz` answers "not ready" when PostgreSQL has not answered on a connection of its own within this time. */
+  READINESS_TIMEOUT_MS: milliseconds(2_000),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: trustProxy,
@@ -85,6 +109,7 @@ export const ingestEnvSchema = z.object({
 
 export const workerEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
+  ...databaseTimeouts,
   TIKTOK_API_URL: tiktokApiUrl,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
   SECRET_KEY: secretKey,
@@ -93,6 +118,7 @@ export const workerEnvSchema = z.object({
 });
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;
+export type DatabaseTimeoutEnv = { [K in keyof typeof databaseTimeouts]: number };
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 /** Parses `source` (default `process.env`) once at a composition root; throws ConfigError naming each bad variable. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
-import { types } from 'pg';
+import { types, type Client } from 'pg';
+import type { DatabaseTimeoutEnv } from '../config/env';
 
 // Money and counts come back as exact strings unless parsed: bigint IDs stay strings, numerics become numbers.
 types.setTypeParser(types.builtins.NUMERIC, (value) => Number(value));
@@ -13,16 +14,85 @@ export const migrationConfig: Knex.MigratorConfig = {
   tableName: 'knex_migrations',
 };
 
+/** How much longer than the server's `statement_timeout` the client waits for a server that stopped answering. */
+export const STALLED_SERVER_GRACE_MS = 1_000;
+
+export interface DatabaseTimeouts {
+  connectMs: number;
+  /** Waiting for a pooled connection, opening one included. */
+  acquireMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
+
+export function databaseTimeouts(env: DatabaseTimeoutEnv): DatabaseTimeouts {
+  return {
+    connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+    statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  };
+}
+
+export interface DatabaseLogger {
+  warn(message: string): void;
+}
+
 export interface DatabaseOptions {
   url: string;
   poolMax?: number;
+  /** Without them (tests, migrations, benchmarks) nothing times out. */
+  timeouts?: DatabaseTimeouts;
+  /** Where knex's own warnings (e.g. a failed connection attempt) go; default: the console. */
+  logger?: DatabaseLogger;
 }
 
-export function createDatabase({ url, poolMax = 10 }: DatabaseOptions): Knex {
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/**
+ * pg's `query_timeout` answers the caller but leaves the query on the wire, so a transaction's ROLLBACK would queue
+ * behind it and wait a second deadline. Closing the connection fails whatever is queued at once; the pool then
+ * replaces it (pg's `end()` destroys the socket of a connection with a query in flight).
+ */
+function closeOnReadTimeout(connection: Client): void {
+  const query = connection.query.bind(connection) as (config: unknown, callback: (error: Error | null, result: unknown) => void) => unknown;
+  (connection as unknown as { query: typeof query }).query = (config, callback) =>
+    query(config, (error, result) => {
+      if (error?.message === READ_TIMEOUT_MESSAGE) void connection.end().catch(() => undefined);
+      callback(error, result);
+    });
+}
+
+function connectionSettings(url: string, timeouts: DatabaseTimeouts | undefined) {
+  const base = { connectionString: url, application_name: 'signalbox' };
+  if (timeouts === undefined) return base;
+  return {
+    ...base,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + STALLED_SERVER_GRACE_MS,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+  };
+}
+
+export function createDatabase({ url, poolMax = 10, timeouts, logger }: DatabaseOptions): Knex {
+  const pool: Knex.PoolConfig = { min: 0, max: poolMax };
+  if (timeouts !== undefined) {
+    pool.afterCreate = (connection: Client, done: (error: Error | null, connection: Client) => void) => {
+      closeOnReadTimeout(connection);
+      done(null, connection);
+    };
+    // A connection whose last query never finished (read timeout) is not handed out again.
+    pool.validate = (connection: Client & { readyForQuery?: boolean }) => connection.readyForQuery === true;
+  }
   return knex({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'signalbox' },
-    pool: { min: 0, max: poolMax },
+    connection: connectionSettings(url, timeouts),
+    pool,
+    ...(timeouts === undefined ? {} : { acquireConnectionTimeout: timeouts.acquireMs }),
+    ...(logger === undefined ? {} : { log: { warn: (message: string) => logger.warn(String(message)) } }),
+    // Knex would otherwise write every bound value (messages, emails, key hashes) into a failed query's error message.
+    compileSqlOnError: false,
     migrations: migrationConfig,
   });
 }

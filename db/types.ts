@@ -17,6 +17,8 @@ export interface WorkspaceRow {
   consent_required: boolean;
   /** One unit of each currency in the advertiser's currency, as exact decimal text; null: reports never convert. */
   exchange_rates: Record<string, string> | null;
+  /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
+  event_retention_days: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -47,6 +49,8 @@ export interface EventRow {
   message: Record<string, unknown>;
   /** A repeated order_id / event_id: the conversion this event repeats (no new conversion was made). */
   duplicate_of_conversion_id: string | null;
+  /** When retention or an erasure reduced `message` to its non-personal skeleton. */
+  stripped_at: Date | null;
 }
 
 export interface VisitorRow {
@@ -243,6 +247,17 @@ export interface ChangeLogRow {
   after: Record<string, unknown> | null;
 }
 
+/** One erasure request; the identifiers appear only as keyed digests (HMAC-SHA-256 with the server's SECRET_KEY). */
+export interface ErasureRequestRow {
+  id: string;
+  workspace_id: string;
+  requested_at: Date;
+  actor: string;
+  identifiers: { kind: IdentityKind; digest: string }[];
+  /** Rows removed or anonymised, per table. */
+  erased: Record<string, number>;
+}
+
 declare module 'knex/types/tables' {
   interface Tables {
     workspaces: WorkspaceRow;
@@ -258,5 +273,6 @@ declare module 'knex/types/tables' {
     ad_entities: AdEntityRow;
     conversion_history: ConversionHistoryRow;
     change_log: ChangeLogRow;
+    erasure_requests: ErasureRequestRow;
   }
 }

@@ -19,8 +19,8 @@ process.once('exit', () => {
  * Runs a Node script of the build as its own process group, so that Ctrl-C reaches only the dev stack, which then
  * stops the parts in order. Output lines are printed with the part's name.
  */
-export function startNodeChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function startNodeChild(name: string, script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeOptions, script], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   const lineWaiters = new Set<(line: string) => void>();
   const formatLogLine = createLogFormatter();

@@ -6,6 +6,8 @@ import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ErasureService } from './erasure';
+import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
 import { browserConfigRoutes } from './routes/browser-config';
@@ -19,8 +21,10 @@ import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
 export interface AppDeps {
-  /** Used by `/readyz` and by settings writes that commit together with their change-log entry. */
+  /** Used by settings writes that commit together with their change-log entry. */
   db: Knex;
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
@@ -28,6 +32,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Erasure of a person's data (settings API). */
+  erasures: ErasureService;
   /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
   workflowLink?: (workflowId: string) => string;
   /** Default: 1,000 requests per second per workspace (spec §8). */
@@ -50,7 +56,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
   });
 
-  void app.register(healthRoutes, { db: deps.db });
+  void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
   void app.register(browserConfigRoutes, { credentials });
@@ -63,6 +69,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', db: deps.db, repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', db: deps.db, repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, erasures: deps.erasures, workflowLink: deps.workflowLink });
   return app;
 }

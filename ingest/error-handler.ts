@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceErrorAsHttp } from './service-errors';
-import { isStorageUnavailable } from './storage-errors';
+import { databaseErrorCode, isStorageUnavailable } from './storage-errors';
 
 /** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
@@ -45,6 +45,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .code(503)
         .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
         .send({ error: 'storage_unavailable', message: `the database is unavailable; retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds` });
+    }
+    const sqlstate = databaseErrorCode(error);
+    if (sqlstate !== undefined) {
+      // Validation should have refused whatever PostgreSQL refuses: nothing was stored, and the fault is ours.
+      // PostgreSQL's own message and detail can quote the refused value (an email, say): the log gets where, not what.
+      const { table, column, constraint, routine } = error as { table?: string; column?: string; constraint?: string; routine?: string };
+      request.log.error({ sqlstate, table, column, constraint, routine }, 'the database refused a request that passed validation');
+      return reply
+        .code(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({ error: 'storage_error', message: `the database could not store this request (SQLSTATE ${sqlstate}); nothing was stored; retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds` });
     }
     const { status, ...body } = describeFrameworkError(error, request);
     if (status >= 500) request.log.error({ err: error }, 'request failed');

@@ -8,9 +8,11 @@ import { deriveEventId } from '../domain/event-id';
 import { isPurchase } from '../domain/event-mapping';
 import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
-import { observe } from '../domain/observation';
+import { observe, type IdentityLink } from '../domain/observation';
 import { conversionWorkflowId } from '../domain/workflow-id';
 import { correctClockSkew, parseTimestamp } from '../sdk/src/rules/index.js';
+import { createGroupCommit } from './group-commit';
+import { createKnownLinks, type KnownLinks } from './known-links';
 import type { IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
@@ -36,9 +38,23 @@ export interface BatchResult {
   conversions: CreatedConversion[];
 }
 
-interface Received {
+/**
+ * What one transaction stored, by message ID: the events it inserted, those that repeat an existing conversion, and
+ * the new conversions.
+ */
+export interface StoredMessages {
+  inserted: Set<string>;
+  repeated: Set<string>;
+  conversions: (CreatedConversion & { messageId: string })[];
+}
+
+export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt) => Promise<BatchResult>;
+
+/** A message ready to store: its ID settled, its time corrected, and how it arrived. */
+export interface Received {
   message: TrackedMessage;
   occurredAt: Date;
+  fromAppKey: boolean;
 }
 
 /** A message without a `messageId` gets one derived from its content, so a retried request still counts once. */
@@ -70,7 +86,18 @@ function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
   };
 }
 
-export function createBatchRecorder(db: Knex, repos: Repositories) {
+/** One request's messages, each once (a repeated `messageId` within it counts once), ready to store. */
+export function receive(messages: readonly IncomingMessage[], { receivedAt, sentAt, fromAppKey = false, deviceIp }: Receipt): Received[] {
+  const received = new Map<string, Received>();
+  for (const incoming of messages) {
+    const message = withDeviceIp(withMessageId(incoming), deviceIp);
+    if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
+  }
+  return [...received.values()];
+}
+
+/** Stores received messages, of one request or of several committed together (group-commit.ts). */
+export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
   /**
    * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
    * in the batch repeats it instead.
@@ -78,14 +105,13 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
   async function conversionsFor(
     workspace: Workspace,
     stored: readonly (Received & { rowId: string })[],
-    fromAppKey: boolean,
     trx: Knex,
   ): Promise<{ candidates: NewConversion[]; repeats: RepeatedConversion[] }> {
     const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
     const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
     const conversions = new Map<string, NewConversion>();
     const repeats: RepeatedConversion[] = [];
-    for (const { message, occurredAt: at, rowId } of tracks) {
+    for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
@@ -122,35 +148,47 @@ export function createBatchRecorder(db: Knex, repos: Repositories) {
   }
 
   /**
-   * Stores a validated batch in one transaction: new events (a repeated `messageId` is skipped), visitor profiles,
-   * clicks and identity links, and a pending conversion for every event a conversion rule maps; an event that repeats
-   * an existing conversion's order_id / event_id is marked as its duplicate.
+   * Stores messages in one transaction: new events (a `messageId` stored before, or earlier in `received`, is skipped),
+   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps; an
+   * event that repeats an existing conversion's order_id / event_id is marked as its duplicate.
    */
-  return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
-    const { receivedAt, sentAt, fromAppKey = false, deviceIp } = receipt;
-    const received = new Map<string, Received>();
-    for (const incoming of messages) {
-      const message = withDeviceIp(withMessageId(incoming), deviceIp);
-      if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt) });
-    }
-
-    return db.transaction(async (trx) => {
-      const rowIds = await repos.events.insertNew(workspace.id, [...received.values()].map(toNewEvent), trx);
-      const stored = [...received.values()].flatMap((r) => {
+  return async function store(workspace: Workspace, received: readonly Received[]): Promise<StoredMessages> {
+    const byId = new Map<string, Received>();
+    for (const r of received) if (!byId.has(r.message.messageId)) byId.set(r.message.messageId, r);
+    const first = [...byId.values()];
+    let links: IdentityLink[] = [];
+    const result = await db.transaction(async (trx) => {
+      const rowIds = await repos.events.insertNew(workspace.id, first.map(toNewEvent), trx);
+      const stored = first.flatMap((r) => {
         const rowId = rowIds.get(r.message.messageId);
         return rowId === undefined ? [] : [{ ...r, rowId }];
       });
       const observations = stored.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
+      links = knownLinks.unknown(workspace.id, observations.flatMap((o) => o.links));
       await repos.profiles.record(
         workspace.id,
         observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
-        observations.flatMap((o) => o.links),
+        links,
         trx,
       );
-      const { created, repeated } = await insertConversions(workspace, await conversionsFor(workspace, stored, fromAppKey, trx), trx);
-      return { stored: stored.length, duplicates: messages.length - stored.length, repeatedConversions: repeated, conversions: created };
+      const candidates = await conversionsFor(workspace, stored, trx);
+      const { created, repeated } = await insertConversions(workspace, candidates, trx);
+      const messageOf = new Map(candidates.candidates.map((c) => [c.workflowId, c.messageId]));
+      const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
+      return {
+        inserted: new Set(rowIds.keys()),
+        repeated: new Set(repeated.map((rowId) => messageOfRow.get(rowId) as string)),
+        conversions: created.map((c) => ({ ...c, messageId: messageOf.get(c.workflowId) as string })),
+      };
     });
+    knownLinks.remember(workspace.id, links);
+    return result;
   };
 }
 
-export type BatchRecorder = ReturnType<typeof createBatchRecorder>;
+export type BatchStore = ReturnType<typeof createBatchStore>;
+
+/** What the ingest API stores batches with: concurrent requests of a workspace share transactions (group-commit.ts). */
+export function createBatchRecorder(db: Knex, repos: Repositories, knownLinks?: KnownLinks): BatchRecorder {
+  return createGroupCommit(createBatchStore(db, repos, knownLinks), receive);
+}

@@ -1,18 +1,28 @@
 import { Client, Connection } from '@temporalio/client';
-import type { FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
-import { createDatabase } from '../db/knex';
+import { createDatabase, databaseTimeouts } from '../db/knex';
 import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { buildApp } from './app';
+import { createErasureService } from './erasure';
+import { createKnownLinks } from './known-links';
+import { createReadinessCheck } from './readiness';
 import { createBatchRecorder } from './record-batch';
-import { TIKTOK_OAUTH_CALLBACK_PATH } from './routes/oauth/paths';
+import { createRequestLogger } from './request-log';
 import { createTikTokServices } from './tiktok-services';
-import { loadTrackingScript } from './tracking-script';
+import { loadTrackingScript, type TrackingScript } from './tracking-script';
+
+export interface IngestServerOptions {
+  /** Where the log goes; default: stdout. */
+  logDestination?: DestinationStream;
+  /** Default: the built bundle (`npm run build`). */
+  trackingScript?: TrackingScript;
+}
 
 export interface RunningIngest {
   url: string;
@@ -29,20 +39,15 @@ function trustedHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-/** Fastify's request log entry, without the OAuth callback's query: it holds a one-time auth_code and the state. */
-function requestLogEntry(request: FastifyRequest) {
-  const url = request.url.startsWith(`${TIKTOK_OAUTH_CALLBACK_PATH}?`) ? `${TIKTOK_OAUTH_CALLBACK_PATH}?[redacted]` : request.url;
-  return { method: request.method, url, host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
-}
-
 /**
  * Starts the ingest + settings API. The Temporal connection is lazy: ingest accepts events while Temporal is down,
  * and the conversions it could not start stay `pending` for the sweeper; only the TikTok statistics schedule routes
  * need it (they answer 503 while it is unreachable).
  */
-export async function startIngestServer(env: IngestEnv): Promise<RunningIngest> {
-  const trackingScript = loadTrackingScript();
-  const db = createDatabase({ url: env.DATABASE_URL });
+export async function startIngestServer(env: IngestEnv, { logDestination, trackingScript = loadTrackingScript() }: IngestServerOptions = {}): Promise<RunningIngest> {
+  const logger = createRequestLogger(env.LOG_LEVEL, logDestination);
+  const databaseLog = logger.child({ component: 'database' });
+  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
@@ -54,19 +59,22 @@ export async function startIngestServer(env: IngestEnv): Promise<RunningIngest> 
     schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
   });
 
+  const knownLinks = createKnownLinks();
   const app = buildApp(
     {
       db,
+      checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
-      recordBatch: createBatchRecorder(db, repos),
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
       adminToken: env.ADMIN_TOKEN,
       tiktok,
+      erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
     },
     {
-      logger: { level: env.LOG_LEVEL, redact: ['req.headers.authorization'], serializers: { req: requestLogEntry } },
+      loggerInstance: logger,
       requestTimeout: 30_000,
       // A hop count as the function Fastify builds from one (its types accept no number).
       trustProxy: typeof env.TRUST_PROXY === 'number' ? trustedHops(env.TRUST_PROXY) : env.TRUST_PROXY,

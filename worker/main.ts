@@ -3,7 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, loadEnv, workerEnvSchema } from '../config/env';
-import { createDatabase } from '../db/knex';
+import { createDatabase, databaseTimeouts } from '../db/knex';
 import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
@@ -11,7 +11,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { createConversionStarter } from '../temporal/conversion-starter';
 import { createSignalboxWorker } from './create-worker';
 import { WORKER_RUNNING } from './running';
-import { ensureOutboxSweeperSchedule, reconcileAdStatsSchedules } from './schedules';
+import { ensureOutboxSweeperSchedule, ensureRetentionSchedule, reconcileAdStatsSchedules } from './schedules';
 import { ensureSearchAttributes } from './search-attributes';
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     }),
   });
 
-  const db = createDatabase({ url: env.DATABASE_URL });
+  const databaseLog = logger.child({ component: 'database' });
+  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connectionOptions = temporalConnectionOptions(env);
   const clientConnection = await Connection.connect(connectionOptions);
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   });
   if (added.length > 0) logger.info({ added }, 'registered search attributes');
   await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  await ensureRetentionSchedule(client, env.TEMPORAL_TASK_QUEUE);
   const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
   const reconciled = await reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules);
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');

@@ -1,28 +1,39 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import type { TikTokConnectionRepository } from '../db/repositories/tiktok-connections';
 import type { AdStatsSchedules } from '../temporal/ad-stats-schedules';
 
 export const OUTBOX_SWEEPER_SCHEDULE_ID = 'signalbox-outbox-sweeper';
+export const RETENTION_SCHEDULE_ID = 'signalbox-retention';
 
-/** The outbox sweeper runs every minute; it shows on the Temporal UI's Schedules page (pause, trigger). */
-export async function ensureOutboxSweeperSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+async function ensureSchedule(client: Client, options: ScheduleOptions): Promise<'created' | 'exists'> {
   try {
-    await client.schedule.create({
-      scheduleId: OUTBOX_SWEEPER_SCHEDULE_ID,
-      spec: { intervals: [{ every: '1 minute' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'outboxSweeperWorkflow',
-        taskQueue,
-        workflowId: 'signalbox-outbox-sweep',
-      },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
-    });
+    await client.schedule.create(options);
     return 'created';
   } catch (error) {
     if (error instanceof ScheduleAlreadyRunning) return 'exists';
     throw error;
   }
+}
+
+/** The outbox sweeper runs every minute; it shows on the Temporal UI's Schedules page (pause, trigger). */
+export function ensureOutboxSweeperSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+  return ensureSchedule(client, {
+    scheduleId: OUTBOX_SWEEPER_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 minute' }] },
+    action: { type: 'startWorkflow', workflowType: 'outboxSweeperWorkflow', taskQueue, workflowId: 'signalbox-outbox-sweep' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+  });
+}
+
+/** Event retention runs every hour, also on the Schedules page. */
+export function ensureRetentionSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+  return ensureSchedule(client, {
+    scheduleId: RETENTION_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 hour' }] },
+    action: { type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue, workflowId: 'signalbox-retention' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    state: { note: "Deletes raw events older than each workspace's retention period, or strips them of personal data." },
+  });
 }
 
 /**

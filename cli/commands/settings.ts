@@ -12,6 +12,7 @@ interface SettingsFlags {
   phoneRegion?: string;
   allowedOrigins?: string;
   clearAllowedOrigins?: boolean;
+  retentionDays?: string;
   consentRequired?: boolean;
   exchangeRates?: string;
   clearExchangeRates?: boolean;
@@ -45,12 +46,13 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.phoneRegion !== undefined) body.defaultPhoneRegion = flags.phoneRegion;
   if (flags.allowedOrigins !== undefined) body.allowedOrigins = flags.allowedOrigins.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
   if (flags.clearAllowedOrigins) body.allowedOrigins = [];
+  if (flags.retentionDays !== undefined) body.eventRetentionDays = numberOrText(flags.retentionDays);
   if (flags.consentRequired !== undefined) body.consentRequired = flags.consentRequired;
   if (flags.exchangeRates !== undefined) body.exchangeRates = exchangeRatesOf(flags.exchangeRates);
   if (flags.clearExchangeRates) body.exchangeRates = {};
   if (Object.keys(body).length === 0) {
     throw new CliError(
-      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required or --exchange-rates',
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates or --retention-days',
     );
   }
   return body;
@@ -69,7 +71,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement or exchange rates')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates or event retention')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -82,6 +84,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--no-consent-required', 'the tracking script starts at once (the page may still call signalbox.consent.hold())')
     .option('--exchange-rates <rates>', "what one unit of each currency is worth in the TikTok advertiser's currency, for reports (replaces the list), e.g. EUR=1.08,JPY=0.0065")
     .option('--clear-exchange-rates', 'reports show delivered values per currency again')
+    .option('--retention-days <days>', 'days raw events keep their message, then deleted or stripped of personal data (1-3650, default 30)')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);

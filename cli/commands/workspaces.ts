@@ -14,6 +14,7 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Allowed origins', ws.allowedOrigins.join(', ')],
     ['Consent required', ws.consentRequired ? 'yes: the tracking script stores and sends nothing until consent.grant()' : 'no'],
     ['Exchange rates', Object.entries(ws.exchangeRates ?? {}).map(([code, rate]) => `${code} ${rate}`).join(', ')],
+    ['Event retention', `${ws.eventRetentionDays} days`],
     ['Created', ws.createdAt],
   ]);
 }

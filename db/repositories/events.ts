@@ -26,38 +26,31 @@ export function createEventRepository(db: Knex) {
      */
     async insertNew(workspaceId: string, events: readonly NewEvent[], executor: Knex = db): Promise<Map<string, string>> {
       if (events.length === 0) return new Map();
-      const rows = await executor.raw<{ rows: { id: string; message_id: string }[] }>(
+      // One JSON document for the whole batch: PostgreSQL parses it once, and no message goes through text-array quoting.
+      const rows = events.map((e) => ({ id: e.messageId, type: e.type, name: e.eventName, user: e.userId, anon: e.anonymousId, at: e.occurredAt, message: e.message }));
+      const { rows: inserted } = await executor.raw<{ rows: { id: string; message_id: string }[] }>(
         `INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
-         SELECT ?, m.message_id, m.type, m.event_name, m.user_id, m.anonymous_id, m.occurred_at, m.message::jsonb
-         FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[])
-           AS m(message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
+         SELECT ?, m.id, m.type, m.name, m.user, m.anon, m.at, m.message
+         FROM jsonb_to_recordset(?::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)
          ON CONFLICT (workspace_id, message_id) DO NOTHING
          RETURNING id, message_id`,
-        bindings(
-          workspaceId,
-          events.map((e) => e.messageId),
-          events.map((e) => e.type),
-          events.map((e) => e.eventName),
-          events.map((e) => e.userId),
-          events.map((e) => e.anonymousId),
-          events.map((e) => e.occurredAt.toISOString()),
-          events.map((e) => JSON.stringify(e.message)),
-        ),
+        bindings(workspaceId, JSON.stringify(rows)),
       );
-      return new Map(rows.rows.map((row) => [row.message_id, String(row.id)]));
+      return new Map(inserted.map((row) => [row.message_id, String(row.id)]));
     },
 
     /**
      * Points each event at the conversion it repeats (a resent order_id or event_id), in one statement; an event that
-     * is that conversion's own is left alone. Returns how many events were marked.
+     * is that conversion's own is left alone. Returns the IDs of the events marked.
      */
-    async markDuplicates(workspaceId: string, repeats: readonly RepeatedConversion[], executor: Knex = db): Promise<number> {
-      if (repeats.length === 0) return 0;
-      const { rowCount } = await executor.raw<{ rowCount: number | null }>(
+    async markDuplicates(workspaceId: string, repeats: readonly RepeatedConversion[], executor: Knex = db): Promise<string[]> {
+      if (repeats.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `UPDATE events e SET duplicate_of_conversion_id = c.id
          FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(event_row_id, tiktok_event, event_id)
          JOIN conversions c ON c.workspace_id = ? AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
-         WHERE e.id = r.event_row_id AND c.event_row_id <> r.event_row_id`,
+         WHERE e.id = r.event_row_id AND c.event_row_id <> r.event_row_id
+         RETURNING e.id`,
         bindings(
           repeats.map((r) => r.eventRowId),
           repeats.map((r) => r.tiktokEvent),
@@ -65,7 +58,7 @@ export function createEventRepository(db: Knex) {
           workspaceId,
         ),
       );
-      return rowCount ?? 0;
+      return rows.map((row) => String(row.id));
     },
 
     async count(workspaceId: string, executor: Knex = db): Promise<number> {

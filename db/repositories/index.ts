@@ -6,11 +6,13 @@ import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
+import { createErasureRepository } from './erasures';
 import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
 import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
+import { createRetentionRepository } from './retention';
 import { createTikTokConnectionRepository } from './tiktok-connections';
 import { createWorkspaceRepository } from './workspaces';
 
@@ -28,6 +30,8 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),
     changeLog: createChangeLogRepository(db),
+    erasures: createErasureRepository(db),
+    retention: createRetentionRepository(db),
     matchKeyCoverage: createMatchKeyCoverageRepository(db),
   };
 }

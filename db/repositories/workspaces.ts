@@ -16,6 +16,8 @@ export interface WorkspaceSettings {
    * convert delivered values with these; without a rate they show each currency apart.
    */
   exchangeRates: Record<string, string>;
+  /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
+  eventRetentionDays: number;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -35,6 +37,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     allowedOrigins: row.allowed_origins,
     consentRequired: row.consent_required,
     exchangeRates: row.exchange_rates ?? {},
+    eventRetentionDays: row.event_retention_days,
     createdAt: row.created_at,
   };
 }
@@ -73,6 +76,7 @@ export function createWorkspaceRepository(db: Knex) {
           allowed_origins: changes.allowedOrigins,
           consent_required: changes.consentRequired,
           exchange_rates: changes.exchangeRates,
+          event_retention_days: changes.eventRetentionDays,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -9,6 +9,9 @@ import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { buildApp, type AppDeps } from '../app';
+import { createErasureService } from '../erasure';
+import { createKnownLinks } from '../known-links';
+import { createReadinessCheck } from '../readiness';
 import { createBatchRecorder } from '../record-batch';
 import { createTikTokServices } from '../tiktok-services';
 
@@ -82,14 +85,18 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     secretKey: TEST_SECRET_KEY,
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
   });
+  const { connectionString } = db.client.config.connection as { connectionString: string };
+  const knownLinks = createKnownLinks();
   const app = buildApp(
     {
       db,
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
       repos,
-      recordBatch: createBatchRecorder(db, repos),
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: starts.start,
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,
+      erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
       ...overrides,
     },
     server,

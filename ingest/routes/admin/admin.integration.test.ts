@@ -42,7 +42,7 @@ describe('admin auth', () => {
 describe('workspaces', () => {
   it('creates, lists and shows workspaces with the default settings', async () => {
     const created = await newWorkspace('Bakery');
-    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US' });
+    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30 });
     expect((await admin('GET', '/admin/workspaces')).json().workspaces.map((w: Workspace) => w.id)).toContain(created.id);
     expect((await admin('GET', `/admin/workspaces/${created.id}`)).json()).toEqual(created);
   });
@@ -59,8 +59,8 @@ describe('workspaces', () => {
 describe('settings', () => {
   it('updates the window and region, and refuses test mode without a test event code', async () => {
     const ws = await newWorkspace();
-    const updated = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 7, defaultPhoneRegion: 'gb' });
-    expect(updated.json()).toMatchObject({ attributionWindowDays: 7, defaultPhoneRegion: 'GB' });
+    const updated = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 7, defaultPhoneRegion: 'gb', eventRetentionDays: 14 });
+    expect(updated.json()).toMatchObject({ attributionWindowDays: 7, defaultPhoneRegion: 'GB', eventRetentionDays: 14 });
 
     const refused = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { testMode: true });
     expect(refused.statusCode).toBe(400);
@@ -74,14 +74,15 @@ describe('settings', () => {
 
   it('names each invalid setting', async () => {
     const ws = await newWorkspace();
-    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 91, defaultPhoneRegion: 'XX', testMode: 'yes' });
+    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 91, defaultPhoneRegion: 'XX', testMode: 'yes', eventRetentionDays: 0 });
     expect(response.json().issues).toEqual([
       'attributionWindowDays must be a whole number of days from 1 to 90',
       'testMode must be true or false',
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
+      'eventRetentionDays must be a whole number of days from 1 to 3650',
     ]);
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
     );
   });
 

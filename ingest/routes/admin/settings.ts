@@ -17,6 +17,7 @@ const exchangeRate = z
   .union([z.string(), z.number()], { error: RATE_RULE })
   .transform((value) => String(value).trim())
   .refine((text) => /^\d{1,12}(\.\d{1,12})?$/.test(text) && /[1-9]/.test(text), RATE_RULE);
+const retentionMessage = 'must be a whole number of days from 1 to 3650';
 
 const settingsBody = jsonBody({
   attributionWindowDays: z.number({ error: windowMessage }).int(windowMessage).min(1, windowMessage).max(90, windowMessage).optional(),
@@ -48,9 +49,10 @@ const settingsBody = jsonBody({
     })
     .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
     .optional(),
+  eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
 );
 
 function notFoundAfterDelete(workspaceId: string): never {
@@ -59,8 +61,8 @@ function notFoundAfterDelete(workspaceId: string): never {
 
 /**
  * `/admin/workspaces/:workspaceId` and its settings (attribution window, test mode, default phone region, the
- * origins browser keys are accepted from, whether the tracking script waits for consent, and the exchange rates
- * reports convert delivered values with).
+ * origins browser keys are accepted from, whether the tracking script waits for consent, the exchange rates reports
+ * convert delivered values with, and how long raw events are kept).
  */
 export const workspaceSettingsRoutes: FastifyPluginAsync<{ workspaces: WorkspaceRepository; onChange: () => void }> = async (app, { workspaces, onChange }) => {
   app.get('/', async (request) => workspaceOf(request));

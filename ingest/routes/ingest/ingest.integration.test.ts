@@ -299,6 +299,23 @@ describe('rate limit', () => {
   });
 });
 
+describe('storage errors', () => {
+  it('answers 503 with Retry-After, never 500, when PostgreSQL refuses input that passed validation', async () => {
+    // Stands for any refusal validation did not foresee; a real constraint, so PostgreSQL itself raises it (23514).
+    await testDb.db.raw("ALTER TABLE events ADD CONSTRAINT refuses_one_name CHECK (event_name IS DISTINCT FROM 'refused_by_storage')");
+    try {
+      const response = await post('/v1/batch', { batch: [track('m-refused-1'), track('m-refused-2', { event: 'refused_by_storage' })] });
+
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.json()).toEqual({ error: 'storage_error', message: 'the database could not store this request (SQLSTATE 23514); nothing was stored; retry in 5 seconds' });
+      expect(await testDb.db('events').whereIn('message_id', ['m-refused-1', 'm-refused-2'])).toEqual([]);
+    } finally {
+      await testDb.db.raw('ALTER TABLE events DROP CONSTRAINT refuses_one_name');
+    }
+  });
+});
+
 describe('storage unavailable', () => {
   it('answers 503 with Retry-After when PostgreSQL refuses connections', async () => {
     const knexLog = jest.spyOn(console, 'log').mockImplementation(() => undefined); // knex reports each refused connection
@@ -314,7 +331,10 @@ describe('storage unavailable', () => {
         expect(response.headers['retry-after']).toBe('5');
         expect(response.json()).toEqual({ error: 'storage_unavailable', message: 'the database is unavailable; retry in 5 seconds' });
       }
-      expect((await whole.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+      const readiness = await whole.app.inject({ method: 'GET', url: '/readyz' });
+      expect(readiness.statusCode).toBe(503);
+      // Unauthenticated: the database's own error text (addresses, ports, names) stays in the log.
+      expect(readiness.json()).toEqual({ status: 'not_ready', error: 'storage_unavailable', message: 'the database is not answering' });
     } finally {
       await storing.app.close();
       await whole.app.close();

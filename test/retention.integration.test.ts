@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import type { Workspace } from '../db/repositories/workspaces';
+import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../worker/schedules';
+import { daysAgo, landing, track, ttclid } from './helpers/messages';
+import { TestPipeline } from './helpers/pipeline';
+
+let pipeline: TestPipeline;
+let db: Knex;
+beforeAll(async () => {
+  pipeline = await TestPipeline.start();
+  db = pipeline.database.db;
+});
+afterAll(() => pipeline.close());
+
+const EMAIL = 'retained.person@example.com';
+
+/** Events as ingest stores them, then aged: `received_at` is what retention measures. */
+async function receivedDaysAgo(ws: Workspace, days: number, messages: unknown[]): Promise<void> {
+  await pipeline.ingest(ws, messages, { start: false });
+  const ids = messages.map((m) => (m as { messageId: string }).messageId);
+  await db('events').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ received_at: db.raw(`now() - interval '${days} days'`) });
+}
+
+async function eventsOf(ws: Workspace) {
+  const rows = await db('events').where({ workspace_id: ws.id }).orderBy('message_id');
+  return rows.map((row) => ({ messageId: row.message_id, stripped: row.stripped_at !== null, holdsEmail: JSON.stringify(row.message).includes(EMAIL) }));
+}
+
+describe('event retention', () => {
+  it("deletes each workspace's raw events past its period in bounded batches, strips those a conversion refers to, and keeps a pending conversion's event", async () => {
+    const weekly = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { eventRetentionDays: 7 } });
+    const monthly = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const traits = { context: { traits: { email: EMAIL }, ip: '203.0.113.5' } };
+    const page = (id: string) => ({ ...landing(`anon-${id}`, ttclid(), daysAgo(9)), messageId: id, ...traits });
+    const purchase = (id: string) => ({ ...track('purchase', { anonymousId: `anon-${id}` }, { order_id: `order-${id}`, total: 10 }), messageId: id, ...traits });
+
+    await receivedDaysAgo(weekly, 9, [page('w-old-page-1'), page('w-old-page-2'), page('w-old-page-3'), purchase('w-old-delivered'), purchase('w-old-pending')]);
+    await receivedDaysAgo(weekly, 2, [page('w-recent-page')]);
+    await receivedDaysAgo(monthly, 9, [page('m-old-page'), purchase('m-old-purchase')]);
+    await db('conversions').where({ workspace_id: weekly.id, message_id: 'w-old-delivered' }).update({ status: 'delivered' });
+
+    // Two events per batch, one batch per activity run: the workflow has to come back four times.
+    const report = await pipeline.client.workflow.execute('retentionWorkflow', {
+      taskQueue: pipeline.taskQueue,
+      workflowId: `retention-${weekly.id}`,
+      args: [{ batchSize: 2, maxBatches: 1 }],
+    });
+
+    expect(report).toEqual({ deleted: 3, stripped: 1, complete: true });
+    expect(await eventsOf(weekly)).toEqual([
+      { messageId: 'w-old-delivered', stripped: true, holdsEmail: false },
+      { messageId: 'w-old-pending', stripped: false, holdsEmail: true },
+      { messageId: 'w-recent-page', stripped: false, holdsEmail: true },
+    ]);
+    expect(await eventsOf(monthly)).toEqual([
+      { messageId: 'm-old-page', stripped: false, holdsEmail: true },
+      { messageId: 'm-old-purchase', stripped: false, holdsEmail: true },
+    ]);
+    const stripped = await db('events').where({ workspace_id: weekly.id, message_id: 'w-old-delivered' }).first();
+    expect(stripped?.message).toEqual({ type: 'track', event: 'purchase', messageId: 'w-old-delivered', timestamp: expect.any(String) });
+    expect(await db('conversions').where({ workspace_id: weekly.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: '2' }]);
+  });
+
+  it('runs from an hourly schedule the worker registers once', async () => {
+    // A whole stack started by another test file registers it on the same Temporal server.
+    await pipeline.client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete().catch(() => undefined);
+    try {
+      expect(await ensureRetentionSchedule(pipeline.client, pipeline.taskQueue)).toBe('created');
+      expect(await ensureRetentionSchedule(pipeline.client, pipeline.taskQueue)).toBe('exists');
+      const description = await pipeline.client.schedule.getHandle(RETENTION_SCHEDULE_ID).describe();
+      expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue: pipeline.taskQueue });
+      expect(description.spec.intervals).toEqual([{ every: 3_600_000 }]);
+    } finally {
+      await pipeline.client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete();
+    }
+  });
+});

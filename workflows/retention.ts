@@ -1,0 +1,31 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities, RetentionOptions } from '../activities/types';
+
+const { removeExpiredEvents } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
+});
+
+export const DEFAULT_RETENTION = { batchSize: 1_000, maxBatches: 100 };
+/** Activity runs per workflow run: up to 2,000,000 events an hour; what is left waits for the next run. */
+const MAX_RUNS = 20;
+
+export interface RetentionSummary {
+  deleted: number;
+  stripped: number;
+  /** False when this run stopped at its limit; the next scheduled run continues. */
+  complete: boolean;
+}
+
+/** Run by the `signalbox-retention` schedule: enforces every workspace's event retention period in bounded batches. */
+export async function retentionWorkflow(options: Partial<Omit<RetentionOptions, 'fromWorkspaceId'>> = {}): Promise<RetentionSummary> {
+  const total = { deleted: 0, stripped: 0 };
+  let resumeAt: string | null | undefined;
+  for (let run = 0; run < MAX_RUNS && resumeAt !== null; run += 1) {
+    const report = await removeExpiredEvents({ ...DEFAULT_RETENTION, ...options, fromWorkspaceId: resumeAt });
+    total.deleted += report.deleted;
+    total.stripped += report.stripped;
+    resumeAt = report.resumeAt;
+  }
+  return { ...total, complete: resumeAt === null };
+}
