@@ -16,12 +16,17 @@ function details(result: Exclude<TikTokCallResult<unknown>, { outcome: 'success'
 }
 
 /**
- * Step 5: one `POST /event/track/` with the stored payload. Transient answers throw a retryable failure (throttling
- * with a longer delay); anything else fails at once with TikTok's code and message kept. A retry after a lost answer
- * resends the same `event_id`, which TikTok deduplicates.
+ * Step 5 of the per-conversion workflow (kept for runs started before the group workflow): one `POST /event/track/`
+ * with the stored payload. TikTok's answer is stored first, so a step run again after a crash (local activities are
+ * recorded with the workflow task) finds TikTok's acceptance and does not send again. Transient answers throw a
+ * retryable failure (throttling with a longer delay); anything else fails at once with TikTok's code and message
+ * kept. A retry after a lost answer resends the same `event_id`, which TikTok deduplicates.
  */
 export async function deliverToTikTok(deps: ActivityDeps, conversionId: string): Promise<DeliveryReceipt> {
   const conversion = await loadConversion(deps, conversionId);
+  if (conversion.response_body !== null && conversion.tiktok_code !== null) {
+    return { code: conversion.tiktok_code, message: conversion.tiktok_message ?? '', requestId: conversion.tiktok_request_id };
+  }
   if (conversion.request_payload === null) throw ApplicationFailure.nonRetryable('no payload was built for this conversion', 'PayloadMissing');
   const connection = await deps.repos.tiktokConnections.withToken(conversion.workspace_id);
   if (connection === undefined) {
@@ -38,6 +43,7 @@ export async function deliverToTikTok(deps: ActivityDeps, conversionId: string):
     response_body: result.outcome === 'success' ? (result.body as unknown as Record<string, unknown>) : null,
   };
   await deps.repos.conversions.update(conversionId, answer);
+  await deps.reached?.('answer-recorded');
 
   if (result.outcome === 'success') {
     return { code: result.code, message: result.message, requestId: result.requestId ?? null };

@@ -6,6 +6,8 @@ import type { ActivityDeps } from './deps';
 import { prepareConversion } from './prepare';
 import { recordOutcome } from './record-outcome';
 import { resolveIdentity } from './resolve-identity';
+import { deliverConversionGroup } from './group/deliver-group';
+import { prepareConversionGroup, type GroupInput, type PrepareGroupInput } from './group/prepare-group';
 import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
 import type { AdStatsRangeInput, Outcome } from './types';
@@ -13,6 +15,9 @@ import type { AdStatsRangeInput, Outcome } from './types';
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
   return {
+    prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input),
+    deliverConversionGroup: (input: GroupInput) => deliverConversionGroup(deps, input),
+    // The six steps of the per-conversion workflow, for its runs started before groups.
     prepareConversion: (conversionId: string) => prepareConversion(deps, conversionId),
     resolveIdentity: (conversionId: string) => resolveIdentity(deps, conversionId),
     checkAttributionWindow: (conversionId: string) => checkAttributionWindow(deps, conversionId),

@@ -1,19 +1,25 @@
-import type { StartReport } from '../temporal/conversion-starter';
+import type { WakeReport } from '../temporal/pipeline-waker';
 import type { ActivityDeps } from './deps';
 
 export interface SweepOptions {
-  /** Leave rows this young to the ingest API's own start. */
+  /** Leave conversions this young to ingest's own wake-up. */
   minAgeMs: number;
-  /** Try again to start rows whose workflow start was recorded this long ago and that are still pending. */
+  /**
+   * Conversions started on a workflow of their own (before groups) and still pending this long after that start are
+   * handed to their workspace's group workflow: that workflow gave up or was lost.
+   */
   restartAfterMs: number;
+  /** Workspaces woken per sweep. */
   limit: number;
 }
 
-/** The outbox sweeper: starts the workflows of conversions left `pending` (Temporal down, or a crash after commit). */
-export async function startPendingConversions(deps: ActivityDeps, options: SweepOptions): Promise<StartReport> {
-  const now = Date.now();
-  const rows = await deps.repos.conversions.pendingForSweep(new Date(now - options.restartAfterMs), new Date(now - options.minAgeMs), options.limit);
-  return deps.startConversions(
-    rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId: row.workspace_id, tiktokEvent: row.tiktok_event })),
-  );
+/**
+ * The outbox sweeper: wakes the group workflow of every workspace with conversions nobody claimed (ingest died between
+ * its commit and the wake-up, Temporal was down, the workflow was terminated, a claim's lease ran out).
+ */
+export async function startPendingConversions(deps: ActivityDeps, options: SweepOptions): Promise<WakeReport> {
+  const { conversionPipelines } = deps.repos;
+  const adopted = await conversionPipelines.adoptAbandoned(options.restartAfterMs);
+  const stranded = await conversionPipelines.stranded(options.minAgeMs, options.limit);
+  return deps.pipelines.wakeWorkspaces([...adopted, ...stranded]);
 }

@@ -3,7 +3,7 @@ import type { ConversionStatus } from '../db/types';
 import type { ConversionReason } from '../domain/reasons';
 import type { createActivities } from './index';
 
-export type { StartReport } from '../temporal/conversion-starter';
+export type { WakeReport } from '../temporal/pipeline-waker';
 export type { RetentionOptions, RetentionReport } from './retention';
 export type { SweepOptions } from './sweep';
 
@@ -87,3 +87,5 @@ export const AD_STATS_FAILURE = {
   throttled: 'TikTokThrottled',
   connectionChanged: 'TikTokConnectionChanged',
 } as const;
+export type { GroupInput, PrepareGroupInput, PreparedGroup } from './group/prepare-group';
+export type { DeliveredGroup } from './group/deliver-group';

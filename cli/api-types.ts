@@ -195,15 +195,23 @@ export interface ConversionDetailView extends ConversionSummaryView {
   eventSource: string;
   messageId: string;
   workflowId: string;
+  workflowRunId: string | null;
   workflowUrl: string | null;
   attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
   matchKeys?: Record<string, { source: string; anonymousId?: string }> | null;
   requestPayload: unknown;
+  deliveryRequest: { id: string; events: number; position: number; sentAt: string; answeredAt: string | null; outcome: string | null } | null;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
+  timeline: { at: string; step: string; detail: Record<string, unknown> }[];
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   completedAt: string | null;
+}
+
+export interface ConversionRetryView {
+  requeued: number;
+  conversionIds: string[];
 }
 
 export interface MatchKeyCoverageView {

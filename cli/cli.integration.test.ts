@@ -4,18 +4,20 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '../devstack/ports';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { createBatchRecorder } from '../ingest/record-batch';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
 import { run } from './program';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
+let repos: TestApp['repos'];
 let url: string;
 /** Where the CLI looks for running dev stacks: a folder of this test's own, never the machine's. */
 let runtimeDir: string;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = buildTestApp(testDb.db).app;
+  ({ app, repos } = buildTestApp(testDb.db));
   url = await app.listen({ port: 0, host: '127.0.0.1' });
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-runtime-'));
 });
@@ -86,6 +88,23 @@ describe('signalbox CLI', () => {
     expect(unknown.stderr).toBe('Error: conversion 00000000-0000-4000-8000-000000000000 does not exist in this workspace');
     const wrongToken = await signalbox(['--token', 'wrong-token', 'workspaces', 'list']);
     expect(wrongToken).toMatchObject({ code: 1, stderr: 'Error: admin token is not valid' });
+  });
+
+  it('sends failed conversions again by ID or by filter, and shows their timeline', async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Retry shop', '--json'])).stdout);
+    await signalbox(['rules', 'put', ws.id, 'purchase']);
+    const purchase = (n: number) => ({ type: 'track' as const, messageId: `retry-${n}`, event: 'purchase', userId: 'u1', properties: { order_id: `retry-o-${n}`, total: n } });
+    const workspace = (await repos.workspaces.find(ws.id))!;
+    const [first, second] = (await createBatchRecorder(testDb.db, repos)(workspace, [purchase(1), purchase(2)], { receivedAt: new Date() })).conversions;
+    for (const conversion of [first, second]) await repos.conversions.finish(conversion!.id, { status: 'failed', reason: 'tiktok_rejected', tiktokCode: 40001 });
+
+    expect(await signalbox(['conversions', 'retry', ws.id, first!.id])).toEqual({ code: 0, stdout: `Sending 1 conversion(s) again:\n${first!.id}`, stderr: '' });
+    expect((await signalbox(['conversions', 'retry', ws.id, '--reason', 'tiktok_rejected', '--json'])).stdout).toBe(JSON.stringify({ requeued: 1, conversionIds: [second!.id] }, null, 2));
+    expect((await signalbox(['conversions', 'retry', ws.id, '--reason', 'tiktok_rejected'])).stdout).toBe('Nothing to send again: no failed conversion matched.');
+    expect(await signalbox(['conversions', 'retry', ws.id, first!.id, '--reason', 'expired'])).toMatchObject({ code: 1, stderr: expect.stringContaining('conversionIds cannot be combined with a filter') });
+    const shown = await signalbox(['conversions', 'show', ws.id, first!.id]);
+    expect(shown.stdout).toMatch(/^Status: +pending$/m);
+    expect(shown.stdout).toMatch(/ retry_requested +\{"by":"operator"\}$/m);
   });
 
   it('sets the event retention and erases a person, then lists the erasure without the identifiers', async () => {

@@ -1,4 +1,5 @@
 /** Row shapes as PostgreSQL returns them (timestamptz → Date, numeric → number, bigint → string). */
+import type { RetryClass } from '../domain/delivery-retry';
 
 export type ConversionStatus = 'pending' | 'delivered' | 'skipped' | 'failed';
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
@@ -164,8 +165,17 @@ export interface ConversionRow {
   currency: string | null;
   status: ConversionStatus;
   reason: string | null;
+  /** The workflow that processes it: its workspace's group workflow (older rows: a workflow of their own). */
   workflow_id: string;
+  /** The run of that workflow that claimed it last (continue-as-new starts a new run under the same ID). */
+  workflow_run_id: string | null;
+  /** When its workflow first claimed it (per-conversion design: when its own workflow was started). */
   workflow_started_at: Date | null;
+  /** The group that holds it while it is processed, and until when; a lease that ran out may be claimed again. */
+  claim_id: string | null;
+  claimed_until: Date | null;
+  /** The TikTok request it was last sent in (`tiktok_requests`). */
+  delivery_request_id: string | null;
   attempts: number;
   ttclid: string | null;
   click_captured_at: Date | null;
@@ -247,6 +257,38 @@ export interface ChangeLogRow {
   after: Record<string, unknown> | null;
 }
 
+/** One `event/track` request: the envelope, the conversions whose events it carried (in order), and TikTok's answer. */
+export interface TikTokRequestRow {
+  id: string;
+  workspace_id: string;
+  claim_id: string;
+  event_source: string;
+  event_source_id: string;
+  test_event_code: string | null;
+  conversion_ids: string[];
+  sent_at: Date;
+  /** Null while the answer is unknown (not back yet, or the sender crashed before recording it). */
+  answered_at: Date | null;
+  outcome: 'success' | 'retryable' | 'permanent' | null;
+  http_status: number | null;
+  tiktok_code: number | null;
+  tiktok_message: string | null;
+  tiktok_request_id: string | null;
+}
+
+/** State of a workspace's group workflow shared with ingest (wake-ups) and kept across its runs (backoff). */
+export interface ConversionPipelineRow {
+  workspace_id: string;
+  /** The workflow found nothing to claim and waits for a wake-up signal. */
+  idle: boolean;
+  retry_class: RetryClass | null;
+  /** Consecutive transient failures of `retry_class`. */
+  class_failures: number;
+  /** No delivery before this time (TikTok failed transiently). */
+  resume_at: Date | null;
+  updated_at: Date;
+}
+
 /** One erasure request; the identifiers appear only as keyed digests (HMAC-SHA-256 with the server's SECRET_KEY). */
 export interface ErasureRequestRow {
   id: string;
@@ -273,6 +315,8 @@ declare module 'knex/types/tables' {
     ad_entities: AdEntityRow;
     conversion_history: ConversionHistoryRow;
     change_log: ChangeLogRow;
+    tiktok_requests: TikTokRequestRow;
+    conversion_pipelines: ConversionPipelineRow;
     erasure_requests: ErasureRequestRow;
   }
 }

@@ -9,7 +9,9 @@ export const CONVERSION_REASONS = {
   app_events_not_configured: 'The event came from a mobile app, but the workspace has no TikTok app ID.',
   test_mode: "Sent in test mode with the workspace's test_event_code: visible only in TikTok's Test Events view.",
   tiktok_rejected: 'TikTok rejected the event; see the TikTok code and message.',
-  delivery_retries_exhausted: 'TikTok kept failing transiently until every delivery attempt was used.',
+  delivery_retries_exhausted: 'TikTok kept failing transiently until every delivery attempt was used (conversions processed one per workflow, before groups).',
+  expired: "Past TikTok's event-time horizon (28 days after the event): it could no longer count, so it is not sent (again).",
+  event_invalid: "The event breaks one of TikTok's documented rules (see the message), so it was not sent; the rest of its group was.",
 } as const;
 
 export type ConversionReason = keyof typeof CONVERSION_REASONS;

@@ -1,9 +1,10 @@
-import { sha256Hex } from './hashing';
-
 /**
- * Derived from the conversion's unique key (workspace, TikTok event, event_id), so no retry, duplicate batch or sweeper
- * can ever start a second workflow for the same conversion.
+ * Every conversion of a workspace is processed by one long-lived workflow under this ID (continue-as-new keeps it), so
+ * ingest, the sweeper and a retry wake the same execution and can never start a second one. Conversions recorded by
+ * the earlier design carry a workflow ID of their own.
  */
-export function conversionWorkflowId(workspaceId: string, tiktokEvent: string, eventId: string): string {
-  return `conversion-${workspaceId}-${sha256Hex(`${tiktokEvent}\u0000${eventId}`).slice(0, 24)}`;
+export const PIPELINE_WORKFLOW_PREFIX = 'conversion-pipeline-';
+
+export function conversionPipelineWorkflowId(workspaceId: string): string {
+  return `${PIPELINE_WORKFLOW_PREFIX}${workspaceId}`;
 }

@@ -6,10 +6,12 @@ import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './json-body';
 import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './limits';
 import { createIngestMetrics } from './metrics';
+import type { ConversionRetryService } from './conversion-retry';
 import type { ErasureService } from './erasure';
 import type { ReadinessCheck } from './readiness';
 import type { BatchRecorder } from './record-batch';
 import { adminRoutes } from './routes/admin';
+import type { WorkflowLink } from './routes/admin/conversion-view';
 import { browserConfigRoutes } from './routes/browser-config';
 import { healthRoutes } from './routes/health';
 import { ingestRoutes, type RateLimitSettings, type StartConversions } from './routes/ingest';
@@ -27,15 +29,17 @@ export interface AppDeps {
   checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
-  /** Starts the workflows of newly committed conversions, after the response; failures are logged, never thrown. */
+  /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
   startConversions: StartConversions;
+  /** Sends failed conversions again (settings API). */
+  conversionRetry: ConversionRetryService;
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
   /** Erasure of a person's data (settings API). */
   erasures: ErasureService;
-  /** Link to a conversion's workflow in the Temporal UI, shown by the conversion detail. */
-  workflowLink?: (workflowId: string) => string;
+  /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
+  workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8). */
   rateLimit?: RateLimitSettings;
   /** How long an API key lookup is cached in-process (default 5 s). */
@@ -69,6 +73,16 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', db: deps.db, repos: deps.repos, adminToken: deps.adminToken, credentials, tiktok: deps.tiktok, erasures: deps.erasures, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, {
+    prefix: '/admin',
+    db: deps.db,
+    repos: deps.repos,
+    adminToken: deps.adminToken,
+    credentials,
+    tiktok: deps.tiktok,
+    conversionRetry: deps.conversionRetry,
+    erasures: deps.erasures,
+    workflowLink: deps.workflowLink,
+  });
   return app;
 }

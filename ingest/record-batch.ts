@@ -9,7 +9,7 @@ import { isPurchase } from '../domain/event-mapping';
 import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
 import { observe, type IdentityLink } from '../domain/observation';
-import { conversionWorkflowId } from '../domain/workflow-id';
+import { conversionPipelineWorkflowId } from '../domain/workflow-id';
 import { correctClockSkew, parseTimestamp } from '../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
 import { createKnownLinks, type KnownLinks } from './known-links';
@@ -96,6 +96,9 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
   return [...received.values()];
 }
 
+/** A conversion is unique per workspace, TikTok event and event_id. */
+const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
+
 /** Stores received messages, of one request or of several committed together (group-commit.ts). */
 export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
   /**
@@ -115,13 +118,13 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
       const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
-      const workflowId = conversionWorkflowId(workspace.id, rule.tiktokEvent, eventId);
-      if (conversions.has(workflowId)) {
+      const key = conversionKey({ tiktokEvent: rule.tiktokEvent, eventId });
+      if (conversions.has(key)) {
         repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
         continue;
       }
       const { value, currency, warning } = conversionValue(rule, message.properties);
-      conversions.set(workflowId, {
+      conversions.set(key, {
         eventRowId: rowId,
         messageId: message.messageId,
         sourceEvent: rule.sourceEvent,
@@ -131,7 +134,7 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
         eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
         value: value ?? null,
         currency: currency ?? null,
-        workflowId,
+        workflowId: conversionPipelineWorkflowId(workspace.id),
         warnings: warning === undefined ? [] : [warning],
       });
     }
@@ -141,8 +144,8 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
   /** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
   async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: Knex) {
     const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
-    const createdIds = new Set(created.map((c) => c.workflowId));
-    const alreadyThere = candidates.filter((c) => !createdIds.has(c.workflowId));
+    const createdKeys = new Set(created.map(conversionKey));
+    const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
     const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
     return { created, repeated };
   }
@@ -173,12 +176,12 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
       );
       const candidates = await conversionsFor(workspace, stored, trx);
       const { created, repeated } = await insertConversions(workspace, candidates, trx);
-      const messageOf = new Map(candidates.candidates.map((c) => [c.workflowId, c.messageId]));
+      const messageOf = new Map(candidates.candidates.map((c) => [conversionKey(c), c.messageId]));
       const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
       return {
         inserted: new Set(rowIds.keys()),
         repeated: new Set(repeated.map((rowId) => messageOfRow.get(rowId) as string)),
-        conversions: created.map((c) => ({ ...c, messageId: messageOf.get(c.workflowId) as string })),
+        conversions: created.map((c) => ({ ...c, messageId: messageOf.get(conversionKey(c)) as string })),
       };
     });
     knownLinks.remember(workspace.id, links);

@@ -7,13 +7,15 @@ import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
-import { createConversionStarter } from '../temporal/conversion-starter';
+import { createPipelineWaker } from '../temporal/pipeline-waker';
 import { buildApp } from './app';
+import { createConversionRetryService } from './conversion-retry';
 import { createErasureService } from './erasure';
 import { createKnownLinks } from './known-links';
 import { createReadinessCheck } from './readiness';
 import { createBatchRecorder } from './record-batch';
 import { createRequestLogger } from './request-log';
+import type { WorkflowLink } from './routes/admin/conversion-view';
 import { createTikTokServices } from './tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './tracking-script';
 
@@ -29,10 +31,11 @@ export interface RunningIngest {
   close(): Promise<void>;
 }
 
-function temporalWorkflowLink(env: IngestEnv): ((workflowId: string) => string) | undefined {
+function temporalWorkflowLink(env: IngestEnv): WorkflowLink | undefined {
   const ui = env.TEMPORAL_UI_URL?.replace(/\/+$/, '');
   if (ui === undefined) return undefined;
-  return (workflowId) => `${ui}/namespaces/${encodeURIComponent(env.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+  return (workflowId, runId) =>
+    `${ui}/namespaces/${encodeURIComponent(env.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId === null ? '' : `/${encodeURIComponent(runId)}/history`}`;
 }
 
 function trustedHops(hops: number) {
@@ -41,8 +44,8 @@ function trustedHops(hops: number) {
 
 /**
  * Starts the ingest + settings API. The Temporal connection is lazy: ingest accepts events while Temporal is down,
- * and the conversions it could not start stay `pending` for the sweeper; only the TikTok statistics schedule routes
- * need it (they answer 503 while it is unreachable).
+ * and the conversions whose workflow it could not wake stay `pending` for the sweeper; only the TikTok statistics
+ * schedule routes need it (they answer 503 while it is unreachable).
  */
 export async function startIngestServer(env: IngestEnv, { logDestination, trackingScript = loadTrackingScript() }: IngestServerOptions = {}): Promise<RunningIngest> {
   const logger = createRequestLogger(env.LOG_LEVEL, logDestination);
@@ -51,12 +54,15 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const pipelines = createPipelineWaker(client, env.TEMPORAL_TASK_QUEUE, repos.conversionPipelines);
+  const conversionRetry = createConversionRetryService({ db, repos, pipelines });
   const tiktok = createTikTokServices({
     repos,
     tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
     oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: env.TIKTOK_OAUTH_REDIRECT_URI, authUrl: env.TIKTOK_AUTH_URL },
     secretKey: env.SECRET_KEY,
     schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
+    conversionRetry,
   });
 
   const knownLinks = createKnownLinks();
@@ -66,7 +72,8 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
-      startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
+      startConversions: pipelines.startConversions,
+      conversionRetry,
       adminToken: env.ADMIN_TOKEN,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),

@@ -10,6 +10,7 @@ import {
 } from '../adplatform/tiktok-connection';
 import type { Repositories } from '../db/repositories';
 import type { AdStatsSchedules } from '../temporal/ad-stats-schedules';
+import type { ConversionRetryService } from './conversion-retry';
 
 /** What the TikTok routes of the settings API (and the public OAuth callback) call. */
 export interface TikTokServices {
@@ -25,6 +26,8 @@ export interface TikTokServicesDeps {
   /** SECRET_KEY (64 hex characters): the OAuth `state` is signed under a key derived from it. */
   secretKey: string;
   schedules: AdStatsSchedules;
+  /** Reconnecting sends again the conversions that failed because TikTok refused the token. */
+  conversionRetry: Pick<ConversionRetryService, 'retryRefusedToken'>;
 }
 
 /** Wires the TikTok connection, report and test-conversion services for `server.ts` and the test app. */
@@ -36,6 +39,7 @@ export function createTikTokServices(deps: TikTokServicesDeps): TikTokServices {
       oauth: deps.oauth,
       states: createOAuthStateSigner(deps.secretKey),
       schedules: deps.schedules,
+      onTokenStored: (workspaceId) => deps.conversionRetry.retryRefusedToken(workspaceId),
     }),
     reports: createAdReportService({ repos: deps.repos }),
     sendTestConversion: createTestConversionSender({ repos: deps.repos, tiktok: deps.tiktok }),

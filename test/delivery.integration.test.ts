@@ -55,14 +55,16 @@ describe('delivery to TikTok', () => {
     expect(await requestsFor(orderId)).toHaveLength(1);
   });
 
-  it('records failed after the last attempt when TikTok keeps failing transiently', async () => {
+  it('lets a per-conversion workflow started before groups run to its end: failed after its last attempt', async () => {
     await pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 50000, times: 2 }]);
     const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
     await pipeline.ingest(ws, [landing('anon-exhaust', ttclid(), daysAgo(1))]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-exhaust' }, { order_id: 'o-exhaust', total: 1, currency: 'USD' })], { start: false });
+    const workflowId = `conversion-${ws.id}-legacy-exhaust`;
+    await pipeline.repos.conversions.update(conversion!.id, { workflow_id: workflowId });
     await pipeline.client.workflow.execute('conversionWorkflow', {
       taskQueue: pipeline.taskQueue,
-      workflowId: conversion!.workflow_id,
+      workflowId,
       args: [{ conversionId: conversion!.id, delivery: { maximumAttempts: 2, initialIntervalMs: 100 } }],
     });
     expect(await pipeline.repos.conversions.find(conversion!.id)).toMatchObject({
@@ -112,27 +114,37 @@ describe('workspace state recorded as the reason', () => {
     await pipeline.ingest(ws, [landing('anon-rule', ttclid(), daysAgo(1))]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-rule' }, { order_id: 'o-rule', total: 1, currency: 'USD' })], { start: false });
     await pipeline.repos.conversionRules.remove(ws.id, 'purchase');
-    await pipeline.startConversions([{ id: conversion!.id, workflowId: conversion!.workflow_id, workspaceId: ws.id, tiktokEvent: 'CompletePayment' }]);
+    await pipeline.startConversions([{ workspaceId: ws.id }]);
     expect(await pipeline.settled(conversion!)).toMatchObject({ status: 'skipped', reason: 'conversion_rule_removed' });
   });
 });
 
 describe('outbox sweeper', () => {
-  it('starts conversions that were committed but never started, and never twice', async () => {
+  const sweep = (name: string, options: Record<string, number>) =>
+    pipeline.client.workflow.execute('outboxSweeperWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `sweep-${name}`, args: [options] });
+
+  it('wakes the workflow of conversions that were committed but never claimed, and they go once', async () => {
     const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
     await pipeline.ingest(ws, [landing('anon-sweep', ttclid(), daysAgo(1))]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-sweep' }, { order_id: 'o-sweep', total: 1, currency: 'USD' })], { start: false });
     expect(conversion).toMatchObject({ status: 'pending', workflow_started_at: null });
 
-    const sweep = (run: number) => pipeline.client.workflow.execute('outboxSweeperWorkflow', {
-      taskQueue: pipeline.taskQueue,
-      workflowId: `sweep-${conversion!.id}-${run}`,
-      args: [{ minAgeMs: 0, restartAfterMs: 0 }],
-    });
-    const [first, second] = await Promise.all([sweep(1), sweep(2)]);
-    expect(first.started + second.started).toBeGreaterThanOrEqual(1);
+    const [first, second] = await Promise.all([sweep(`${conversion!.id}-1`, { minAgeMs: 0 }), sweep(`${conversion!.id}-2`, { minAgeMs: 0 })]);
+    expect(first.woken + second.woken).toBeGreaterThanOrEqual(1);
     expect(await pipeline.settled(conversion!)).toMatchObject({ status: 'delivered' });
     const { events } = await pipeline.fake.receivedEvents();
     expect(events.filter((e) => e.eventId === 'o-sweep')).toHaveLength(1);
+  });
+
+  it('hands a conversion whose own workflow was lost, before groups, to its workspace’s workflow', async () => {
+    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    await pipeline.ingest(ws, [landing('anon-lost', ttclid(), daysAgo(1))]);
+    const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-lost' }, { order_id: 'o-lost', total: 1, currency: 'USD' })], { start: false });
+    await pipeline.repos.conversions.update(conversion!.id, { workflow_id: `conversion-${ws.id}-lost`, workflow_started_at: daysAgo(1) });
+
+    expect(await sweep(`${conversion!.id}-young`, { minAgeMs: 0, restartAfterMs: 2 * 86_400_000 })).toMatchObject({ woken: 0 });
+    expect(await pipeline.repos.conversions.find(conversion!.id)).toMatchObject({ status: 'pending', workflow_id: `conversion-${ws.id}-lost` });
+    expect(await sweep(`${conversion!.id}-old`, { minAgeMs: 0, restartAfterMs: 3_600_000 })).toMatchObject({ woken: 1 });
+    expect(await pipeline.settled(conversion!)).toMatchObject({ status: 'delivered', workflow_id: `conversion-pipeline-${ws.id}` });
   });
 });

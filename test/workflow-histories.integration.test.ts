@@ -7,9 +7,11 @@ import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline, workflowBundle } from './helpers/pipeline';
 
 /**
- * Runs one conversion per kind of outcome and replays each history against the current workflow code. With
- * CAPTURE_HISTORIES=1 it also stores them in test/histories, whose replay (workflows/replay.test.ts) then guards every
- * later change against non-determinism. Capture again only when a change is meant to be incompatible.
+ * Runs a workspace's group workflow through its kinds of steps (woken, a group delivered after a transient failure and
+ * the backoff timer, a skipped conversion, idle) and replays the history against the current workflow code. With
+ * CAPTURE_HISTORIES=1 it also stores it in test/histories, whose replay (workflows/replay.test.ts) then guards every
+ * later change against non-determinism. Capture again only when a change is meant to be incompatible. The stored
+ * histories of the per-conversion workflow (conversion-*.json) come from before groups and are never captured again.
  */
 let pipeline: TestPipeline;
 beforeAll(async () => {
@@ -17,22 +19,19 @@ beforeAll(async () => {
 });
 afterAll(() => pipeline.close());
 
-const outcomes: [string, () => Promise<void>, string][] = [
-  ['delivered-after-retry', () => pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 50002 }]), 'purchase'],
-  ['failed-rejected', () => pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 40002, message: 'Invalid value for event_id' }]), 'purchase'],
-  ['skipped-no-click', async () => undefined, 'purchase-without-click'],
-];
-
-it.each(outcomes)('replays the history of a conversion %s', async (name, arrange, kind) => {
+it('replays the history of a group workflow: delivered after a retry, skipped, idle', async () => {
   const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
-  if (kind === 'purchase') await pipeline.ingest(ws, [landing(`anon-${name}`, ttclid(), daysAgo(1))]);
-  await arrange();
-  const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: `anon-${name}` }, { order_id: `o-${name}`, total: 5, currency: 'USD' })]);
-  await pipeline.settled(conversion!);
-  const history = await pipeline.client.workflow.getHandle(conversion!.workflow_id).fetchHistory();
+  await pipeline.ingest(ws, [landing('anon-history', ttclid(), daysAgo(1))]);
+  await pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 50002 }]);
+  const [delivered] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-history' }, { order_id: 'o-history', total: 5, currency: 'USD' })]);
+  expect(await pipeline.settled(delivered!)).toMatchObject({ status: 'delivered', attempts: 2 });
+  const [skipped] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'never-clicked' }, { order_id: 'o-history-skipped', total: 5, currency: 'USD' })]);
+  expect(await pipeline.settled(skipped!)).toMatchObject({ status: 'skipped', reason: 'no_ttclid' });
+  while ((await pipeline.repos.conversionPipelines.find(ws.id))?.idle !== true) await new Promise((resolve) => setTimeout(resolve, 50));
 
+  const history = await pipeline.client.workflow.getHandle(delivered!.workflow_id).fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
   if (process.env.CAPTURE_HISTORIES === '1') {
-    writeFileSync(path.join(__dirname, 'histories', `conversion-${name}.json`), historyToJSON(history));
+    writeFileSync(path.join(__dirname, 'histories', 'pipeline-delivered-retried-skipped.json'), historyToJSON(history));
   }
 });

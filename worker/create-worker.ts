@@ -12,7 +12,10 @@ export interface SignalboxWorkerOptions {
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
 }
 
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+/** Resolved when needed: a worker bundled elsewhere (a test's worker process) passes its workflow bundle instead. */
+export function workflowsPath(): string {
+  return require.resolve('../workflows');
+}
 
 export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -20,7 +23,7 @@ export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // In-flight deliveries finish before the process stops (the TikTok call times out at 10 s).
     shutdownGraceTime: options.shutdownGraceTime ?? '15 seconds',
   });

@@ -8,7 +8,8 @@ import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
-import { createConversionStarter } from '../temporal/conversion-starter';
+import { createPipelineWaker } from '../temporal/pipeline-waker';
+import { DEFAULT_PIPELINE_SETTINGS } from '../activities/group/settings';
 import { createSignalboxWorker } from './create-worker';
 import { WORKER_RUNNING } from './running';
 import { ensureOutboxSweeperSchedule, ensureRetentionSchedule, reconcileAdStatsSchedules } from './schedules';
@@ -47,10 +48,12 @@ async function main(): Promise<void> {
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     deps: {
+      db,
       repos,
       tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
-      startConversions: createConversionStarter(client, env.TEMPORAL_TASK_QUEUE, repos.conversions),
+      pipelines: createPipelineWaker(client, env.TEMPORAL_TASK_QUEUE, repos.conversionPipelines),
       adStatsSchedules,
+      pipeline: DEFAULT_PIPELINE_SETTINGS,
     },
   });
   // The Runtime traps SIGINT/SIGTERM and drains the worker; run() resolves once it has stopped.

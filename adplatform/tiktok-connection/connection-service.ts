@@ -23,6 +23,8 @@ export interface TikTokConnectionServiceDeps {
   oauth: TikTokOAuthApp;
   states: OAuthStateSigner;
   schedules: Pick<AdStatsSchedules, 'ensure' | 'remove' | 'describe' | 'trigger'>;
+  /** Called once a new token is stored: conversions that failed because TikTok refused the old one are sent again. */
+  onTokenStored?: (workspaceId: string) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -181,6 +183,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       }
       const advertisers = await accessibleAdvertisers(data.access_token, (data.advertiser_ids ?? []).map(String), credentials);
       const stored = await tiktokConnections.putAuthorized(workspaceId, { accessToken: data.access_token, grantedScopes, accessibleAdvertisers: advertisers });
+      await deps.onTokenStored?.(workspaceId);
       if (stored.advertiserId !== null) await deps.schedules.ensure(workspaceId);
       return view(stored);
     },
@@ -222,6 +225,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     async connectManually(workspaceId: string, input: ManualConnectionInput): Promise<TikTokConnectionView> {
       await requireWorkspace(workspaceId);
       const stored = await tiktokConnections.put(workspaceId, { ...input, source: 'manual' });
+      await deps.onTokenStored?.(workspaceId);
       if (stored.advertiserId === null) await deps.schedules.remove(workspaceId);
       else await deps.schedules.ensure(workspaceId);
       return view(stored);

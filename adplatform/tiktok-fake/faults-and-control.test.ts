@@ -1,5 +1,5 @@
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, startFakeTikTok, type FakeTikTok } from './index';
-import { sampleTrackBody } from './test-fixtures';
+import { sampleEvent, sampleTrackBody } from './test-fixtures';
 
 let fake: FakeTikTok;
 
@@ -19,11 +19,11 @@ interface Answer {
   text: string;
 }
 
-async function track(init: { token?: string; signal?: AbortSignal } = {}): Promise<Answer> {
+async function track(init: { token?: string; signal?: AbortSignal; body?: Record<string, unknown> } = {}): Promise<Answer> {
   const response = await fetch(`${fake.url}${EVENT_TRACK_PATH}`, {
     method: 'POST',
     headers: { 'Access-Token': init.token ?? FAKE_TIKTOK_ACCESS_TOKEN, 'Content-Type': 'application/json' },
-    body: JSON.stringify(sampleTrackBody()),
+    body: JSON.stringify(init.body ?? sampleTrackBody()),
     signal: init.signal,
   });
   return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
@@ -70,6 +70,16 @@ describe('fault injection', () => {
     await fake.injectFaults([{ path: '/open_api/v1.3/report/integrated/get/', code: 50000 }, { path: EVENT_TRACK_PATH, code: 50002 }]);
     expect(codeOf(await track())).toBe(50002);
     expect(codeOf(await track())).toBe(0);
+  });
+
+  it('applies a fault naming body text only to requests that contain it, as often as asked', async () => {
+    await fake.injectFaults([{ path: EVENT_TRACK_PATH, bodyIncludes: '"poisoned-1"', code: 40002, message: 'Invalid value for data[0].properties', times: 2 }]);
+    const poisoned = sampleTrackBody({ data: [sampleEvent({ event_id: 'poisoned-1' })] });
+    expect(codeOf(await track())).toBe(0);
+    expect(codeOf(await track({ body: poisoned }))).toBe(40002);
+    expect(codeOf(await track())).toBe(0);
+    expect(codeOf(await track({ body: poisoned }))).toBe(40002);
+    expect(codeOf(await track({ body: poisoned }))).toBe(0);
   });
 
   it('answers a gateway HTML page for an HTTP status fault and records it without request_id', async () => {

@@ -8,6 +8,11 @@
 export interface FakeTikTokFault {
   /** API path the fault applies to, e.g. `/open_api/v1.3/event/track/`; absent: any TikTok path. */
   path?: string;
+  /**
+   * Only requests whose raw body contains this text, e.g. one event's `event_id`: plays TikTok refusing a request
+   * because of one event, by a rule the fake does not know.
+   */
+  bodyIncludes?: string;
   code?: number;
   message?: string;
   httpStatus?: number;
@@ -17,7 +22,7 @@ export interface FakeTikTokFault {
   times?: number;
 }
 
-/** Faults are consumed in the order they were queued, per path. */
+/** Faults are consumed in the order they were queued, per path (and body text, when they name one). */
 export class FaultQueue {
   private queue: { fault: FakeTikTokFault; remaining: number }[] = [];
 
@@ -25,8 +30,10 @@ export class FaultQueue {
     for (const fault of faults) this.queue.push({ fault, remaining: fault.times ?? 1 });
   }
 
-  take(path: string): FakeTikTokFault | undefined {
-    const index = this.queue.findIndex(({ fault }) => fault.path === undefined || fault.path === path);
+  take(path: string, rawBody: string): FakeTikTokFault | undefined {
+    const index = this.queue.findIndex(
+      ({ fault }) => (fault.path === undefined || fault.path === path) && (fault.bodyIncludes === undefined || rawBody.includes(fault.bodyIncludes)),
+    );
     if (index === -1) return undefined;
     const entry = this.queue[index];
     entry.remaining -= 1;

@@ -50,7 +50,7 @@ export function registerTikTokRoute(app: FastifyInstance, state: FakeTikTokState
       const now = state.clock.now();
       const requestId = newRequestId(now);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const fault = state.faults.take(route.path);
+      const fault = state.faults.take(route.path, rawBody);
       const faulted = fault !== undefined && replacesAnswer(fault);
       const received = arrival(request, route.path, now, rawBody, faulted);
       state.log.addRequest(received);

@@ -34,6 +34,15 @@ export interface ResponseRule {
   readonly source: string;
 }
 
+/** Token expired, empty, invalid, revoked or not valid for the advertiser (§2.3 [V2]): the connection needs re-authorization. */
+export const TOKEN_INVALID_CODES: readonly number[] = [40102, 40103, 40104, 40105, 40106, 40107];
+
+/**
+ * Invalid parameters (40000) and parameter errors naming a field (40002). On `event/track` one invalid event fails the
+ * whole request (§1.1 [V1] Hightouch), so delivery splits such a request to find the events at fault.
+ */
+export const PARAMETER_ERROR_CODES: readonly number[] = [40000, 40002];
+
 const success: Decision = { outcome: 'success' };
 const throttled: Decision = { outcome: 'retryable', throttled: true };
 const transient: Decision = { outcome: 'retryable', throttled: false };
@@ -70,7 +79,7 @@ export const TIKTOK_RESPONSE_RULES: readonly ResponseRule[] = [
   { match: { codeRange: [52000, 52999] }, decision: transient, meaning: 'Internal DB/RPC errors', source: '§2.3 [V1] SDK constant table' },
   { match: { codeRange: [53000, 53999] }, decision: transient, meaning: 'Internal DB/RPC errors', source: '§2.3 [V1] SDK constant table' },
   {
-    match: { codes: [40102, 40103, 40104, 40105, 40106, 40107] },
+    match: { codes: TOKEN_INVALID_CODES },
     decision: tokenInvalid,
     meaning: 'Access token expired (40102), refresh token expired (40103), token empty (40104), token invalid or revoked (40105), token not valid for the advertiser (40106), refresh token used or invalid (40107): the connection needs re-authorization',
     source: '§2.3 [V2]; §8 token lifetime [V2]',

@@ -1,5 +1,6 @@
 export { createTikTokClient, type TikTokClient, type TikTokClientOptions } from './client';
-export { decideOutcome, TIKTOK_RESPONSE_RULES, type Decision, type ResponseRule, type ResponseSignal } from './codes';
+export { decideOutcome, PARAMETER_ERROR_CODES, TIKTOK_RESPONSE_RULES, TOKEN_INVALID_CODES, type Decision, type ResponseRule, type ResponseSignal } from './codes';
+export { createTrackRequestValidator, type TrackValidation } from './track-request/validate';
 export {
   TIKTOK_ACCESS_TOKEN_HEADER,
   TIKTOK_API_VERSION,

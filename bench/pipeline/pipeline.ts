@@ -5,33 +5,59 @@ import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { runWithConcurrency } from './concurrency';
 import { cpuUsed } from './cpu';
-import type { ThroughputResult } from './ceiling';
 import type { Infrastructure } from './infrastructure';
 import { summarize, type LatencySummary } from './stats';
 
 const DAY = 86_400_000;
 
-/** A workspace set up as a user would: a key, a purchase rule, a TikTok connection, and clicked visitors. */
-export async function prepareWorkspace(infra: Infrastructure) {
+export interface PhaseResult {
+  conversions: number;
+  /** Conversions per second from the first request to the last TikTok receipt. */
+  perSecond: number;
+  /** From each conversion's ingest request to TikTok's receipt of its event. */
+  latency: LatencySummary;
+  /** `event/track` requests that carried this phase's events. */
+  tiktokRequests: number;
+  /** CPU seconds by part over the phase. */
+  cpu: string;
+}
+
+export interface BenchWorkspace {
+  workspaceId: string;
+  key: string;
+  prefix: string;
+}
+
+/** A workspace set up as a user would: a key, a purchase rule, a TikTok connection, and `visitors` clicked visitors. */
+export async function prepareWorkspace(infra: Infrastructure, prefix: string, visitors: number): Promise<BenchWorkspace> {
   const repos = createRepositories(infra.db, createSecretBox(infra.secretKey));
-  const workspace = await repos.workspaces.create('Benchmark shop');
+  const workspace = await repos.workspaces.create(`Benchmark shop ${prefix}`);
   const { key } = await repos.apiKeys.create(workspace.id, 'bench');
   await repos.conversionRules.put(workspace.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
   await repos.tiktokConnections.put(workspace.id, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, advertiserId: null, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
-  return { workspaceId: workspace.id, key };
+  const bench = { workspaceId: workspace.id, key, prefix };
+  await seedClicks(infra, bench, visitors);
+  return bench;
 }
 
+/** Like the client library: a 429 (a backlog of requests let through at once) is sent again after `Retry-After`. */
 async function post(infra: Infrastructure, key: string, batch: unknown[]): Promise<void> {
-  const response = await fetch(`${infra.ingestUrl}/v1/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
-    body: gzipSync(JSON.stringify({ batch, sentAt: new Date().toISOString() })),
-  });
-  if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+  const body = gzipSync(JSON.stringify({ batch, sentAt: new Date().toISOString() }));
+  for (;;) {
+    const response = await fetch(`${infra.ingestUrl}/v1/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body,
+    });
+    if (response.status === 200) return;
+    if (response.status !== 429) throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+  }
 }
 
-/** Landing-page views with a ttclid for `visitors`, sent before timing starts. */
-export async function seedClicks(infra: Infrastructure, key: string, prefix: string, visitors: number): Promise<void> {
+/** Landing-page views with a ttclid for each visitor, sent before timing starts. */
+async function seedClicks(infra: Infrastructure, { key, prefix }: BenchWorkspace, visitors: number): Promise<void> {
   const clickedAt = new Date(Date.now() - DAY).toISOString();
   const pages = Array.from({ length: visitors }, (_, i) => ({
     type: 'page',
@@ -56,7 +82,7 @@ function purchase(prefix: string, i: number) {
   };
 }
 
-/** Waits until TikTok received every order of the run; returns each order's arrival time. */
+/** Waits until TikTok received every order of the phase; returns each order's arrival time. */
 async function arrivals(infra: Infrastructure, prefix: string, count: number, timeoutMs: number): Promise<Map<string, number>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -66,46 +92,68 @@ async function arrivals(infra: Infrastructure, prefix: string, count: number, ti
     }
     if (seen.size >= count) return seen;
     if (Date.now() > deadline) throw new Error(`only ${seen.size} of ${count} conversions reached TikTok within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-/** As fast as clients can send: batches of 20 (the client library's flushAt) from 10 concurrent senders. */
-export async function measureBurst(infra: Infrastructure, key: string, prefix: string, count: number): Promise<ThroughputResult> {
+function requestsOf(infra: Infrastructure, prefix: string): number {
+  return infra.fakeState.log.snapshot().requests.filter((r) => r.rawBody.includes(`"${prefix}-order-`)).length;
+}
+
+async function measure(infra: Infrastructure, prefix: string, count: number, send: (sentAt: Map<string, number>) => Promise<void>): Promise<PhaseResult> {
   const sentAt = new Map<string, number>();
   const cpuBefore = infra.cpu();
   const startedAt = Date.now();
-  await runWithConcurrency(Math.ceil(count / 20), 10, async (b) => {
-    const batch = Array.from({ length: Math.min(20, count - b * 20) }, (_, j) => purchase(prefix, b * 20 + j));
-    const at = Date.now();
-    await post(infra, key, batch);
-    for (const message of batch) sentAt.set(message.properties.order_id, at);
-  });
+  await send(sentAt);
   const arrived = await arrivals(infra, prefix, count, 10 * 60_000);
-  const lastArrival = Math.max(...arrived.values());
   return {
-    cpu: cpuUsed(cpuBefore, infra.cpu()),
-    completed: arrived.size,
-    perSecond: arrived.size / ((lastArrival - startedAt) / 1000),
+    conversions: arrived.size,
+    perSecond: arrived.size / ((Math.max(...arrived.values()) - startedAt) / 1000),
     latency: summarize([...arrived].map(([orderId, at]) => at - (sentAt.get(orderId) as number))),
+    tiktokRequests: requestsOf(infra, prefix),
+    cpu: cpuUsed(cpuBefore, infra.cpu()),
   };
 }
 
-/** A steady `rate` of single-purchase requests for `seconds`; latency from the request to TikTok's receipt. */
-export async function measureSteady(infra: Infrastructure, key: string, prefix: string, rate: number, seconds: number): Promise<LatencySummary & { cpu: string }> {
+/** As fast as clients can send: batches of 20 (the client library's flushAt) from 10 concurrent senders. */
+export function measureBurst(infra: Infrastructure, { key, prefix }: BenchWorkspace, count: number): Promise<PhaseResult> {
+  return measure(infra, prefix, count, (sentAt) =>
+    runWithConcurrency(Math.ceil(count / 20), 10, async (b) => {
+      const batch = Array.from({ length: Math.min(20, count - b * 20) }, (_, j) => purchase(prefix, b * 20 + j));
+      const at = Date.now();
+      await post(infra, key, batch);
+      for (const message of batch) sentAt.set(message.properties.order_id, at);
+    }),
+  );
+}
+
+/** A steady `rate` of purchases for `seconds`, in requests of `perRequest` purchases (1: one request per purchase). */
+export function measureSteady(infra: Infrastructure, { key, prefix }: BenchWorkspace, rate: number, seconds: number, perRequest: number): Promise<PhaseResult> {
   const count = rate * seconds;
-  const sentAt = new Map<string, number>();
-  const cpuBefore = infra.cpu();
-  const startedAt = Date.now();
-  const inFlight: Promise<void>[] = [];
+  return measure(infra, prefix, count, async (sentAt) => {
+    const startedAt = Date.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < count; i += perRequest) {
+      const due = startedAt + (i * 1000) / rate;
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      const batch = Array.from({ length: Math.min(perRequest, count - i) }, (_, j) => purchase(prefix, i + j));
+      for (const message of batch) sentAt.set(message.properties.order_id, Date.now());
+      inFlight.push(post(infra, key, batch));
+    }
+    await Promise.all(inFlight);
+  });
+}
+
+/** Single purchases `gapMs` apart, each to an idle workflow: the latency of a lone conversion. */
+export async function measureLone(infra: Infrastructure, { key, prefix }: BenchWorkspace, count: number, gapMs: number): Promise<LatencySummary> {
+  const latencies: number[] = [];
   for (let i = 0; i < count; i++) {
-    const due = startedAt + (i * 1000) / rate;
-    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     const message = purchase(prefix, i);
-    sentAt.set(message.properties.order_id, Date.now());
-    inFlight.push(post(infra, key, [message]));
+    const sentAt = Date.now();
+    await post(infra, key, [message]);
+    const arrived = await arrivals(infra, prefix, i + 1, 60_000);
+    latencies.push((arrived.get(message.properties.order_id) as number) - sentAt);
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
-  await Promise.all(inFlight);
-  const arrived = await arrivals(infra, prefix, count, 5 * 60_000);
-  return { ...summarize([...arrived].map(([orderId, at]) => at - (sentAt.get(orderId) as number))), cpu: cpuUsed(cpuBefore, infra.cpu()) };
+  return summarize(latencies);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ConversionDetailView, ConversionSummaryView } from '../api-types';
+import type { ConversionDetailView, ConversionRetryView, ConversionSummaryView } from '../api-types';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
@@ -39,9 +39,10 @@ function detailText(c: ConversionDetailView): string {
       ['Click visitor', c.click.anonymousId],
       ['_ttp', c.ttp],
       ['Match keys', matchKeysText(c.matchKeys)],
-      ['Workflow', c.workflowId],
+      ['Workflow', c.workflowRunId === null ? c.workflowId : `${c.workflowId} (run ${c.workflowRunId})`],
       ['Workflow UI', c.workflowUrl],
       ['Attempts', c.attempts],
+      ['Sent in', c.deliveryRequest && `request ${c.deliveryRequest.id}: event ${c.deliveryRequest.position + 1} of ${c.deliveryRequest.events}, ${c.deliveryRequest.outcome ?? 'no answer recorded'}`],
       ['TikTok code', c.tiktokResponse.code],
       ['TikTok message', c.tiktokResponse.message],
       ['TikTok request', c.tiktokResponse.requestId],
@@ -50,11 +51,14 @@ function detailText(c: ConversionDetailView): string {
     ]),
     ...noticesText(c),
     '',
-    'Request payload (as sent, hashed):',
+    'Request payload (its own event, hashed; a batch sends the same envelope with several events):',
     json(c.requestPayload),
     '',
     'TikTok response body:',
     json(c.tiktokResponse.body),
+    '',
+    'Timeline:',
+    formatTable(['at', 'step', 'detail'], c.timeline.map((t) => [t.at, t.step, JSON.stringify(t.detail)])),
   ].join('\n');
 }
 
@@ -82,6 +86,24 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
         });
         print(page, listText);
       }, { status: '--status', limit: '--limit', cursor: '--cursor' }),
+    );
+
+  conversions
+    .command('retry <workspaceId> [conversionIds...]')
+    .description('send failed conversions again, by ID or by filter (default: every failed one matching the filter)')
+    .option('--status <status>', 'failed (default) or skipped')
+    .option('--reason <reason>', 'e.g. delivery_retries_exhausted, tiktok_rejected, expired')
+    .option('--tiktok-event <name>', 'e.g. CompletePayment')
+    .option('--from <time>', 'recorded at or after this ISO-8601 time')
+    .option('--to <time>', 'recorded before this ISO-8601 time')
+    .action(
+      act(io, async ({ request, print }, workspaceId: string, conversionIds: string[], flags: { status?: string; reason?: string; tiktokEvent?: string; from?: string; to?: string; json?: boolean }) => {
+        const { json: _json, ...given } = flags;
+        const filter = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+        const body = conversionIds.length > 0 ? { conversionIds, ...filter } : filter;
+        const result = await request<ConversionRetryView>('POST', `${conversionsPath(workspaceId)}/retry`, { body });
+        print(result, (r) => (r.requeued === 0 ? 'Nothing to send again: no failed conversion matched.' : `Sending ${r.requeued} conversion(s) again:\n${r.conversionIds.join('\n')}`));
+      }),
     );
 
   conversions

@@ -23,6 +23,7 @@ export interface CreatedConversion {
   workflowId: string;
   workspaceId: string;
   tiktokEvent: string;
+  eventId: string;
 }
 
 export interface ConversionOutcome {
@@ -32,6 +33,12 @@ export interface ConversionOutcome {
   tiktokMessage?: string | null;
   tiktokRequestId?: string | null;
 }
+
+/** Which finished conversions to send again: by ID, by filter, or those that failed because TikTok refused the token. */
+export type RequeueSelection =
+  | { conversionIds: readonly string[] }
+  | { status: 'failed' | 'skipped'; reason?: string; tiktokEvent?: string; createdFrom?: Date; createdTo?: Date }
+  | { refusedToken: { codes: readonly number[] } };
 
 export interface ListConversionsQuery {
   status?: ConversionStatus;
@@ -45,13 +52,13 @@ export function createConversionRepository(db: Knex) {
     /** Inserts conversions not recorded yet (unique per workspace, TikTok event and event_id); returns the new ones. */
     async insertNew(workspaceId: string, conversions: readonly NewConversion[], executor: Knex = db): Promise<CreatedConversion[]> {
       if (conversions.length === 0) return [];
-      const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string }[] }>(
+      const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string; event_id: string }[] }>(
         `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
          SELECT ?, c.event_row_id, c.message_id, c.source_event, c.tiktok_event, c.event_id, c.event_time, c.event_source, c.value, c.currency, c.workflow_id, c.warnings::jsonb
          FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::text[])
            AS c(event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
          ON CONFLICT DO NOTHING
-         RETURNING id, workflow_id, tiktok_event`,
+         RETURNING id, workflow_id, tiktok_event, event_id`,
         bindings(
           workspaceId,
           conversions.map((c) => c.eventRowId),
@@ -67,7 +74,7 @@ export function createConversionRepository(db: Knex) {
           conversions.map((c) => JSON.stringify(c.warnings ?? [])),
         ),
       );
-      return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event }));
+      return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event, eventId: row.event_id }));
     },
 
     async find(id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
@@ -109,19 +116,44 @@ export function createConversionRepository(db: Knex) {
       return builder.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit);
     },
 
-    async markWorkflowStarted(ids: readonly string[], executor: Knex = db): Promise<void> {
-      if (ids.length === 0) return;
-      await executor('conversions').whereIn('id', [...ids]).update({ workflow_started_at: executor.fn.now() });
-    },
-
-    /** Pending conversions whose workflow was never started, or was started long ago and has not finished. */
-    async pendingForSweep(startedBefore: Date, createdBefore: Date, limit: number, executor: Knex = db): Promise<ConversionRow[]> {
-      return executor('conversions')
-        .where({ status: 'pending' })
-        .where('created_at', '<', createdBefore)
-        .whereRaw('(workflow_started_at IS NULL OR workflow_started_at < ?)', [startedBefore])
-        .orderBy('created_at')
-        .limit(limit);
+    /**
+     * Sends finished conversions through their workspace's group workflow again: pending, with their request rebuilt
+     * from the current identity and settings. Only `failed` and `skipped` ones: a delivered conversion is never sent
+     * twice. Returns the IDs put back.
+     */
+    async requeue(workspaceId: string, selection: RequeueSelection, workflowId: string, executor: Knex = db): Promise<string[]> {
+      const builder = executor('conversions').where({ workspace_id: workspaceId });
+      if ('conversionIds' in selection) {
+        builder.whereIn('id', [...selection.conversionIds]).whereIn('status', ['failed', 'skipped']);
+      } else if ('refusedToken' in selection) {
+        builder.whereRaw("((status = 'failed' AND tiktok_code = ANY(?)) OR (status = 'skipped' AND reason = 'tiktok_reauthorization_required'))", [
+          [...selection.refusedToken.codes],
+        ]);
+      } else {
+        builder.where({ status: selection.status });
+        if (selection.reason !== undefined) builder.where({ reason: selection.reason });
+        if (selection.tiktokEvent !== undefined) builder.where({ tiktok_event: selection.tiktokEvent });
+        if (selection.createdFrom !== undefined) builder.where('created_at', '>=', selection.createdFrom);
+        if (selection.createdTo !== undefined) builder.where('created_at', '<', selection.createdTo);
+      }
+      const rows = await builder
+        .update({
+          status: 'pending',
+          reason: null,
+          workflow_id: workflowId,
+          workflow_run_id: null,
+          claim_id: null,
+          claimed_until: null,
+          request_payload: null,
+          response_body: null,
+          tiktok_code: null,
+          tiktok_message: null,
+          tiktok_request_id: null,
+          completed_at: null,
+          updated_at: executor.fn.now(),
+        })
+        .returning('id');
+      return rows.map((row) => row.id);
     },
 
     async update(id: string, changes: Partial<ConversionRow>, executor: Knex = db): Promise<void> {

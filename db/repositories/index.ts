@@ -4,6 +4,9 @@ import { createAdReportRepository } from './ad-report';
 import { createAdStatsRepository } from './ad-stats';
 import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
+import { createConversionGroupRepository } from './conversion-groups';
+import { createConversionHistoryRepository } from './conversion-history';
+import { createConversionPipelineRepository } from './conversion-pipelines';
 import { createConversionRuleRepository } from './conversion-rules';
 import { createConversionRepository } from './conversions';
 import { createErasureRepository } from './erasures';
@@ -26,6 +29,9 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
     conversions: createConversionRepository(db),
+    conversionGroups: createConversionGroupRepository(db),
+    conversionHistory: createConversionHistoryRepository(db),
+    conversionPipelines: createConversionPipelineRepository(db),
     oauthStates: createOAuthStateRepository(db),
     adStats: createAdStatsRepository(db),
     adReport: createAdReportRepository(db),

@@ -118,6 +118,39 @@ export function createProfileRepository(db: Knex) {
       return rows.map((row) => row.value);
     },
 
+    /**
+     * The identity links leaving any of these nodes, for a whole group's walks at once (one hop). Each node's links
+     * are read by primary key, for the reason `reachable` gives.
+     */
+    async linksFrom(workspaceId: string, nodes: readonly IdentityNode[], executor: Knex = db): Promise<IdentityLink[]> {
+      if (nodes.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: { from_kind: IdentityKind; from_value: string; to_kind: IdentityKind; to_value: string }[] }>(
+        `SELECT f.kind AS from_kind, f.value AS from_value, l.to_kind, l.to_value
+         FROM unnest(?::text[], ?::text[]) AS f(kind, value)
+         CROSS JOIN LATERAL (
+           SELECT to_kind, to_value FROM identity_links
+           WHERE workspace_id = ? AND from_kind = f.kind AND from_value = f.value
+           OFFSET 0
+         ) l`,
+        bindings(nodes.map((n) => n.kind), nodes.map((n) => n.value), workspaceId),
+      );
+      return rows.map((r) => ({ from: { kind: r.from_kind, value: r.from_value }, to: { kind: r.to_kind, value: r.to_value } }));
+    },
+
+    /** For each (visitor, time) asked, the visitor's most recent click captured no later than that time. */
+    async latestClicks(workspaceId: string, asked: readonly { anonymousId: string; notAfter: Date }[], executor: Knex = db): Promise<(ClickRow & { not_after: Date })[]> {
+      if (asked.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: (ClickRow & { not_after: Date })[] }>(
+        `SELECT q.not_after, c.* FROM unnest(?::text[], ?::timestamptz[]) AS q(anonymous_id, not_after)
+         CROSS JOIN LATERAL (
+           SELECT * FROM clicks WHERE workspace_id = ? AND anonymous_id = q.anonymous_id AND captured_at <= q.not_after
+           ORDER BY captured_at DESC LIMIT 1
+         ) c`,
+        bindings(asked.map((a) => a.anonymousId), asked.map((a) => a.notAfter.toISOString()), workspaceId),
+      );
+      return rows;
+    },
+
     /** The most recent clicks of these visitors captured no later than `notAfter`. */
     async recentClicks(workspaceId: string, anonymousIds: readonly string[], notAfter: Date, limit = 20, executor: Knex = db): Promise<ClickRow[]> {
       if (anonymousIds.length === 0) return [];

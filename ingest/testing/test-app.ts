@@ -9,6 +9,7 @@ import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { buildApp, type AppDeps } from '../app';
+import { createConversionRetryService } from '../conversion-retry';
 import { createErasureService } from '../erasure';
 import { createKnownLinks } from '../known-links';
 import { createReadinessCheck } from '../readiness';
@@ -20,10 +21,11 @@ export const TEST_SECRET_KEY = '5e'.repeat(32);
 /** Nothing listens on the discard port: a test that passes no fake TikTok fails fast instead of calling TikTok. */
 const NO_TIKTOK_URL = 'http://127.0.0.1:9';
 
-/** Records what ingest asked to start, in place of Temporal; `next()` resolves with the next call not yet taken. */
+/** Records the conversions ingest asked to wake a workflow for, in place of Temporal; `next()` resolves with the next call not yet taken. */
 export function createStartRecorder() {
   const calls: CreatedConversion[][] = [];
   const waiters: ((batch: CreatedConversion[]) => void)[] = [];
+  const woken: string[] = [];
   let taken = 0;
   const hand = () => {
     while (waiters.length > 0 && taken < calls.length) (waiters.shift() as (batch: CreatedConversion[]) => void)(calls[taken++] as CreatedConversion[]);
@@ -33,7 +35,13 @@ export function createStartRecorder() {
     start: async (conversions: readonly CreatedConversion[]) => {
       calls.push([...conversions]);
       hand();
-      return { started: conversions.length, alreadyRunning: 0, failed: [] };
+      return { woken: new Set(conversions.map((c) => c.workspaceId)).size, busy: 0, failed: [] };
+    },
+    /** Workspaces whose workflow a retry asked to wake. */
+    woken,
+    wake: async (workspaceIds: readonly string[]) => {
+      woken.push(...workspaceIds);
+      return { woken: workspaceIds.length, busy: 0, failed: [] };
     },
     next: () =>
       new Promise<CreatedConversion[]>((resolve) => {
@@ -69,7 +77,7 @@ function temporalTestAddress(): string {
 }
 
 /**
- * The real app over a test database. Conversion starts go to a recorder instead of Temporal (that path is tested end
+ * The real app over a test database. Conversion wake-ups go to a recorder instead of Temporal (that path is tested end
  * to end); the TikTok statistics schedules are real, on the Temporal dev server, connected on first use.
  */
 export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
@@ -78,12 +86,14 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const starts = createStartRecorder();
   const connection = Connection.lazy({ address: temporalTestAddress() });
   const temporal = new Client({ connection });
+  const conversionRetry = createConversionRetryService({ db, repos, pipelines: { wakeWorkspaces: starts.wake } });
   const tiktok = createTikTokServices({
     repos,
     tiktok: createTikTokClient({ baseUrl: tiktokApiUrl, timeoutMs: 2_000 }),
     oauth,
     secretKey: TEST_SECRET_KEY,
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
+    conversionRetry,
   });
   const { connectionString } = db.client.config.connection as { connectionString: string };
   const knownLinks = createKnownLinks();
@@ -94,6 +104,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: starts.start,
+      conversionRetry,
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),

@@ -12,8 +12,10 @@ import { defaultTikTokEvent } from '../../domain/event-mapping';
 import { createBatchRecorder, type BatchRecorder } from '../../ingest/record-batch';
 import { parseBatch } from '../../ingest/routes/ingest/parse-messages';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
-import { createConversionStarter, type ConversionStarter } from '../../temporal/conversion-starter';
-import { createSignalboxWorker, WORKFLOWS_PATH } from '../../worker/create-worker';
+import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
+import type { ActivityDeps } from '../../activities/deps';
+import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
+import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -21,8 +23,14 @@ export const TEST_SECRET_KEY = '5e'.repeat(32);
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundling takes a second or two: once per test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
   return bundle;
+}
+
+export function temporalTestAddress(): string {
+  const address = process.env.TEMPORAL_TEST_ADDRESS;
+  if (address === undefined) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run through jest --selectProjects integration');
+  return address;
 }
 
 /** Expected activity failures (TikTok errors) would flood the test output; keep real errors. */
@@ -40,12 +48,21 @@ export interface WorkspaceSetup {
   settings?: Partial<WorkspaceSettings>;
 }
 
+export interface TestPipelineOptions {
+  /** Replaces the worker's group and retry settings (tests compress backoffs, leases and horizons). */
+  pipeline?: Partial<PipelineSettings>;
+  /** False: no worker in this process (a test runs its own, e.g. in a child process it kills). Default true. */
+  worker?: boolean;
+}
+
 /**
  * The whole conversion path on real services: a fresh PostgreSQL database, the shared Temporal dev server with a
  * worker on its own task queue, and the fake TikTok over HTTP. Ingest is driven through the batch recorder and the
- * starter exactly as the ingest API uses them.
+ * waker exactly as the ingest API uses them.
  */
 export class TestPipeline {
+  private worker?: { worker: Worker; running: Promise<void>; connection: NativeConnection };
+
   private constructor(
     readonly database: TestDatabase,
     readonly repos: Repositories,
@@ -53,40 +70,54 @@ export class TestPipeline {
     readonly fake: FakeTikTok,
     readonly client: Client,
     readonly taskQueue: string,
-    readonly startConversions: ConversionStarter,
+    readonly waker: PipelineWaker,
     /** Statistics schedules on this pipeline's task queue (and the worker's `adStatsSchedules` dependency). */
     readonly adStatsSchedules: AdStatsSchedules,
-    private readonly worker: Worker,
-    private readonly running: Promise<void>,
-    private readonly connections: { close(): Promise<void> }[],
+    /** What the worker's activities get; tests call activities with it directly to play another claimer. */
+    readonly deps: ActivityDeps,
+    private readonly clientConnection: Connection,
   ) {}
 
-  static async start(): Promise<TestPipeline> {
+  static async start(options: TestPipelineOptions = {}): Promise<TestPipeline> {
     quietWorkerLogs();
-    const address = process.env.TEMPORAL_TEST_ADDRESS;
-    if (address === undefined) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run through jest --selectProjects integration');
     const database = await createTestDatabase();
     const repos = createRepositories(database.db, createSecretBox(TEST_SECRET_KEY));
     const fake = await startFakeTikTok();
-    const clientConnection = await Connection.connect({ address });
+    const clientConnection = await Connection.connect({ address: temporalTestAddress() });
     const client = new Client({ connection: clientConnection });
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
-    const startConversions = createConversionStarter(client, taskQueue, repos.conversions);
+    const waker = createPipelineWaker(client, taskQueue, repos.conversionPipelines);
     const adStatsSchedules = createAdStatsSchedules(client, { taskQueue });
-    const workerConnection = await NativeConnection.connect({ address });
+    const deps: ActivityDeps = {
+      db: database.db,
+      repos,
+      tiktok: createTikTokClient({ baseUrl: fake.url, timeoutMs: 2_000 }),
+      pipelines: waker,
+      adStatsSchedules,
+      pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
+    };
+    const pipeline = new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
+    if (options.worker ?? true) await pipeline.startWorker();
+    return pipeline;
+  }
+
+  /** A worker in this process on the pipeline's task queue. */
+  async startWorker(): Promise<void> {
+    const connection = await NativeConnection.connect({ address: temporalTestAddress() });
     const worker = await createSignalboxWorker({
-      connection: workerConnection,
+      connection,
       namespace: 'default',
-      taskQueue,
+      taskQueue: this.taskQueue,
       workflowBundle: await workflowBundle(),
       shutdownGraceTime: '1 second',
-      deps: { repos, tiktok: createTikTokClient({ baseUrl: fake.url, timeoutMs: 2_000 }), startConversions, adStatsSchedules },
+      deps: this.deps,
     });
-    const running = worker.run();
-    return new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, startConversions, adStatsSchedules, worker, running, [
-      clientConnection,
-      workerConnection,
-    ]);
+    this.worker = { worker, running: worker.run(), connection };
+  }
+
+  /** What ingest calls after its commit: wakes the workspace's group workflow if it is idle. */
+  get startConversions(): PipelineWaker['startConversions'] {
+    return this.waker.startConversions;
   }
 
   async workspace(setup: WorkspaceSetup = {}): Promise<Workspace> {
@@ -107,7 +138,7 @@ export class TestPipeline {
     return (await this.repos.workspaces.find(workspace.id)) as Workspace;
   }
 
-  /** What `POST /v1/batch` does: validate, commit, then start the new conversions' workflows. */
+  /** What `POST /v1/batch` does: validate, commit, then wake the workspace's group workflow. */
   async ingest(workspace: Workspace, messages: unknown[], options: { start?: boolean; fromAppKey?: boolean } = {}): Promise<ConversionRow[]> {
     const receivedAt = new Date();
     const result = await this.recordBatch(workspace, parseBatch({ batch: messages }, receivedAt).messages, { receivedAt, fromAppKey: options.fromAppKey });
@@ -115,16 +146,26 @@ export class TestPipeline {
     return Promise.all(result.conversions.map(async (c) => (await this.repos.conversions.find(c.id)) as ConversionRow));
   }
 
-  /** Waits for the conversion's workflow to finish and returns the final row. */
-  async settled(conversion: Pick<ConversionRow, 'id' | 'workflow_id'>): Promise<ConversionRow> {
-    await this.client.workflow.getHandle(conversion.workflow_id).result();
-    return (await this.repos.conversions.find(conversion.id)) as ConversionRow;
+  /** Waits until the conversion has left `pending` and returns the final row. */
+  async settled(conversion: Pick<ConversionRow, 'id'>, timeoutMs = 60_000): Promise<ConversionRow> {
+    for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      const row = (await this.repos.conversions.find(conversion.id)) as ConversionRow;
+      if (row.status !== 'pending') return row;
+      if (Date.now() > deadline) throw new Error(`conversion ${conversion.id} still pending after ${timeoutMs} ms`);
+    }
   }
 
+  /** The group workflows of this pipeline's task queue are terminated: they would wait on the shared server forever. */
   async close(): Promise<void> {
-    this.worker.shutdown();
-    await this.running;
-    for (const connection of this.connections) await connection.close();
+    for await (const execution of this.client.workflow.list({ query: `TaskQueue = '${this.taskQueue}' AND ExecutionStatus = 'Running'` })) {
+      await this.client.workflow.getHandle(execution.workflowId).terminate('test finished').catch(() => undefined);
+    }
+    if (this.worker) {
+      this.worker.worker.shutdown();
+      await this.worker.running;
+      await this.worker.connection.close();
+    }
+    await this.clientConnection.close();
     await this.fake.close();
     await this.database.destroy();
   }

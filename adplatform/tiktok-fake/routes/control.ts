@@ -9,6 +9,7 @@ import type { FakeTikTokState } from '../state';
 const faultSchema = z
   .strictObject({
     path: z.string().startsWith('/', 'must be an API path such as /open_api/v1.3/event/track/').optional(),
+    bodyIncludes: z.string().min(1, 'must not be empty').optional(),
     code: z.int().optional(),
     message: z.string().optional(),
     httpStatus: z.int().min(100).max(599).optional(),

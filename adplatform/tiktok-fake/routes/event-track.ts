@@ -1,6 +1,6 @@
 import { noPixelPermission, OK, parameterError, type LogicalAnswer } from '../envelope';
-import type { TrackRequest } from '../event-track/schema';
-import { createTrackRequestValidator } from '../event-track/validate';
+import type { TrackRequest } from '../../tiktok/track-request/schema';
+import { createTrackRequestValidator, parseTrackBody } from '../../tiktok/track-request/validate';
 import { ROUTE_SCOPES } from '../scopes';
 import type { FakeTikTokState } from '../state';
 import type { TikTokCallContext, TikTokRouteDefinition } from '../tiktok-route';
@@ -23,7 +23,9 @@ export function eventTrackRoute(state: FakeTikTokState, options: EventTrackOptio
     path: EVENT_TRACK_PATH,
     scopes: ROUTE_SCOPES.eventTrack,
     handle(call): LogicalAnswer {
-      const validation = validate(call.rawBody);
+      const parsed = parseTrackBody(call.rawBody);
+      if (!parsed.ok) return parameterError(parsed.message);
+      const validation = validate(parsed.body);
       if (!validation.ok) return parameterError(validation.message);
       const request = validation.request;
       if (!call.grant.pixelCodes.includes(request.event_source_id)) return noPixelPermission(request.event_source_id);

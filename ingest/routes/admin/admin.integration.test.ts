@@ -359,6 +359,43 @@ describe('conversions', () => {
     });
   });
 
+  it('sends failed conversions again by ID or by filter, leaves others alone, and logs who asked', async () => {
+    const ws = await newWorkspace();
+    const [rejected, exhausted, delivered, pending] = await seedConversions(ws);
+    await subject.repos.conversions.finish(rejected as string, { status: 'failed', reason: 'tiktok_rejected', tiktokCode: 40001 });
+    await subject.repos.conversions.finish(exhausted as string, { status: 'failed', reason: 'delivery_retries_exhausted', tiktokCode: 50000 });
+    await subject.repos.conversions.finish(delivered as string, { status: 'delivered', tiktokCode: 0 });
+    const retry = (body: unknown) => admin('POST', `/admin/workspaces/${ws.id}/conversions/retry`, body);
+
+    expect((await retry({ conversionIds: [rejected, delivered, pending] })).json()).toEqual({ requeued: 1, conversionIds: [rejected] });
+    expect(await subject.repos.conversions.find(rejected as string)).toMatchObject({ status: 'pending', reason: null, tiktok_code: null, workflow_id: `conversion-pipeline-${ws.id}` });
+    expect(await subject.repos.conversions.find(delivered as string)).toMatchObject({ status: 'delivered' });
+    expect(subject.starts.woken).toContain(ws.id);
+
+    expect((await retry({ reason: 'delivery_retries_exhausted', tiktokEvent: 'CompletePayment' })).json()).toEqual({ requeued: 1, conversionIds: [exhausted] });
+    expect((await retry({ reason: 'delivery_retries_exhausted' })).json()).toEqual({ requeued: 0, conversionIds: [] });
+    const log = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(log.map((entry) => [entry.actor, entry.action, entry.after])).toEqual([
+      ['operator', 'conversions.retry', { status: 'failed', reason: 'delivery_retries_exhausted', tiktokEvent: 'CompletePayment', requeued: 1 }],
+      ['operator', 'conversions.retry', { conversionIds: [rejected, delivered, pending], requeued: 1 }],
+    ]);
+    expect((await subject.repos.conversionHistory.list(rejected as string)).map((h) => [h.step, h.detail])).toEqual([['retry_requested', { by: 'operator' }]]);
+  });
+
+  it('names what is wrong with a retry request', async () => {
+    const ws = await newWorkspace();
+    const retry = (body: unknown) => admin('POST', `/admin/workspaces/${ws.id}/conversions/retry`, body);
+    expect((await retry({})).json().issues).toEqual(['body must give conversionIds or at least one of status, reason, tiktokEvent, from, to']);
+    expect((await retry({ conversionIds: ['0195f0e1-7c2a-7000-8000-000000000001'], reason: 'expired' })).json().issues).toEqual([
+      'conversionIds cannot be combined with a filter (status, reason, tiktokEvent, from, to): give one or the other',
+    ]);
+    expect((await retry({ status: 'delivered', from: 'yesterday', conversionIds: [] })).json().issues).toEqual([
+      'conversionIds must name at least one conversion',
+      'status must be failed or skipped: only those can be sent again',
+      'from must be an ISO-8601 date-time, e.g. 2026-11-23T00:00:00Z',
+    ]);
+  });
+
   it('shows the request ID in the list, and the warnings found at ingest in the list and the detail', async () => {
     const ws = await newWorkspace();
     await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });

@@ -3,10 +3,12 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
 import { createAdminTokenCheck } from '../../auth/admin-token';
 import type { CredentialCache } from '../../auth/credential-cache';
+import type { ConversionRetryService } from '../../conversion-retry';
 import type { ErasureService } from '../../erasure';
 import type { TikTokServices } from '../../tiktok-services';
 import { apiKeyRoutes } from './api-keys';
 import { conversionRoutes } from './conversions';
+import type { WorkflowLink } from './conversion-view';
 import { conversionRuleRoutes } from './conversion-rules';
 import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
@@ -29,12 +31,13 @@ export interface AdminRoutesOptions {
   /** Ingest caches API keys and workspaces; every change made here clears that cache. */
   credentials: CredentialCache;
   tiktok: TikTokServices;
+  conversionRetry: ConversionRetryService;
   erasures: ErasureService;
-  workflowLink?: (workflowId: string) => string;
+  workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { db, repos, adminToken, credentials, tiktok, erasures, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { db, repos, adminToken, credentials, tiktok, conversionRetry, erasures, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
   const invalidateCredentials = () => credentials.clear();
@@ -58,7 +61,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
-      await workspace.register(conversionRoutes, { prefix: '/conversions', conversions: repos.conversions, eventListing: repos.eventListing, workflowLink });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CreatedConversion } from '../../../db/repositories/conversions';
-import type { StartReport } from '../../../temporal/conversion-starter';
+import type { WakeReport } from '../../../temporal/pipeline-waker';
 import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from '../../auth/api-key-source';
 import type { CredentialCache, IngestCredential } from '../../auth/credential-cache';
 import { checkKeyUse } from '../../auth/key-policy';
@@ -15,7 +15,7 @@ import { allowOrigin } from './cors';
 import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 
-export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<StartReport>;
+export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<WakeReport>;
 
 export interface RateLimitSettings {
   max: number;
@@ -52,16 +52,16 @@ async function authenticate(credentials: CredentialCache, request: FastifyReques
   request.ingestCredential = credential;
 }
 
-/** Conversions are committed as `pending` already; a start that fails here is retried by the sweeper. */
+/** Conversions are committed as `pending` already; a wake-up that fails here is done again by the sweeper. */
 function startInBackground(start: StartConversions, conversions: readonly CreatedConversion[], log: FastifyBaseLogger): void {
   if (conversions.length === 0) return;
   void Promise.resolve()
     .then(() => start(conversions))
     .then(
       (report) => {
-        if (report.failed.length > 0) log.warn({ failed: report.failed }, 'conversion workflows not started; the sweeper will start them');
+        if (report.failed.length > 0) log.warn({ failed: report.failed }, 'conversion workflows not woken; the sweeper will wake them');
       },
-      (error: unknown) => log.error({ err: error }, 'starting conversion workflows failed; the sweeper will start them'),
+      (error: unknown) => log.error({ err: error }, 'waking conversion workflows failed; the sweeper will wake them'),
     );
 }
 

@@ -68,7 +68,7 @@ describe('POST /v1/batch', () => {
     expect(conversions[0]).toMatchObject({ status: 'pending', tiktok_event: 'CompletePayment', value: 46, currency: 'USD' });
 
     const started = await subject.starts.next();
-    expect(started).toEqual([{ id: conversions[0]?.id, workflowId: conversions[0]?.workflow_id, workspaceId: shop.id, tiktokEvent: 'CompletePayment' }]);
+    expect(started).toEqual([{ id: conversions[0]?.id, workflowId: conversions[0]?.workflow_id, workspaceId: shop.id, tiktokEvent: 'CompletePayment', eventId: conversions[0]?.event_id }]);
   });
 
   it('accepts a repeated messageId and stores it once, without a second conversion start', async () => {

@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { TIKTOK_LIMITS } from '../config';
 import { SUPPORTED_CURRENCIES } from './currencies';
 
 /**
- * The checks the fake makes on an `event/track` body (§1, §10.4 of the reference). Unknown keys are accepted, as
- * TikTok accepts custom properties. Messages say what is wrong; the validator prefixes the field path.
+ * TikTok's documented rules for an `event/track` body (§1, §10.4 of the reference), checked by the fake TikTok and by
+ * delivery before sending. Unknown keys are accepted, as TikTok accepts custom properties. Messages say what is
+ * wrong; the validator prefixes the field path.
  */
 
-export const EVENT_SOURCES = ['web', 'app', 'offline', 'crm'] as const;
-export const MAX_EVENTS_PER_REQUEST = 1000;
+const EVENT_SOURCES = ['web', 'app', 'offline', 'crm'] as const;
+const MAX_EVENTS_PER_REQUEST = TIKTOK_LIMITS.maxEventsPerTrackRequest;
 /** Unix seconds stay below 1e11 until the year 5138: anything larger is a millisecond timestamp. */
 const LARGEST_SECONDS = 1e11;
 const SHA256_HEX = /^[0-9a-f]{64}$/;

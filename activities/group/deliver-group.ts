@@ -1,0 +1,172 @@
+import { createTrackRequestValidator, PARAMETER_ERROR_CODES, type TikTokCallResult } from '../../adplatform/tiktok';
+import { batchTrackRequests, type TrackEnvelope } from '../../adplatform/tiktok/track-batches';
+import type { TikTokTrackRequest } from '../../adplatform/tiktok/types';
+import type { AnsweredConversion, DeliveryCandidate, TikTokAnswer } from '../../db/repositories/conversion-groups';
+import type { HistoryEntry } from '../../db/repositories/conversion-history';
+import type { TikTokConnection } from '../../db/repositories/tiktok-connections';
+import { afterFailure, backoffMs, deliveryDeadline, type BackoffState, type RetryClass } from '../../domain/delivery-retry';
+import type { ConversionReason } from '../../domain/reasons';
+import type { ActivityDeps } from '../deps';
+import type { GroupInput } from './prepare-group';
+
+export interface DeliveredGroup {
+  /** `event/track` requests sent. */
+  requests: number;
+  delivered: number;
+  failed: number;
+  /** Left pending for the next attempt: TikTok failed transiently and the workspace backs off. */
+  retrying: number;
+}
+
+const validateEvent = createTrackRequestValidator({ requireHashedPii: true });
+
+function answerOf(result: TikTokCallResult<unknown>): TikTokAnswer {
+  return {
+    outcome: result.outcome,
+    httpStatus: result.httpStatus ?? null,
+    code: result.code ?? null,
+    message: result.message,
+    requestId: result.requestId ?? null,
+    body: result.outcome === 'success' ? (result.body as unknown as Record<string, unknown>) : null,
+  };
+}
+
+interface Sending {
+  deps: ActivityDeps;
+  input: GroupInput;
+  connection: TikTokConnection;
+  /** Attempts so far per conversion, counting the requests of this step. */
+  attempts: Map<string, number>;
+  tally: DeliveredGroup;
+}
+
+type Sent = 'answered' | 'backing-off';
+
+interface Placement {
+  placed: AnsweredConversion[];
+  /** A parameter error on several events: send each half again. */
+  split: boolean;
+  /** TikTok refused the token: deliveries stop until the workspace reconnects. */
+  tokenInvalid: boolean;
+  /** TikTok failed transiently: the workspace's next backoff. */
+  backoff?: BackoffState & { retryClass: RetryClass; resumeAt: Date };
+}
+
+/** Where each conversion of a request stands after TikTok's answer. */
+async function placeAfterAnswer(sending: Sending, items: readonly DeliveryCandidate[], envelope: TrackEnvelope, result: TikTokCallResult<unknown>): Promise<Placement> {
+  const { deps, input } = sending;
+  const all = (status: AnsweredConversion['status'], reason: ConversionReason | null) => items.map((item) => ({ id: item.id, status, reason, keepClaim: false }));
+  const placement = { split: false, tokenInvalid: false };
+  if (result.outcome === 'success') return { ...placement, placed: all('delivered', envelope.test_event_code === undefined ? null : 'test_mode') };
+  if (result.outcome === 'permanent') {
+    if (items.length > 1 && result.code !== undefined && PARAMETER_ERROR_CODES.includes(result.code)) {
+      return { ...placement, split: true, placed: items.map((item) => ({ id: item.id, status: 'pending', reason: null, keepClaim: true })) };
+    }
+    return { ...placement, tokenInvalid: result.tokenInvalid, placed: all('failed', 'tiktok_rejected') };
+  }
+  const state = await deps.repos.conversionPipelines.find(input.workspaceId);
+  const next = afterFailure({ retryClass: state?.retry_class ?? null, classFailures: state?.class_failures ?? 0 }, result.throttled ? 'throttled' : 'transient');
+  const resumeAt = new Date(Date.now() + backoffMs(deps.pipeline.retry, next));
+  const placed = items.map((item): AnsweredConversion => {
+    const expired = deliveryDeadline(deps.pipeline.retry, item.eventTime) < resumeAt;
+    return { id: item.id, status: expired ? 'failed' : 'pending', reason: expired ? 'expired' : null, keepClaim: false };
+  });
+  return { ...placement, placed, backoff: { ...next, resumeAt } };
+}
+
+/**
+ * One `event/track` request for these conversions, its answer recorded before anything else happens. A parameter
+ * error on several events splits the request in two, recursively, so that only the events at fault fail, each with
+ * TikTok's code.
+ */
+async function send(sending: Sending, items: readonly DeliveryCandidate[], envelope: TrackEnvelope): Promise<Sent> {
+  const { deps, input, connection, attempts, tally } = sending;
+  const { conversionGroups: groups, conversionHistory: history } = deps.repos;
+  const body: TikTokTrackRequest = { ...envelope, data: items.map((item) => (item.requestPayload as unknown as TikTokTrackRequest).data[0] as TikTokTrackRequest['data'][number]) };
+  const deliveryRequestId = await groups.openRequest({ workspaceId: input.workspaceId, claimId: input.claimId, envelope, conversionIds: items.map((i) => i.id) });
+  const result = await deps.tiktok.trackEvents(connection.accessToken, body);
+  tally.requests += 1;
+  await deps.reached?.('tiktok-answered');
+
+  const answer = answerOf(result);
+  const { placed, split, tokenInvalid, backoff } = await placeAfterAnswer(sending, items, envelope, result);
+  const entries: HistoryEntry[] = placed.flatMap((p) => {
+    const attempt = (attempts.get(p.id) ?? 0) + 1;
+    attempts.set(p.id, attempt);
+    const tried: HistoryEntry = {
+      conversionId: p.id,
+      step: 'delivery_attempt',
+      detail: { attempt, deliveryRequestId, requestId: answer.requestId, code: answer.code, message: answer.message, httpStatus: answer.httpStatus, eventsInRequest: items.length },
+    };
+    return p.status === 'pending' ? [tried] : [tried, { conversionId: p.id, step: 'outcome', detail: { status: p.status, reason: p.reason } }];
+  });
+  await deps.db.transaction(async (trx) => {
+    await groups.recordAnswer(input.claimId, deliveryRequestId, answer, placed, trx);
+    await history.record(entries, trx);
+    if (result.outcome === 'success') await deps.repos.conversionPipelines.clearBackoff(input.workspaceId, trx);
+    if (backoff !== undefined) await deps.repos.conversionPipelines.backOff(input.workspaceId, backoff, trx);
+    if (tokenInvalid) await deps.repos.tiktokConnections.markReauthorizationRequired(input.workspaceId, trx);
+  });
+  await deps.reached?.('answer-recorded');
+
+  for (const p of placed) {
+    if (p.status === 'delivered') tally.delivered += 1;
+    else if (p.status === 'failed') tally.failed += 1;
+    else if (!p.keepClaim) tally.retrying += 1;
+  }
+  if (backoff !== undefined) return 'backing-off';
+  if (!split) return 'answered';
+  const half = Math.ceil(items.length / 2);
+  if ((await send(sending, items.slice(0, half), envelope)) === 'backing-off') return 'backing-off';
+  return send(sending, items.slice(half), envelope);
+}
+
+/** Conversions that are not sent: the connection is gone or needs re-authorization, or an event breaks TikTok's rules. */
+async function finishUnsent(deps: ActivityDeps, input: GroupInput, finished: { id: string; status: 'skipped' | 'failed'; reason: ConversionReason; message: string | null }[]): Promise<void> {
+  if (finished.length === 0) return;
+  await deps.db.transaction(async (trx) => {
+    const ended = new Set(await deps.repos.conversionGroups.finishUnsent(input.claimId, finished, trx));
+    await deps.repos.conversionHistory.record(
+      finished.filter((f) => ended.has(f.id)).map((f) => ({ conversionId: f.id, step: 'outcome', detail: { status: f.status, reason: f.reason, ...(f.message && { message: f.message }) } })),
+      trx,
+    );
+  });
+}
+
+/**
+ * Step 2 of a group: the prepared conversions go to TikTok in as few requests as it allows (per event source and
+ * pixel or app, at most 1,000 events; test events one per request). Each event is checked against TikTok's rules
+ * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
+ * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
+ * its conversions wait for the workspace's backoff, or end `expired` if they could no longer count by then.
+ */
+export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInput): Promise<DeliveredGroup> {
+  const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
+  const candidates = await deps.repos.conversionGroups.toDeliver(input.claimId);
+  if (candidates.length === 0) return tally;
+
+  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
+  if (connection === undefined || connection.status === 'reauthorization_required') {
+    const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
+    await finishUnsent(deps, input, candidates.map((c) => ({ id: c.id, status: 'skipped', reason, message: null })));
+    return tally;
+  }
+
+  const invalid: { id: string; status: 'failed'; reason: ConversionReason; message: string }[] = [];
+  const valid = candidates.filter((candidate) => {
+    const validation = validateEvent(candidate.requestPayload);
+    if (!validation.ok) invalid.push({ id: candidate.id, status: 'failed', reason: 'event_invalid', message: validation.message });
+    return validation.ok;
+  });
+  await finishUnsent(deps, input, invalid);
+  tally.failed += invalid.length;
+
+  const sending: Sending = { deps, input, connection, attempts: new Map(valid.map((c) => [c.id, c.attempts])), tally };
+  for (const batch of batchTrackRequests(valid.map((item) => ({ item, request: item.requestPayload as unknown as TikTokTrackRequest })))) {
+    if ((await send(sending, batch.items, batch.envelope)) === 'backing-off') {
+      await deps.repos.conversionGroups.release(input.claimId);
+      break;
+    }
+  }
+  return tally;
+}

@@ -1,0 +1,165 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PrepareCandidate, PreparedConversion } from '../../db/repositories/conversion-groups';
+import type { HistoryEntry } from '../../db/repositories/conversion-history';
+import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
+import { chooseClick } from '../../domain/attribution';
+import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
+import { deliveryDeadline } from '../../domain/delivery-retry';
+import { meaningfulIdentifier } from '../../domain/identifiers';
+import type { TrackedMessage } from '../../domain/message';
+import type { ConversionReason } from '../../domain/reasons';
+import type { ActivityDeps } from '../deps';
+import { loadWorkspace } from '../load';
+import { resolveIdentities, type ResolvedIdentity } from './resolve-identities';
+
+export interface GroupInput {
+  workspaceId: string;
+  /** Unique per group and the same when a step runs again: `<run ID>:<group number>`. */
+  claimId: string;
+  runId: string;
+}
+
+export interface PrepareGroupInput extends GroupInput {
+  /** Conversions keep coming: let the group fill for up to the batching window. */
+  fill: boolean;
+}
+
+export interface PreparedGroup {
+  claimed: number;
+  ready: number;
+  skipped: number;
+  /** Nothing was claimed: the wait before there can be work without a wake-up (a backoff or a lease ending), if any. */
+  wakeInMs: number | null;
+}
+
+/** Waits until the group is full or its oldest conversion has waited the batching window. */
+async function fillGroup({ repos, pipeline }: ActivityDeps, workspaceId: string): Promise<void> {
+  const { count, oldest } = await repos.conversionGroups.waiting(workspaceId, pipeline.maxGroupSize);
+  if (oldest === null || count >= pipeline.maxGroupSize) return;
+  const wait = oldest.getTime() + pipeline.batchingWindowMs - Date.now();
+  if (wait > 0) await sleep(Math.min(wait, pipeline.batchingWindowMs));
+}
+
+/** Claims the next group, or marks the workflow idle when there is none. */
+async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<{ claimed: number; wakeInMs: number | null }> {
+  const { conversionGroups: groups, conversionPipelines: pipelines } = deps.repos;
+  const state = await pipelines.find(input.workspaceId);
+  const backoffLeft = state?.resume_at ? state.resume_at.getTime() - Date.now() : 0;
+  if (backoffLeft > 0) return { claimed: 0, wakeInMs: backoffLeft };
+  if (input.fill) await fillGroup(deps, input.workspaceId);
+  const claim = () =>
+    groups.claim({ workspaceId: input.workspaceId, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
+  let ids = await claim();
+  if (ids.length === 0) {
+    const idle = await pipelines.declareIdle(input.workspaceId);
+    if (!idle.work) return { claimed: 0, wakeInMs: idle.leaseEndsAt === null ? null : Math.max(0, idle.leaseEndsAt.getTime() - Date.now()) };
+    ids = await claim();
+  } else if (state?.idle) {
+    await pipelines.markBusy(input.workspaceId);
+  }
+  return { claimed: ids.length, wakeInMs: null };
+}
+
+type Skip = { status: 'skipped'; reason: ConversionReason };
+
+/** Reasons to stop that need no identity: too old to count, rule removed, TikTok not usable. */
+function earlySkip(deps: ActivityDeps, candidate: PrepareCandidate, context: EarlyContext): Skip | undefined {
+  const skip = (reason: ConversionReason): Skip => ({ status: 'skipped', reason });
+  if (deliveryDeadline(deps.pipeline.retry, candidate.eventTime).getTime() < Date.now()) return skip('expired');
+  if (!context.ruleEvents.has(candidate.sourceEvent)) return skip('conversion_rule_removed');
+  if (context.connection === undefined) return skip('tiktok_not_connected');
+  if (context.connection.status === 'reauthorization_required') return skip('tiktok_reauthorization_required');
+  return undefined;
+}
+
+interface EarlyContext {
+  ruleEvents: Set<string>;
+  connection: Awaited<ReturnType<ActivityDeps['repos']['tiktokConnections']['summary']>>;
+}
+
+/**
+ * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent. An app event
+ * with an advertising ID is sent all the same (TikTok attributes it by device), without a click outside the window.
+ */
+function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, windowDays: number): { eligible: boolean; reason?: ConversionReason; keepClick: boolean } {
+  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, windowDays);
+  if (decision.attributed) return { eligible: true, keepClick: true };
+  if (candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage))) {
+    return { eligible: true, keepClick: false };
+  }
+  return { eligible: false, reason: decision.reason, keepClick: true };
+}
+
+/**
+ * Step 1 of a group: claim up to a request's worth of conversions, then for all of them at once resolve identity,
+ * check the attribution window, hash and build each one's TikTok event. Conversions that stop here end `skipped`
+ * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
+ */
+export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<PreparedGroup> {
+  const { claimed, wakeInMs } = await claimGroup(deps, input);
+  if (claimed === 0) return { claimed, ready: 0, skipped: 0, wakeInMs };
+
+  const { repos } = deps;
+  const candidates = await repos.conversionGroups.toPrepare(input.claimId);
+  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, wakeInMs: null };
+  const workspace = await loadWorkspace(deps, input.workspaceId);
+  const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
+  const connection = await repos.tiktokConnections.summary(workspace.id);
+  const context = { ruleEvents: new Set(rules.keys()), connection };
+
+  const prepared: PreparedConversion[] = [];
+  const history: HistoryEntry[] = [];
+  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys'>, skip: Skip) => {
+    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null });
+    history.push({ conversionId: candidate.id, step: 'outcome', detail: { status: skip.status, reason: skip.reason } });
+  };
+
+  const toResolve = candidates.filter((candidate) => {
+    const skip = earlySkip(deps, candidate, context);
+    if (skip !== undefined) finish(candidate, { click: null, ttp: null, identityPath: null }, skip);
+    return skip === undefined;
+  });
+  const resolved = await resolveIdentities(repos.profiles, workspace, toResolve);
+
+  toResolve.forEach((candidate, i) => {
+    const identity = resolved[i] as ResolvedIdentity;
+    const { click, ttp, identityPath, walk, visitors } = identity;
+    history.push({
+      conversionId: candidate.id,
+      step: 'identity_resolved',
+      detail: { linkedVisitors: identity.linkedVisitors, ...(click && { clickAnonymousId: click.anonymousId, clickCapturedAt: click.capturedAt.toISOString() }) },
+    });
+    const window = checkWindow(candidate, identity, workspace.attributionWindowDays);
+    history.push({ conversionId: candidate.id, step: 'window_checked', detail: { eligible: window.eligible, ...(window.reason && { reason: window.reason }) } });
+    const found = window.keepClick ? { click, ttp, identityPath } : { click: null, ttp, identityPath: null };
+    if (!window.eligible) return finish(candidate, found, { status: 'skipped', reason: window.reason as ConversionReason });
+
+    const built = buildConversionRequest({
+      message: candidate.message as unknown as TrackedMessage,
+      conversion: { ...candidate, ttclid: found.click?.ttclid ?? null, clickAnonymousId: found.click?.anonymousId ?? null, ttp },
+      workspace,
+      connection,
+      linked: { emails: walk.values('email_sha256', LINKED_HASH_HOPS), phones: walk.values('phone_sha256', LINKED_HASH_HOPS) },
+      // Without its click, only the converting visitor's own profile may lend match keys.
+      visitors: window.keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
+    });
+    if (!built.ready) return finish(candidate, found, { status: 'skipped', reason: built.reason });
+    prepared.push({
+      id: candidate.id,
+      status: 'pending',
+      reason: null,
+      ...found,
+      requestPayload: built.payload as unknown as Record<string, unknown>,
+      testMode: workspace.testMode,
+      matchKeys: built.matchKeys,
+    });
+    history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
+  });
+
+  await deps.db.transaction(async (trx) => {
+    await repos.conversionGroups.storePrepared(input.claimId, prepared, trx);
+    await repos.conversionHistory.record(history, trx);
+  });
+  const ready = prepared.filter((p) => p.status === 'pending').length;
+  return { claimed, ready, skipped: prepared.length - ready, wakeInMs: null };
+}

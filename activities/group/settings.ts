@@ -1,0 +1,22 @@
+import { DEFAULT_DELIVERY_RETRY, type DeliveryRetryPolicy } from '../../domain/delivery-retry';
+
+/** How the group workflow forms groups and retries them; the worker's defaults, replaced by tests. */
+export interface PipelineSettings {
+  /** At most this many conversions in a group (TikTok takes up to 1,000 events per request). */
+  maxGroupSize: number;
+  /**
+   * While conversions keep coming, a group is claimed once the oldest waiting conversion has waited this long (or the
+   * group is full): at 200 conversions/s that is ~50 more per group for at most a quarter of a second.
+   */
+  batchingWindowMs: number;
+  /** A claim not finished within this time is taken over by the next claim (its holder is presumed dead). */
+  leaseMs: number;
+  retry: DeliveryRetryPolicy;
+}
+
+export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
+  maxGroupSize: 1_000,
+  batchingWindowMs: 250,
+  leaseMs: 10 * 60_000,
+  retry: DEFAULT_DELIVERY_RETRY,
+};

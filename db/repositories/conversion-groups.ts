@@ -1,0 +1,262 @@
+import type { Knex } from 'knex';
+import { PIPELINE_WORKFLOW_PREFIX } from '../../domain/workflow-id';
+import { bindings } from './bindings';
+import { CLAIMABLE } from './conversion-pipelines';
+import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
+
+export interface ClaimRequest {
+  workspaceId: string;
+  /** Names the group; a claim repeated under the same ID (a step run again after a crash) keeps its conversions. */
+  claimId: string;
+  runId: string;
+  limit: number;
+  leaseMs: number;
+}
+
+/** A claimed conversion whose request is not built yet, with the message of its event. */
+export interface PrepareCandidate {
+  id: string;
+  sourceEvent: string;
+  tiktokEvent: string;
+  eventId: string;
+  eventTime: Date;
+  eventSource: 'web' | 'app';
+  value: number | null;
+  currency: string | null;
+  message: Record<string, unknown>;
+}
+
+export interface ChosenClick {
+  ttclid: string;
+  capturedAt: Date;
+  anonymousId: string;
+  campaignId: string | null;
+  adgroupId: string | null;
+  adId: string | null;
+}
+
+/** What preparation found for one conversion: its request, or why it ends here. */
+export interface PreparedConversion {
+  id: string;
+  status: 'pending' | 'skipped';
+  reason: string | null;
+  click: ChosenClick | null;
+  ttp: string | null;
+  identityPath: IdentityPathNode[] | null;
+  requestPayload: Record<string, unknown> | null;
+  testMode: boolean | null;
+  matchKeys: MatchKeySources | null;
+}
+
+export interface DeliveryCandidate {
+  id: string;
+  requestPayload: Record<string, unknown>;
+  eventTime: Date;
+  attempts: number;
+}
+
+export interface TikTokAnswer {
+  outcome: 'success' | 'retryable' | 'permanent';
+  httpStatus: number | null;
+  code: number | null;
+  message: string;
+  requestId: string | null;
+  body: Record<string, unknown> | null;
+}
+
+/** Where one conversion stands after an answer: done, or pending (`keepClaim`: sent again within this step). */
+export interface AnsweredConversion {
+  id: string;
+  status: Exclude<ConversionStatus, 'skipped'>;
+  reason: string | null;
+  keepClaim: boolean;
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/** The conversions of one group, claimed with a lease, prepared and delivered with set-based statements. */
+export function createConversionGroupRepository(db: Knex) {
+  return {
+    /** How many conversions wait to be claimed (counting up to `upTo`) and since when the oldest waits. */
+    async waiting(workspaceId: string, upTo: number, executor: Knex = db): Promise<{ count: number; oldest: Date | null }> {
+      const { rows } = await executor.raw<{ rows: { count: number; oldest: Date | null }[] }>(
+        `SELECT count(*)::int AS count, min(created_at) AS oldest FROM (
+           SELECT c.created_at FROM conversions c WHERE c.workspace_id = ? AND ${CLAIMABLE} ORDER BY c.created_at LIMIT ?
+         ) w`,
+        [workspaceId, PIPELINE_WORKFLOW_PREFIX, upTo],
+      );
+      return rows[0] as { count: number; oldest: Date | null };
+    },
+
+    /** Oldest first; conversions already holding this claim stay in it. Returns the IDs of the group. */
+    async claim(request: ClaimRequest, executor: Knex = db): Promise<string[]> {
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
+        `WITH picked AS (
+           SELECT c.id FROM conversions c
+           WHERE c.workspace_id = ? AND (${CLAIMABLE} OR (c.claim_id = ? AND c.status = 'pending'))
+           ORDER BY c.created_at LIMIT ? FOR UPDATE SKIP LOCKED
+         )
+         UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_run_id = ?,
+           workflow_started_at = coalesce(c.workflow_started_at, now()), updated_at = now()
+         FROM picked WHERE c.id = picked.id
+         RETURNING c.id`,
+        [request.workspaceId, PIPELINE_WORKFLOW_PREFIX, request.claimId, request.limit, request.claimId, request.leaseMs, request.runId],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    /** Claimed conversions that have no request yet (new ones, or sent back for a retry by an operator). */
+    async toPrepare(claimId: string, executor: Knex = db): Promise<PrepareCandidate[]> {
+      const rows = await executor('conversions as c')
+        .join('events as e', 'e.id', 'c.event_row_id')
+        .where({ 'c.claim_id': claimId, 'c.status': 'pending' })
+        .whereNull('c.request_payload')
+        .orderBy(['c.created_at', 'c.id'])
+        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message');
+      return rows.map((r) => ({
+        id: r.id,
+        sourceEvent: r.source_event,
+        tiktokEvent: r.tiktok_event,
+        eventId: r.event_id,
+        eventTime: r.event_time,
+        eventSource: r.event_source,
+        value: r.value,
+        currency: r.currency,
+        message: r.message,
+      }));
+    },
+
+    /** Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one statement. */
+    async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<void> {
+      if (prepared.length === 0) return;
+      const column = <T>(pick: (p: PreparedConversion) => T) => prepared.map(pick);
+      await executor.raw(
+        `UPDATE conversions c SET
+           status = u.status, reason = u.reason,
+           ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
+           click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, ttp = u.ttp,
+           identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
+           test_mode = coalesce(u.test_mode, c.test_mode),
+           completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
+           claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
+           claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
+           updated_at = now()
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
+           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode)
+         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'`,
+        bindings(
+          column((p) => p.id),
+          column((p) => p.status),
+          column((p) => p.reason),
+          column((p) => p.click?.ttclid ?? null),
+          column((p) => p.click?.capturedAt.toISOString() ?? null),
+          column((p) => p.click?.anonymousId ?? null),
+          column((p) => p.click?.campaignId ?? null),
+          column((p) => p.click?.adgroupId ?? null),
+          column((p) => p.click?.adId ?? null),
+          column((p) => p.ttp),
+          column((p) => json(p.identityPath)),
+          column((p) => json(p.requestPayload)),
+          column((p) => json(p.matchKeys)),
+          column((p) => p.testMode),
+          claimId,
+        ),
+      );
+    },
+
+    /** Claimed conversions with a request, in claim order: a step run again finds only those not answered yet. */
+    async toDeliver(claimId: string, executor: Knex = db): Promise<DeliveryCandidate[]> {
+      const rows = await executor('conversions')
+        .where({ claim_id: claimId, status: 'pending' })
+        .whereNotNull('request_payload')
+        .orderBy(['created_at', 'id'])
+        .select('id', 'request_payload', 'event_time', 'attempts');
+      return rows.map((r) => ({ id: r.id, requestPayload: r.request_payload as Record<string, unknown>, eventTime: r.event_time, attempts: r.attempts }));
+    },
+
+    /** Written before the request leaves: a request without an answer is one whose fate is unknown. */
+    async openRequest(
+      input: { workspaceId: string; claimId: string; envelope: { event_source: string; event_source_id: string; test_event_code?: string }; conversionIds: readonly string[] },
+      executor: Knex = db,
+    ): Promise<string> {
+      const [row] = await executor('tiktok_requests')
+        .insert({
+          workspace_id: input.workspaceId,
+          claim_id: input.claimId,
+          event_source: input.envelope.event_source,
+          event_source_id: input.envelope.event_source_id,
+          test_event_code: input.envelope.test_event_code ?? null,
+          conversion_ids: [...input.conversionIds],
+        })
+        .returning('id');
+      return String(row.id);
+    },
+
+    /**
+     * TikTok's answer to a request and where each of its conversions now stands, in one transaction's statements:
+     * conversions it accepted are `delivered` before the step moves on, so a step run again never sends them.
+     * Returns the conversions that were still this claim's (a lease taken over meanwhile drops out).
+     */
+    async recordAnswer(claimId: string, requestId: string, answer: TikTokAnswer, conversions: readonly AnsweredConversion[], executor: Knex): Promise<string[]> {
+      await executor('tiktok_requests').where({ id: requestId }).update({
+        answered_at: executor.fn.now(),
+        outcome: answer.outcome,
+        http_status: answer.httpStatus,
+        tiktok_code: answer.code,
+        tiktok_message: answer.message,
+        tiktok_request_id: answer.requestId,
+      });
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
+        `UPDATE conversions c SET
+           status = u.status, reason = u.reason, attempts = c.attempts + 1, delivery_request_id = ?,
+           tiktok_code = ?, tiktok_message = ?, tiktok_request_id = ?,
+           response_body = CASE WHEN u.status = 'delivered' THEN ?::jsonb END,
+           completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
+           claim_id = CASE WHEN u.keep_claim THEN c.claim_id END,
+           claimed_until = CASE WHEN u.keep_claim THEN c.claimed_until END,
+           updated_at = now()
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::boolean[]) AS u(id, status, reason, keep_claim)
+         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
+         RETURNING c.id`,
+        bindings(
+          requestId,
+          answer.code,
+          answer.message,
+          answer.requestId,
+          json(answer.body),
+          conversions.map((c) => c.id),
+          conversions.map((c) => c.status),
+          conversions.map((c) => c.reason),
+          conversions.map((c) => c.keepClaim),
+          claimId,
+        ),
+      );
+      return rows.map((row) => row.id);
+    },
+
+    /** Ends conversions that are not sent (an event TikTok's rules refuse, no connection any more), releasing them. */
+    async finishUnsent(claimId: string, finished: readonly { id: string; status: 'skipped' | 'failed'; reason: string; message: string | null }[], executor: Knex = db): Promise<string[]> {
+      if (finished.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
+        `UPDATE conversions c SET status = u.status, reason = u.reason, tiktok_message = u.message,
+           completed_at = now(), claim_id = NULL, claimed_until = NULL, updated_at = now()
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) AS u(id, status, reason, message)
+         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
+         RETURNING c.id`,
+        bindings(finished.map((f) => f.id), finished.map((f) => f.status), finished.map((f) => f.reason), finished.map((f) => f.message), claimId),
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async findRequest(id: string, executor: Knex = db): Promise<TikTokRequestRow | undefined> {
+      return executor('tiktok_requests').where({ id }).first();
+    },
+
+    /** Gives the rest of a group back unsent (TikTok is backing off): they are claimed again when it resumes. */
+    async release(claimId: string, executor: Knex = db): Promise<void> {
+      await executor('conversions').where({ claim_id: claimId, status: 'pending' }).update({ claim_id: null, claimed_until: null, updated_at: executor.fn.now() });
+    },
+  };
+}
+
+export type ConversionGroupRepository = ReturnType<typeof createConversionGroupRepository>;

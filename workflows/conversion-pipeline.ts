@@ -1,0 +1,49 @@
+import { condition, defineSignal, makeContinueAsNewFunc, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities, PreparedGroup } from '../activities/types';
+
+/** Row IDs only: the input is kept in history and shown in the UI, so it carries no PII. */
+export interface ConversionPipelineInput {
+  workspaceId: string;
+}
+
+/** Sent by ingest (only when the workflow is idle), the sweeper and a retry: there are conversions to claim. */
+export const wakeSignal = defineSignal('wake');
+
+/** A run hands over to a fresh one (continue-as-new) after this many groups, keeping its history short. */
+const GROUPS_PER_RUN = 200;
+
+/*
+ * Local activities: each step's result is a marker in history, and the steps run inside the workflow task instead of
+ * a round trip each through the server's task queues. Database outages are waited out: a committed conversion is
+ * never dropped. A step may take minutes (a large group split on a parameter error, TikTok answering slowly).
+ */
+const steps = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * Every conversion of one workspace, group after group (README "A conversion, step by step"): claim what waits (up
+ * to 1,000; while busy, letting the group fill for at most the batching window), resolve identity, check the window
+ * and build the events for all of them at once, then deliver them in as few TikTok requests as allowed. With nothing
+ * to claim it sleeps without a timer until woken, or until a backoff or another claim's lease ends.
+ */
+export async function conversionPipelineWorkflow({ workspaceId }: ConversionPipelineInput): Promise<never> {
+  let woken = false;
+  setHandler(wakeSignal, () => {
+    woken = true;
+  });
+  const { runId } = workflowInfo();
+  let busy = false;
+  for (let group = 0; group < GROUPS_PER_RUN && !workflowInfo().continueAsNewSuggested; group++) {
+    const claim = { workspaceId, claimId: `${runId}:${group}`, runId };
+    woken = false;
+    const prepared: PreparedGroup = await steps.prepareConversionGroup({ ...claim, fill: busy });
+    busy = prepared.claimed > 0;
+    if (busy) await steps.deliverConversionGroup(claim);
+    else if (prepared.wakeInMs === null) await condition(() => woken);
+    else if (prepared.wakeInMs > 0) await condition(() => woken, prepared.wakeInMs);
+  }
+  return makeContinueAsNewFunc<typeof conversionPipelineWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes })({ workspaceId });
+}
