@@ -2,7 +2,9 @@
 const transform = { '^.+\\.(t|m?j)s$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
 // light-my-request (Fastify's inject) needs cookie@2, which ships ESM only: let swc turn it into CommonJS.
 const transformIgnorePatterns = ['/node_modules/(?!cookie/)'];
-const common = { transform, transformIgnorePatterns, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
+// The message rules in sdk/src/rules import with `.js` extensions, as ESM needs; the files are `.ts`.
+const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+const common = { transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
 
 module.exports = {
   projects: [
@@ -10,13 +12,13 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/', '/sdk/', '\\.integration\\.test\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/sdk/', '\\.integration\\.test\\.ts$'],
     },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/*.integration.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/', '/sdk/'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/sdk/'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/setup/integration-timeout.ts'],

@@ -18,7 +18,8 @@ import { freePort } from './ports';
  * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on free ports.
  */
 const ROOT = path.join(__dirname, '..');
-const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'console-api', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows'];
+// sdk/src/rules: the message rules the ingest API shares with the client library, compiled into the server too.
+const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'console-api', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
 
 let out: string;
 let dataDir: string;

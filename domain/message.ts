@@ -18,7 +18,8 @@ export interface TrackedMessage {
   context?: Json;
 }
 
-const MAX_CLICK_ID_LENGTH = 1024;
+/** A real ttclid is ~325 ASCII characters; the bound is in bytes because click IDs share an index entry (at most 2,704 bytes) with the anonymous ID. */
+const MAX_CLICK_ID_BYTES = 1024;
 
 function record(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
@@ -39,7 +40,7 @@ function queryParam(url: string | undefined, name: string): string | undefined {
 
 function clickId(value: unknown): string | undefined {
   const id = meaningfulIdentifier(value);
-  return id !== undefined && id.length <= MAX_CLICK_ID_LENGTH ? id : undefined;
+  return id !== undefined && Buffer.byteLength(id) <= MAX_CLICK_ID_BYTES ? id : undefined;
 }
 
 export function pageUrl(message: TrackedMessage): string | undefined {

@@ -1,8 +1,8 @@
-/** Ingest limits (DESIGN.md "Wire contract"); the client library mirrors them. */
-export const MAX_EVENTS_PER_BATCH = 10_000;
-/** Uncompressed JSON body of one request. */
-export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
+import { MAX_MESSAGE_BYTES } from '../sdk/src/rules/index.js';
+
+/** Ingest limits (DESIGN.md "Wire contract"), defined once in the message rules the client library shares. */
+export { MAX_BATCH_BYTES, MAX_EVENTS_PER_BATCH } from '../sdk/src/rules/index.js';
 /** JSON of one message. */
-export const MAX_EVENT_BYTES = 32 * 1024;
+export const MAX_EVENT_BYTES = MAX_MESSAGE_BYTES;
 /** Requests per second per workspace (spec §8). */
 export const REQUESTS_PER_SECOND_PER_WORKSPACE = 1_000;

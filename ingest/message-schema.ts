@@ -1,44 +1,20 @@
 import { z } from 'zod';
+import { timestampProblem, type ValidMessage } from '../sdk/src/rules/index.js';
 import { MAX_EVENTS_PER_BATCH } from './limits';
 
+/**
+ * One message as the ingest API accepted it. Messages are checked by the rules the client library shares
+ * (`sdk/src/rules`, `checkMessage`); zod checks only the envelope around them.
+ */
+export type IncomingMessage = ValidMessage;
+
 const json = z.record(z.string(), z.unknown(), { error: 'must be an object' });
-const identifier = z
-  .union([z.string().max(1024, 'must be at most 1024 characters'), z.number().finite()])
-  .transform(String)
-  .nullish();
-export const isoTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00Z' });
 
-const common = {
-  messageId: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
-  timestamp: isoTimestamp.optional(),
-  userId: identifier,
-  anonymousId: identifier,
-  context: json.optional(),
-  properties: json.optional(),
-  traits: json.optional(),
-  integrations: json.optional(),
-};
-
-const eventName = z.string({ error: 'is required for track messages' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-
-export const messageSchema = z
-  .discriminatedUnion(
-    'type',
-    [
-      z.object({ ...common, type: z.literal('track'), event: eventName }),
-      z.object({ ...common, type: z.literal('identify') }),
-      z.object({ ...common, type: z.literal('page'), name: z.string().max(200).nullish(), category: z.string().nullish() }),
-      z.object({ ...common, type: z.literal('screen'), name: z.string().max(200).nullish() }),
-      z.object({ ...common, type: z.literal('group'), groupId: z.union([z.string().min(1), z.number()], { error: 'is required for group messages' }).transform(String) }),
-      z.object({ ...common, type: z.literal('alias'), previousId: z.union([z.string().min(1), z.number()], { error: 'is required for alias messages' }).transform(String) }),
-    ],
-    { error: 'must be one of track, identify, page, screen, group, alias' },
-  )
-  .refine((m) => (m.userId ?? '') !== '' || (m.anonymousId ?? '') !== '', {
-    message: 'needs a userId or an anonymousId',
-  });
-
-export type IncomingMessage = z.infer<typeof messageSchema>;
+/** An ISO-8601 timestamp with a zone, in years 0001–9999: the message rules' own check. */
+export const isoTimestamp = z.string({ error: 'must be an ISO-8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00Z' }).superRefine((value, context) => {
+  const problem = timestampProblem(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, input: value });
+});
 
 export const batchSchema = z.object({
   batch: z

@@ -10,6 +10,7 @@ import { sha256Hex } from '../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../domain/message';
 import { observe, type IdentityLink } from '../domain/observation';
 import { conversionPipelineWorkflowId } from '../domain/workflow-id';
+import { correctClockSkew, parseTimestamp } from '../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
 import { createKnownLinks, type KnownLinks } from './known-links';
 import type { IncomingMessage } from './message-schema';
@@ -67,11 +68,10 @@ function withDeviceIp(message: TrackedMessage, deviceIp: string | undefined): Tr
   return { ...message, context: { ...message.context, ip: deviceIp } };
 }
 
-/** Segment's clock-skew correction: the client's clock is trusted for intervals, the server's for the instant. */
+/** The message's time corrected for the sender's clock (validation checked that it stays storable). */
 function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | undefined): Date {
   if (message.timestamp === undefined) return receivedAt;
-  const timestamp = new Date(message.timestamp);
-  return sentAt === undefined ? timestamp : new Date(receivedAt.getTime() - (sentAt.getTime() - timestamp.getTime()));
+  return new Date(correctClockSkew(parseTimestamp(message.timestamp) as number, sentAt?.getTime(), receivedAt.getTime()));
 }
 
 function toNewEvent({ message, occurredAt: at }: Received): NewEvent {

@@ -82,3 +82,22 @@ it('stores every event once though an acknowledged batch was retried, links iden
   const { events } = await pipeline.fake.receivedEvents();
   expect(events.filter((e) => e.eventId === 'sdk-order-1')).toHaveLength(1);
 });
+
+it('refuses at the call an event the ingest API would refuse, and stores every other event of the batch', async () => {
+  const ws = await pipeline.workspace({ rules: [] });
+  const { key } = await pipeline.repos.apiKeys.create(ws.id, 'import');
+  const client = new Signalbox({ apiKey: key, host: proxyUrl, flushAt: 1_000, maxQueueSize: 1_000 });
+  const failures: unknown[] = [];
+  client.on('error', (error) => failures.push(error));
+  const calls = Array.from({ length: 1_000 }, (_, row) =>
+    client.track({ event: 'order_imported', userId: `customer-${row}`, messageId: `import-${row}`, timestamp: row === 500 ? '12345' : daysAgo(2) }),
+  );
+  const outcomes = await Promise.allSettled(calls);
+  await client.close();
+
+  const refused = outcomes.flatMap((outcome, row) => (outcome.status === 'rejected' ? [[row, (outcome.reason as Error).message]] : []));
+  expect(refused).toEqual([[500, 'track(): timestamp must be an ISO-8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00Z']]);
+  expect(failures).toEqual([]);
+  const [{ count }] = await pipeline.database.db('events').where({ workspace_id: ws.id }).count<{ count: string }[]>('* as count');
+  expect(Number(count)).toBe(999);
+});

@@ -38,4 +38,5 @@ if (!existsSync(node14)) {
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 const version = spawnSync(node14, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`\nSDK tests on Node ${version}`);
-process.exit(run(node14, [mocha], { cwd: packageDir }));
+// The consumer-project test runs TypeScript and esbuild, which need a newer Node; the package itself runs here.
+process.exit(run(node14, [mocha, '--ignore', 'dist/dev/test/consumers.test.js'], { cwd: packageDir }));

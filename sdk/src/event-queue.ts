@@ -1,12 +1,12 @@
-/** A run of consecutive events: sequence numbers `firstSeq … firstSeq+count-1`. */
-export interface EventRun {
+import { EventRun } from './event-set.js';
+
+export interface TakenEvents {
   firstSeq: number;
   count: number;
-}
-
-export interface TakenEvents extends EventRun {
   /** The events' JSON joined with commas, in stretches of the queue's buffers (not copies). */
   pieces: Buffer[];
+  /** Byte length of each event's JSON. */
+  sizes: number[];
 }
 
 interface Chunk {
@@ -62,7 +62,7 @@ export class EventQueue {
   }
 
   dropOldest(count: number): EventRun {
-    const run = { firstSeq: this.headSeq, count: Math.min(count, this.length) };
+    const run = new EventRun(this.headSeq, Math.min(count, this.length));
     this.advance(run.count);
     return run;
   }
@@ -79,7 +79,7 @@ export class EventQueue {
       bytes += withComma;
       count += 1;
     }
-    const taken: TakenEvents = { firstSeq: this.headSeq, count, pieces: [] };
+    const taken: TakenEvents = { firstSeq: this.headSeq, count, pieces: [], sizes: this.sizes.slice(this.head, this.head + count) };
     this.advance(count, (chunk, start, end) => taken.pieces.push(chunk.subarray(start, end)));
     const last = taken.pieces.length - 1;
     if (last >= 0) taken.pieces[last] = taken.pieces[last].subarray(0, taken.pieces[last].length - 1);

@@ -1,7 +1,7 @@
 import * as http from 'http';
 import * as https from 'https';
 
-import { RequestTimeoutError, type Transport, type TransportRequest, type TransportResponse } from './transport';
+import { RequestTimeoutError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 /** Enough of an error body to explain it; the rest is read and discarded so the socket can be reused. */
 const MAX_RESPONSE_BODY_BYTES = 64 * 1024;

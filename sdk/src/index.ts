@@ -1,12 +1,21 @@
-import Signalbox from './client';
+import { Signalbox } from './client.js';
 
+/** The client class; `import Signalbox from '@signalbox/api'`, `import { Signalbox }` and `require()` all give it. */
 export default Signalbox;
-export type { SignalboxConfig } from './config';
-export type { Context, MessageOptions, PageOptions, Properties, TrackOptions, Traits } from './messages';
-export type { DeliveryError, DeliveryFailureReason, FlushError } from './errors';
-export type { ClientStats, ErrorListener } from './reporter';
-export type { Transport, TransportRequest, TransportResponse } from './transport';
-
-// `require('@signalbox/api')` and Node's ESM `import Signalbox from '@signalbox/api'` both get the class itself;
-// `.default` and `__esModule` keep TypeScript's and bundlers' `require(...).default` working too.
-module.exports = Object.assign(Signalbox, { default: Signalbox, __esModule: true });
+export { Signalbox };
+export type { FlushOptions } from './client.js';
+export type { QueueFullBehavior, SignalboxConfig } from './config.js';
+export {
+  SignalboxClosedError,
+  SignalboxDeliveryError,
+  SignalboxError,
+  SignalboxFlushError,
+  SignalboxValidationError,
+  type DeliveryFailure,
+  type DeliveryFailureReason,
+  type FlushResult,
+  type FlushShortfall,
+} from './errors.js';
+export type { Context, Identity, MessageOptions, PageOptions, Properties, ScreenOptions, TrackOptions, Traits } from './messages.js';
+export type { ClientStats, ErrorListener } from './reporter.js';
+export type { Transport, TransportRequest, TransportResponse } from './transport.js';

@@ -1,6 +1,7 @@
-import { generateUuid } from './ids';
-import { LIBRARY_NAME, LIBRARY_VERSION } from './library';
-import { MAX_FIELD_LENGTHS, MAX_MESSAGE_BYTES } from './limits';
+import { SignalboxValidationError } from './errors.js';
+import { generateUuid } from './ids.js';
+import { LIBRARY_NAME, LIBRARY_VERSION } from './library.js';
+import { checkMessage, formatIssue, type MessageType } from './rules/index.js';
 
 /** Free-form event properties, e.g. `{ revenue: 49.9, currency: 'EUR', order_id: 'o-1' }`. */
 export type Properties = Record<string, unknown>;
@@ -12,116 +13,47 @@ export type Context = Record<string, unknown>;
 /** Fields every call accepts besides its own. */
 export interface MessageOptions {
   /** Anonymous ID (the web script's, or `client.getAnonymousId()`); sent with a userId, it links the two. */
-  anonymousId?: string;
+  anonymousId?: string | undefined;
   /** Merged into the message's `context`; `context.library` is always set by this package. */
-  context?: Context;
-  /** When it happened, for historical imports. Default: the time of the call. */
-  timestamp?: Date | string;
+  context?: Context | undefined;
+  /** When it happened, for historical imports: a Date or an ISO-8601 string with a zone. Default: the call's time. */
+  timestamp?: Date | string | undefined;
   /** Your own unique ID, to make re-sending the same event idempotent. Default: a random UUID. */
-  messageId?: string;
+  messageId?: string | undefined;
 }
 
-/** Argument of `track()`: `event` and at least one of `userId` and `anonymousId`. */
-export interface TrackOptions extends MessageOptions {
-  event: string;
-  userId?: string;
-  properties?: Properties;
-}
+/** Who did it: a `userId`, an `anonymousId`, or both (which links the two). */
+export type Identity = { userId: string; anonymousId?: string | undefined } | { userId?: string | undefined; anonymousId: string };
+
+type CommonOptions = Omit<MessageOptions, 'anonymousId'>;
+
+/** Argument of `track()`: `event`, and `userId` or `anonymousId` (or both). */
+export type TrackOptions = CommonOptions & Identity & { event: string; properties?: Properties | undefined };
 
 /** Object form of `page()`, which also allows an anonymous page view. */
-export interface PageOptions extends MessageOptions {
-  userId?: string;
-  name?: string;
-  properties?: Properties;
+export type PageOptions = CommonOptions & Identity & { name?: string | undefined; properties?: Properties | undefined };
+
+/** Object form of `screen()`, for app screens viewed by a known or anonymous user. */
+export type ScreenOptions = PageOptions;
+
+/** A message as the ingest API receives it, before the rules check it. */
+interface WireMessage {
+  type: MessageType;
+  messageId: unknown;
+  timestamp: unknown;
+  userId?: unknown;
+  anonymousId?: unknown;
+  event?: unknown;
+  name?: unknown;
+  groupId?: unknown;
+  previousId?: unknown;
+  properties?: unknown;
+  traits?: unknown;
+  context: unknown;
 }
 
-/** A message as the ingest API receives it. */
-export interface WireMessage {
-  type: 'track' | 'identify' | 'group' | 'page';
-  messageId: string;
-  timestamp: string;
-  userId?: string;
-  anonymousId?: string;
-  event?: string;
-  name?: string;
-  groupId?: string;
-  properties?: Properties;
-  traits?: Traits;
-  context: Context;
-}
-
-/** Builds messages for one public method, whose name starts every error message. */
-class MessageBuilder {
-  constructor(private readonly call: string) {}
-
-  fail(problem: string): TypeError {
-    return new TypeError(`${this.call}: ${problem}`);
-  }
-
-  requiredString(field: string, value: unknown): string {
-    if (value === undefined || value === null || value === '') throw this.fail(`${field} is required`);
-    return this.string(field, value);
-  }
-
-  optionalString(field: string, value: unknown): string | undefined {
-    return value === undefined ? undefined : this.string(field, value);
-  }
-
-  private string(field: string, value: unknown): string {
-    if (typeof value !== 'string') throw this.fail(`${field} must be a string, got ${typeName(value)}`);
-    if (value.trim() === '') throw this.fail(`${field} must not be empty or blank`);
-    const maxLength = (MAX_FIELD_LENGTHS as Record<string, number | undefined>)[field];
-    if (maxLength !== undefined && value.length > maxLength) {
-      throw this.fail(`${field} must be at most ${maxLength} characters, got ${value.length}`);
-    }
-    return value;
-  }
-
-  optionalObject(field: string, value: unknown): Record<string, unknown> | undefined {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw this.fail(`${field} must be an object, got ${typeName(value)}`);
-    }
-    return value as Record<string, unknown>;
-  }
-
-  options(value: unknown, example: string): Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw this.fail(`expected an options object like ${example}, got ${typeName(value)}`);
-    }
-    return value as Record<string, unknown>;
-  }
-
-  /** The fields common to every message: identity, messageId, timestamp and context. */
-  common(userId: string | undefined, options: Record<string, unknown>): CommonFields {
-    const anonymousId = this.optionalString('anonymousId', options.anonymousId);
-    if (userId === undefined && anonymousId === undefined) {
-      throw this.fail('userId or anonymousId is required (pass at least one)');
-    }
-    const context = this.optionalObject('context', options.context);
-    return {
-      messageId: this.optionalString('messageId', options.messageId) ?? generateUuid(),
-      timestamp: options.timestamp === undefined ? isoNow() : this.timestamp(options.timestamp),
-      userId,
-      anonymousId,
-      context: context === undefined ? LIBRARY_CONTEXT : { ...context, library: LIBRARY_CONTEXT.library },
-    };
-  }
-
-  private timestamp(value: unknown): string {
-    const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
-    if (!date || Number.isNaN(date.getTime())) {
-      throw this.fail(`timestamp must be a Date or an ISO-8601 string, got ${typeName(value)} ${String(value)}`);
-    }
-    return date.toISOString();
-  }
-}
-
-type CommonFields = Pick<WireMessage, 'messageId' | 'timestamp' | 'userId' | 'anonymousId' | 'context'>;
-
-const LIBRARY_CONTEXT: Context = Object.freeze({
-  library: Object.freeze({ name: LIBRARY_NAME, version: LIBRARY_VERSION }),
-});
+const LIBRARY = Object.freeze({ name: LIBRARY_NAME, version: LIBRARY_VERSION });
+const LIBRARY_CONTEXT: Context = Object.freeze({ library: LIBRARY });
 
 let lastNowMs = Number.NaN;
 let lastNowIso = '';
@@ -136,142 +68,125 @@ function isoNow(): string {
   return lastNowIso;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;
 }
 
-// Each builder lists every field in wire order; JSON.stringify leaves out the ones that are undefined.
+/** Builds the wire message of one call and checks it with the ingest API's own rules, naming the call in errors. */
+class MessageBuilder {
+  constructor(private readonly call: string) {}
 
-export function buildTrack(options: TrackOptions): WireMessage {
+  fail(...issues: string[]): SignalboxValidationError {
+    return new SignalboxValidationError(this.call, issues);
+  }
+
+  /** The object argument of `track()` or of the object forms of `page()`/`screen()`. */
+  options(value: unknown, example: string): Record<string, unknown> {
+    if (!isObject(value)) throw this.fail(`expected an options object like ${example}, got ${typeName(value)}`);
+    return value;
+  }
+
+  /** The positional `userId` of identify(), group(), alias() and page()/screen(), which the spec makes required. */
+  userId(value: unknown, hint = ''): unknown {
+    if (value === undefined || value === null || value === '') throw this.fail(`userId is required${hint}`);
+    return value;
+  }
+
+  optionalOptions(value: unknown): Record<string, unknown> {
+    return value === undefined ? {} : this.options(value, '{ anonymousId, timestamp, context, messageId }');
+  }
+
+  /** messageId, timestamp and context: the fields every message carries. */
+  common(type: MessageType, options: Record<string, unknown>): WireMessage {
+    const { context, timestamp, messageId } = options;
+    return {
+      type,
+      messageId: messageId === undefined ? generateUuid() : messageId,
+      timestamp: timestamp === undefined ? isoNow() : this.timestamp(timestamp),
+      context: isObject(context) ? { ...context, library: LIBRARY } : context === undefined ? LIBRARY_CONTEXT : context,
+    };
+  }
+
+  /** The message's JSON, or a SignalboxValidationError listing every rule it breaks. */
+  check(message: WireMessage): string {
+    const result = checkMessage(message);
+    if (!result.ok) throw this.fail(...result.issues.map((issue) => formatIssue(issue, '', 'the event')));
+    return result.json;
+  }
+
+  private timestamp(value: unknown): unknown {
+    if (!(value instanceof Date)) return value;
+    if (Number.isNaN(value.getTime())) throw this.fail('timestamp is an invalid Date');
+    return value.toISOString();
+  }
+}
+
+/** Each builder returns the JSON of a checked message, or throws a SignalboxValidationError. */
+
+export function trackJson(options: TrackOptions): string {
   const build = new MessageBuilder('track()');
   const fields = build.options(options, '{ event, userId }');
-  const event = build.requiredString('event', fields.event);
-  const userId = build.optionalString('userId', fields.userId);
-  const properties = build.optionalObject('properties', fields.properties) ?? {};
-  const common = build.common(userId, fields);
-  return {
-    type: 'track',
-    messageId: common.messageId,
-    timestamp: common.timestamp,
-    userId: common.userId,
-    anonymousId: common.anonymousId,
-    event,
-    properties,
-    context: common.context,
-  };
+  const message = build.common('track', fields);
+  message.userId = fields.userId;
+  message.anonymousId = fields.anonymousId;
+  message.event = fields.event;
+  message.properties = fields.properties ?? {};
+  return build.check(message);
 }
 
-export function buildIdentify(userId: string, traits?: Traits, options?: MessageOptions): WireMessage {
+export function identifyJson(userId: string, traits?: Traits, options?: MessageOptions): string {
   const build = new MessageBuilder('identify()');
-  const id = build.requiredString('userId', userId);
-  const traitFields = build.optionalObject('traits', traits) ?? {};
-  const common = build.common(id, build.optionalObject('options', options) ?? {});
-  return {
-    type: 'identify',
-    messageId: common.messageId,
-    timestamp: common.timestamp,
-    userId: common.userId,
-    anonymousId: common.anonymousId,
-    traits: traitFields,
-    context: common.context,
-  };
+  const fields = build.optionalOptions(options);
+  const message = build.common('identify', fields);
+  message.userId = build.userId(userId);
+  message.anonymousId = fields.anonymousId;
+  message.traits = traits ?? {};
+  return build.check(message);
 }
 
-export function buildGroup(userId: string, groupId: string, traits?: Traits, options?: MessageOptions): WireMessage {
+export function groupJson(userId: string, groupId: string, traits?: Traits, options?: MessageOptions): string {
   const build = new MessageBuilder('group()');
-  const id = build.requiredString('userId', userId);
-  const group = build.requiredString('groupId', groupId);
-  const traitFields = build.optionalObject('traits', traits) ?? {};
-  const common = build.common(id, build.optionalObject('options', options) ?? {});
-  return {
-    type: 'group',
-    messageId: common.messageId,
-    timestamp: common.timestamp,
-    userId: common.userId,
-    anonymousId: common.anonymousId,
-    groupId: group,
-    traits: traitFields,
-    context: common.context,
-  };
+  const fields = build.optionalOptions(options);
+  const message = build.common('group', fields);
+  message.userId = build.userId(userId);
+  message.anonymousId = fields.anonymousId;
+  message.groupId = groupId;
+  message.traits = traits ?? {};
+  return build.check(message);
 }
 
-export function buildPage(
+export function aliasJson(userId: string, previousId: string, options?: MessageOptions): string {
+  const build = new MessageBuilder('alias()');
+  const fields = build.optionalOptions(options);
+  const message = build.common('alias', fields);
+  message.userId = build.userId(userId);
+  message.anonymousId = fields.anonymousId;
+  message.previousId = previousId;
+  return build.check(message);
+}
+
+/** `page()` and `screen()`: `(userId, name?, properties?, options?)` or one object that may be anonymous. */
+export function viewJson(
+  type: 'page' | 'screen',
   userIdOrOptions: string | PageOptions,
   name?: string,
   properties?: Properties,
   options?: MessageOptions,
-): WireMessage {
-  const build = new MessageBuilder('page()');
-  let fields: Record<string, unknown>;
-  let userId: string | undefined;
-  if (typeof userIdOrOptions === 'object' && userIdOrOptions !== null && !Array.isArray(userIdOrOptions)) {
-    fields = userIdOrOptions as Record<string, unknown>;
-    userId = build.optionalString('userId', fields.userId);
-  } else {
-    fields = { ...build.optionalObject('options', options), name, properties };
-    userId = build.requiredString('userId', userIdOrOptions);
-  }
-  const pageName = build.optionalString('name', fields.name);
-  const pageProperties = build.optionalObject('properties', fields.properties) ?? {};
-  const common = build.common(userId, fields);
-  return {
-    type: 'page',
-    messageId: common.messageId,
-    timestamp: common.timestamp,
-    userId: common.userId,
-    anonymousId: common.anonymousId,
-    name: pageName,
-    properties: pageProperties,
-    context: common.context,
-  };
-}
-
-const LIBRARY_CONTEXT_JSON = JSON.stringify(LIBRARY_CONTEXT);
-
-/** `,"key":<JSON of value>`, or nothing when the value is undefined or serializes to nothing (as JSON.stringify does). */
-function field(key: string, value: unknown): string {
-  const json = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
-  return json === undefined ? '' : `,"${key}":${json}`;
-}
-
-/**
- * The JSON of a message, equal to `JSON.stringify(message)` but built field by field: the envelope and the library
- * context are the same for every event, and only the caller's values go through JSON.stringify.
- */
-function messageJson(message: WireMessage): string {
-  return (
-    `{"type":"${message.type}"` +
-    field('messageId', message.messageId) +
-    `,"timestamp":"${message.timestamp}"` +
-    field('userId', message.userId) +
-    field('anonymousId', message.anonymousId) +
-    field('event', message.event) +
-    field('name', message.name) +
-    field('groupId', message.groupId) +
-    field('properties', message.properties) +
-    field('traits', message.traits) +
-    (message.context === LIBRARY_CONTEXT ? `,"context":${LIBRARY_CONTEXT_JSON}` : field('context', message.context)) +
-    '}'
-  );
-}
-
-/** JSON of one message, or a rejection naming the call when it cannot be serialized or is over the size cap. */
-export function serializeMessage(call: string, message: WireMessage): string {
-  let json: string;
-  try {
-    json = messageJson(message);
-  } catch (error) {
-    throw new TypeError(`${call}: the event cannot be converted to JSON (${(error as Error).message})`);
-  }
-  // UTF-8 needs at most 3 bytes per UTF-16 unit: only longer strings need measuring.
-  const bytes = json.length * 3 <= MAX_MESSAGE_BYTES ? 0 : Buffer.byteLength(json);
-  if (bytes > MAX_MESSAGE_BYTES) {
-    throw new RangeError(
-      `${call}: the event is ${bytes} bytes as JSON, over the limit of ${MAX_MESSAGE_BYTES} bytes per event; ` +
-        'send large data elsewhere and reference it from properties',
-    );
-  }
-  return json;
+): string {
+  const build = new MessageBuilder(`${type}()`);
+  const fields: Record<string, unknown> = isObject(userIdOrOptions)
+    ? userIdOrOptions
+    : { ...build.optionalOptions(options), userId: build.userId(userIdOrOptions, ` (or pass one object: ${type}({ anonymousId, name, properties }))`), name, properties };
+  const message = build.common(type, fields);
+  message.userId = fields.userId;
+  message.anonymousId = fields.anonymousId;
+  message.name = fields.name;
+  message.properties = fields.properties ?? {};
+  return build.check(message);
 }

@@ -1,11 +1,11 @@
 import * as assert from 'assert';
 
-import type { FlushError } from '../src/errors';
-import { MAX_BATCH_BYTES } from '../src/limits';
-import { installFakeClock } from './helpers/fake-clock';
-import { closeTestClients, createTestClient, TEST_API_KEY } from './helpers/test-client';
-import type { Reply } from './helpers/test-transport';
-import { deferred, nextTurn, waitUntil } from './helpers/wait';
+import type { SignalboxFlushError } from '../src/errors.js';
+import { MAX_BATCH_BYTES } from '../src/rules/index.js';
+import { installFakeClock } from './helpers/fake-clock.js';
+import { closeTestClients, createTestClient, TEST_API_KEY } from './helpers/test-client.js';
+import type { Reply } from './helpers/test-transport.js';
+import { deferred, nextTurn, waitUntil } from './helpers/wait.js';
 
 type Clock = ReturnType<typeof installFakeClock>;
 
@@ -56,7 +56,7 @@ describe('batching', () => {
   it('flush() sends everything queued at once and resolves when it is delivered', async () => {
     const { client, transport } = createTestClient();
     for (let i = 0; i < 5; i += 1) await client.track({ event: `e${i}`, userId: 'u' });
-    await client.flush();
+    assert.deepStrictEqual(await client.flush(), { delivered: 5 });
     assert.strictEqual(transport.messages.length, 5);
     assert.deepStrictEqual(client.getStats(), { queued: 0, inFlight: 0, delivered: 5, failed: 0, dropped: 0 });
   });
@@ -77,7 +77,7 @@ describe('batching', () => {
     await client.track({ event: 'e2', userId: 'u' });
     const flushed = client.flush();
     gate.resolve();
-    await assert.rejects(flushed, (error: FlushError) => {
+    await assert.rejects(flushed, (error: SignalboxFlushError) => {
       assert.strictEqual(error.name, 'SignalboxFlushError');
       assert.strictEqual(error.message, '2 of 3 events were not delivered: HTTP 401: unknown or revoked API key');
       assert.deepStrictEqual([error.failedCount, error.totalCount], [2, 3]);
@@ -155,10 +155,15 @@ describe('batching', () => {
     assert.strictEqual(errors[0].message, 'Dropped 2 oldest queued events: the queue is full (maxQueueSize 3)');
     assert.ok(logs.includes('[Signalbox] Dropped 2 oldest queued events: the queue is full (maxQueueSize 3)'));
     gate.resolve();
-    await client.flush();
+    await assert.rejects(client.flush(), (error: SignalboxFlushError) => {
+      assert.deepStrictEqual([error.failedCount, error.droppedCount, error.pendingCount, error.totalCount], [2, 2, 0, 17]);
+      assert.strictEqual(error.message, '2 of 17 events were not delivered: the queue is full (maxQueueSize 3)');
+      return true;
+    });
     const sent = transport.messages.map((message) => message.event as string).filter((event) => event.startsWith('queued'));
     assert.deepStrictEqual(sent, ['queued-2', 'queued-3', 'queued-4']);
     assert.deepStrictEqual(client.getStats(), { queued: 0, inFlight: 0, delivered: 15, failed: 0, dropped: 2 });
+    assert.deepStrictEqual(await client.flush(), { delivered: 0 }, 'the drops were reported once');
   });
 
   it('close() flushes, releases the transport once, stops timers, and is idempotent', async () => {
@@ -185,7 +190,7 @@ describe('batching', () => {
       client.page('u'),
     ];
     for (const [index, name] of ['track', 'identify', 'group', 'page'].entries()) {
-      await assert.rejects(calls[index], new RegExp(`^Error: ${name}\\(\\): the client is closed`));
+      await assert.rejects(calls[index], new RegExp(`^SignalboxClosedError: ${name}\\(\\): the client is closed`));
     }
   });
 
@@ -195,18 +200,6 @@ describe('batching', () => {
     await client.track({ event: 'e', userId: 'u' });
     await assert.rejects(client.close(), /^SignalboxFlushError: 1 of 1 event was not delivered: HTTP 403: workspace mismatch$/);
     assert.strictEqual(transport.closeCalls, 1);
-  });
-
-  it('registers one beforeExit listener per client, flushes on beforeExit, and close() removes the listener', async () => {
-    const before = process.listenerCount('beforeExit');
-    const { client, transport } = createTestClient();
-    assert.strictEqual(process.listenerCount('beforeExit'), before + 1);
-    await client.track({ event: 'at-exit', userId: 'u' });
-    process.emit('beforeExit', 0);
-    await transport.waitForRequests(1);
-    assert.deepStrictEqual(transport.messages.map((message) => message.event), ['at-exit']);
-    await client.close();
-    assert.strictEqual(process.listenerCount('beforeExit'), before);
   });
 
   it('arms the interval timer only while events are queued', async () => {

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 
-import Signalbox from '../src/client';
-import { resolveConfig, type SignalboxConfig } from '../src/config';
-import { closeTestClients } from './helpers/test-client';
+import { Signalbox } from '../src/client.js';
+import { resolveConfig, type SignalboxConfig } from '../src/config.js';
+import { closeTestClients } from './helpers/test-client.js';
 
 describe('configuration', () => {
   afterEach(closeTestClients);
@@ -19,7 +19,10 @@ describe('configuration', () => {
         flushInterval: 10_000,
         timeout: 10_000,
         retryLimit: 3,
+        retryHorizon: 300_000,
         maxQueueSize: 1_000,
+        onQueueFull: 'dropOldest',
+        enabled: true,
         logger: 'function',
         transport: undefined,
       },
@@ -35,12 +38,15 @@ describe('configuration', () => {
       flushInterval: 250,
       timeout: 2_000,
       retryLimit: 0,
+      retryHorizon: 60_000,
       maxQueueSize: 50,
+      onQueueFull: 'wait',
+      enabled: false,
     });
     assert.strictEqual(config.batchUrl, 'http://localhost:3000/ingest/v1/batch');
     assert.deepStrictEqual(
-      [config.debug, config.flushAt, config.flushInterval, config.timeout, config.retryLimit, config.maxQueueSize],
-      [true, 1, 250, 2_000, 0, 50],
+      [config.debug, config.flushAt, config.flushInterval, config.timeout, config.retryLimit, config.retryHorizon, config.maxQueueSize, config.onQueueFull, config.enabled],
+      [true, 1, 250, 2_000, 0, 60_000, 50, 'wait', false],
     );
   });
 
@@ -67,6 +73,7 @@ describe('configuration', () => {
     ['retryLimit', -1, 'retryLimit must be from 0 to 20, got -1'],
     ['retryLimit', 21, 'retryLimit must be from 0 to 20, got 21'],
     ['maxQueueSize', 0, 'maxQueueSize must be from 1 to 9007199254740991, got 0'],
+    ['retryHorizon', 86_400_001, 'retryHorizon must be from 0 to 86400000, got 86400001'],
   ];
   for (const [option, value, message] of outOfRange) {
     it(`throws a RangeError naming ${option} when it is ${value}`, () => {
@@ -94,5 +101,7 @@ describe('configuration', () => {
     assert.throws(() => resolveConfig({ apiKey: 'dk_x', logger: 'console' as unknown as () => void }), /logger must be a function/);
     assert.throws(() => resolveConfig({ apiKey: 'dk_x', transport: {} as never }), /transport must be an object with a send\(request\) method/);
     assert.throws(() => resolveConfig({ apiKey: 'dk_x', flushAT: 5 } as SignalboxConfig), /unknown option "flushAT"/);
+    assert.throws(() => resolveConfig({ apiKey: 'dk_x', enabled: 0 as unknown as boolean }), /enabled must be true or false, got 0 \(number\)/);
+    assert.throws(() => resolveConfig({ apiKey: 'dk_x', onQueueFull: 'block' as never }), /onQueueFull must be "dropOldest" or "wait", got "block"/);
   });
 });

@@ -3,8 +3,8 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as zlib from 'zlib';
 
-import { createHttpTransport } from '../src/http-transport';
-import type { Transport, TransportRequest } from '../src/transport';
+import { createHttpTransport } from '../src/http-transport.js';
+import type { Transport, TransportRequest } from '../src/transport.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 
-import Signalbox from '../src/client';
-import type { DeliveryError } from '../src/errors';
-import { IngestDouble } from './helpers/ingest-double';
+import { Signalbox } from '../src/client.js';
+import type { SignalboxDeliveryError } from '../src/errors.js';
+import { IngestDouble } from './helpers/ingest-double.js';
 
 const API_KEY = 'dk_live_integration';
 
@@ -66,7 +66,7 @@ describe('client and ingest API over HTTP', () => {
 
   it('reports an unknown API key through flush() and the error listener, without retrying', async () => {
     const client = connect({ apiKey: 'dk_revoked' });
-    const failures: DeliveryError[] = [];
+    const failures: SignalboxDeliveryError[] = [];
     client.on('error', (error) => failures.push(error));
     await client.track({ event: 'purchase', userId: 'user-1' });
     await assert.rejects(client.flush(), /^SignalboxFlushError: 1 of 1 event was not delivered: HTTP 401: unknown or revoked API key$/);

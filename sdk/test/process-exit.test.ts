@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { spawn } from 'child_process';
 import * as path from 'path';
 
-import { IngestDouble } from './helpers/ingest-double';
+import { IngestDouble } from './helpers/ingest-double.js';
 
 const API_KEY = 'dk_live_exit';
 /** Far below the 60 s flushInterval the script sets: a process still alive by then is held open by a timer. */
@@ -15,10 +15,10 @@ interface Exit {
 }
 
 /** Runs test/fixtures/exit-scenario.js on this same Node binary, with unhandled rejections made fatal. */
-function runScript(host: string, apiKey: string): Promise<Exit> {
+function runScript(host: string, apiKey: string, scenario = 'queued'): Promise<Exit> {
   return new Promise((resolve) => {
     const script = path.join(__dirname, 'fixtures', 'exit-scenario.js');
-    const child = spawn(process.execPath, ['--unhandled-rejections=strict', script, host, apiKey], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--unhandled-rejections=strict', script, host, apiKey, scenario], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let exitedByItself = true;
@@ -57,9 +57,18 @@ describe('process exit', () => {
     assert.strictEqual(ingest.stored.size, 1);
   });
 
-  it('exits cleanly, without an unhandled rejection, when the last batch is refused', async () => {
+  it('exits cleanly, without an unhandled rejection, when the last batch is refused, and says so without a listener', async () => {
     const exit = await runScript(host, 'dk_unknown');
-    assert.deepStrictEqual(exit, { code: 0, stderr: '', exitedByItself: true });
+    assert.deepStrictEqual([exit.code, exit.exitedByItself], [0, true]);
+    assert.match(exit.stderr, /^\(node:\d+\) \[SIGNALBOX_UNHANDLED_FAILURE\] SignalboxWarning: Failed to deliver 1 event: the ingest API rejected them \(HTTP 401: unknown or revoked API key\); not retried\. Add a listener with client\.on\('error', …\)/);
     assert.deepStrictEqual(ingest.statuses, [401]);
+  });
+
+  it('survives a refused call whose promise nobody handles (fatal since Node 15), and warns about it', async () => {
+    const exit = await runScript(host, API_KEY, 'unhandled-call');
+    assert.deepStrictEqual([exit.code, exit.exitedByItself], [0, true]);
+    assert.match(exit.stderr, /\[SIGNALBOX_UNHANDLED_FAILURE\] SignalboxWarning: A call was refused and its promise was not handled: track\(\): the event needs a userId or an anonymousId\./);
+    assert.doesNotMatch(exit.stderr, /UnhandledPromiseRejection|ERR_UNHANDLED_REJECTION/);
+    assert.deepStrictEqual([...ingest.stored.values()].map((message) => message.event), ['queued-at-exit']);
   });
 });

@@ -10,7 +10,7 @@ import { createSecretBox } from '../../db/secret-box';
 import type { ConversionRow } from '../../db/types';
 import { defaultTikTokEvent } from '../../domain/event-mapping';
 import { createBatchRecorder, type BatchRecorder } from '../../ingest/record-batch';
-import { messageSchema } from '../../ingest/message-schema';
+import { parseBatch } from '../../ingest/routes/ingest/parse-messages';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
 import type { ActivityDeps } from '../../activities/deps';
@@ -140,8 +140,8 @@ export class TestPipeline {
 
   /** What `POST /v1/batch` does: validate, commit, then wake the workspace's group workflow. */
   async ingest(workspace: Workspace, messages: unknown[], options: { start?: boolean; fromAppKey?: boolean } = {}): Promise<ConversionRow[]> {
-    const parsed = messages.map((message) => messageSchema.parse(message));
-    const result = await this.recordBatch(workspace, parsed, { receivedAt: new Date(), fromAppKey: options.fromAppKey });
+    const receivedAt = new Date();
+    const result = await this.recordBatch(workspace, parseBatch({ batch: messages }, receivedAt).messages, { receivedAt, fromAppKey: options.fromAppKey });
     if (options.start ?? true) await this.startConversions(result.conversions);
     return Promise.all(result.conversions.map(async (c) => (await this.repos.conversions.find(c.id)) as ConversionRow));
   }

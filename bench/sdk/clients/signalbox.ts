@@ -1,7 +1,7 @@
 import Signalbox from '@signalbox/api';
 
 import { FLUSH_AT } from '../workload';
-import type { CreateBenchClient } from './bench-client';
+import { SHUTDOWN_TIMEOUT_MS, type CreateBenchClient } from './bench-client';
 
 export const createBenchClient: CreateBenchClient = (host, eventCount) => {
   let errors = 0;
@@ -9,7 +9,9 @@ export const createBenchClient: CreateBenchClient = (host, eventCount) => {
   client.on('error', (error) => (errors += error.eventCount));
   return {
     track: (event) => client.track(event),
-    finish: () => client.close(),
+    finish: async () => {
+      await client.close({ timeoutMs: SHUTDOWN_TIMEOUT_MS });
+    },
     errors: () => errors,
   };
 };

@@ -103,10 +103,13 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
-  async function accept(request: FastifyRequest, reply: FastifyReply, { messages, sentAt }: ParsedMessages) {
+  /** `receivedAt` is the instant the messages were checked against, clock-skew correction included. */
+  async function accept(request: FastifyRequest, reply: FastifyReply, parse: (receivedAt: Date) => ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
+    const receivedAt = new Date();
+    const { messages, sentAt } = parse(receivedAt);
     const result = await recordBatch(workspace, messages, {
-      receivedAt: new Date(),
+      receivedAt,
       sentAt,
       fromAppKey: apiKey.kind === 'app',
       deviceIp: apiKey.kind === 'secret' ? undefined : request.ip,
@@ -127,12 +130,12 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {
-    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseBatch(request.body)));
+    app.post(path, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseBatch(request.body, receivedAt)));
   }
   for (const type of SINGLE_MESSAGE_TYPES) {
-    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
+    app.post(`/v1/${type}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
   for (const [letter, type] of Object.entries(SEGMENT_SHORT_PATHS)) {
-    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, parseSingle(request.body, type)));
+    app.post(`/v1/${letter}`, { bodyLimit: MAX_BATCH_BYTES }, async (request, reply) => accept(request, reply, (receivedAt) => parseSingle(request.body, type, receivedAt)));
   }
 };

@@ -161,6 +161,48 @@ describe('POST /v1/batch', () => {
   });
 });
 
+describe('input that PostgreSQL cannot store', () => {
+  /** 1,000 different CJK characters: 3,000 bytes that PostgreSQL cannot compress below an index entry's 2,704. */
+  const longUserId = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20_000))).join('');
+
+  it.each([
+    ['a NUL in the event name', { event: 'purch\u0000ase' }, 'batch[1].event contains a NUL character (\\u0000), which cannot be stored'],
+    ['a NUL in a property key', { properties: { 'plan\u0000': 'pro' } }, 'batch[1].properties has a key "plan\\u0000" that contains a NUL character (\\u0000), which cannot be stored'],
+    ['a NUL in a nested property value', { properties: { items: [{ sku: 'a\u0000' }] } }, 'batch[1].properties.items[0].sku contains a NUL character (\\u0000), which cannot be stored'],
+    ['a lone surrogate', { context: { userAgent: 'x\ud800' } }, 'batch[1].context.userAgent contains an unpaired UTF-16 surrogate (\\ud800), which is not valid Unicode'],
+    ['a timestamp in year 0000', { timestamp: '0000-01-01T00:00:00Z' }, 'batch[1].timestamp must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z'],
+    ['a userId of 1,000 three-byte characters', { userId: longUserId }, 'batch[1].userId must be at most 1024 bytes of UTF-8 (characters beyond ASCII take 2 to 4 bytes)'],
+  ])('answers 400 naming the field for %s, and stores nothing', async (_name, fields, issue) => {
+    const before = await eventCount();
+    const response = await post('/v1/batch', { batch: [track('m-fine'), track('m-unstorable', fields)] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'invalid_request', message: issue, issues: [issue] });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('answers 400 for arrays nested 5,000 deep, checked without recursion', async () => {
+    const tree = `${'['.repeat(5000)}"leaf"${']'.repeat(5000)}`;
+    const response = await post('/v1/batch', `{"batch":[{"type":"track","event":"e","userId":"u","properties":{"tree":${tree}}}]}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().issues).toEqual(['batch[0].properties nests objects and arrays more than 64 levels deep (counting the message); flatten it']);
+  });
+
+  it('answers 400 when the clock-skew correction moves a timestamp past year 9999', async () => {
+    const sentAt = new Date(Date.now() - 365 * 86_400_000).toISOString();
+    const response = await post('/v1/batch', { sentAt, batch: [track('m-skewed', { timestamp: '9999-12-01T00:00:00Z' })] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().issues).toEqual([expect.stringMatching(/^batch\[0\]\.timestamp must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z after correcting for the sender's clock with sentAt \(it becomes \+010000-/)]);
+  });
+
+  it('stores purchases whatever their total, as TikTok takes any amount', async () => {
+    const purchase = (messageId: string, total: unknown) => ({ type: 'track', messageId, event: 'purchase', userId: 'big-spender', properties: { order_id: messageId, total } });
+    const response = await post('/v1/batch', { batch: [purchase('m-1e15', 1e15), purchase('m-20-nines', '99999999999999999999')] });
+    expect(response.statusCode).toBe(200);
+    const values = await testDb.db('conversions').where({ workspace_id: shop.id }).whereIn('message_id', ['m-1e15', 'm-20-nines']).orderBy('message_id').select('value');
+    expect(values).toEqual([{ value: 1e15 }, { value: 1e20 }]);
+  });
+});
+
 describe('size limits', () => {
   it('answers 413 for a body over 5 MiB', async () => {
     const response = await post('/v1/batch', { batch: [track('m-big', { properties: { blob: 'x'.repeat(MAX_BATCH_BYTES) } })] });

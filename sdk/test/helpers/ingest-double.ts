@@ -2,7 +2,7 @@ import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
 import * as zlib from 'zlib';
 
-import { MAX_BATCH_BYTES, MAX_EVENTS_PER_BATCH, MAX_MESSAGE_BYTES } from '../../src/limits';
+import { checkMessage, formatIssue, MAX_BATCH_BYTES, MAX_EVENTS_PER_BATCH } from '../../src/rules/index.js';
 
 /** What the double does with the next request instead of (or after) handling it normally. */
 export type Fault =
@@ -17,7 +17,10 @@ export type Fault =
 
 type StoredMessage = Record<string, unknown> & { messageId: string };
 
-const TYPES = new Set(['track', 'identify', 'group', 'page', 'screen', 'alias']);
+interface ExtraRule {
+  matches: (message: StoredMessage) => boolean;
+  problem: string;
+}
 
 /**
  * A local ingest API that plays the wire contract honestly (DESIGN.md, "Wire contract of the ingest API"):
@@ -32,6 +35,7 @@ export class IngestDouble {
   /** Status code of every response, in order. */
   readonly statuses: number[] = [];
   private readonly faults: Fault[] = [];
+  private extraRule: ExtraRule | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly server = http.createServer((req, res) => this.handle(req, res));
 
@@ -48,6 +52,15 @@ export class IngestDouble {
       // Also ends keep-alive sockets and requests left hanging on purpose.
       for (const socket of this.sockets) socket.destroy();
     });
+  }
+
+  /**
+   * Also refuses messages that `matches`, as a newer server with a rule this client does not know would: a 400
+   * naming each by index with `problem`.
+   */
+  refuseMessages(matches: (message: StoredMessage) => boolean, problem: string): this {
+    this.extraRule = { matches, problem };
+    return this;
   }
 
   failNext(...faults: Fault[]): this {
@@ -90,8 +103,8 @@ export class IngestDouble {
     if (json.length > MAX_BATCH_BYTES) {
       return send(413, { error: 'too_large', message: `body is ${json.length} bytes, over ${MAX_BATCH_BYTES}` });
     }
-    const problem = validateBatch(json);
-    if (typeof problem === 'string') return send(400, { error: 'invalid_batch', message: problem });
+    const problem = validateBatch(json, this.extraRule);
+    if (!Array.isArray(problem)) return send(400, { error: 'invalid_request', ...problem });
     if (fault && 'status' in fault) {
       return send(fault.status, { error: 'fault', message: `scripted ${fault.status}` }, retryAfter(fault.retryAfter));
     }
@@ -119,31 +132,24 @@ function apiKeyOf(authorization: string | undefined): string {
   return '';
 }
 
-/** The batch's messages, or a message naming every bad field by index. */
-function validateBatch(json: Buffer): StoredMessage[] | string {
+/** The batch's messages, or the ingest API's 400 body naming every bad field by index, by the same rules. */
+function validateBatch(json: Buffer, extraRule: ExtraRule | undefined): StoredMessage[] | { message: string; issues: string[] } {
   let body: unknown;
   try {
     body = JSON.parse(json.toString('utf8'));
   } catch {
-    return 'body is not valid JSON';
+    return { message: 'body is not valid JSON', issues: [] };
   }
   const batch = (body as { batch?: unknown }).batch;
-  if (!Array.isArray(batch) || batch.length === 0) return 'batch must be a non-empty array';
-  if (batch.length > MAX_EVENTS_PER_BATCH) return `batch has ${batch.length} events, over ${MAX_EVENTS_PER_BATCH}`;
-  const problems: string[] = [];
-  batch.forEach((message: Record<string, unknown>, index) => {
-    const at = `batch[${index}]`;
-    if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_BYTES) problems.push(`${at} is over ${MAX_MESSAGE_BYTES} bytes`);
-    if (!TYPES.has(message.type as string)) problems.push(`${at}.type is invalid`);
-    if (typeof message.messageId !== 'string' || message.messageId === '') problems.push(`${at}.messageId is required`);
-    if (typeof message.timestamp !== 'string' || Number.isNaN(Date.parse(message.timestamp))) {
-      problems.push(`${at}.timestamp must be ISO-8601`);
-    }
-    if (typeof message.userId !== 'string' && typeof message.anonymousId !== 'string') {
-      problems.push(`${at}: userId or anonymousId is required`);
-    }
-    if (message.type === 'track' && typeof message.event !== 'string') problems.push(`${at}.event is required`);
-    if (message.type === 'group' && typeof message.groupId !== 'string') problems.push(`${at}.groupId is required`);
+  if (!Array.isArray(batch) || batch.length === 0) return { message: 'batch must be a non-empty array', issues: [] };
+  if (batch.length > MAX_EVENTS_PER_BATCH) return { message: `batch must hold at most ${MAX_EVENTS_PER_BATCH} messages`, issues: [] };
+  const issues: string[] = [];
+  const messages: StoredMessage[] = [];
+  batch.forEach((raw: unknown, index) => {
+    const check = checkMessage(raw);
+    if (!check.ok) issues.push(...check.issues.map((issue) => formatIssue(issue, `batch[${index}]`)));
+    else if (extraRule?.matches(raw as StoredMessage)) issues.push(`batch[${index}] ${extraRule.problem}`);
+    else messages.push(raw as StoredMessage);
   });
-  return problems.length > 0 ? problems.join('; ') : (batch as StoredMessage[]);
+  return issues.length > 0 ? { message: issues[0], issues } : messages;
 }

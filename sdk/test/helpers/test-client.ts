@@ -1,7 +1,7 @@
-import Signalbox from '../../src/client';
-import type { SignalboxConfig } from '../../src/config';
-import type { DeliveryError } from '../../src/errors';
-import { TestTransport } from './test-transport';
+import { Signalbox } from '../../src/client.js';
+import type { SignalboxConfig } from '../../src/config.js';
+import type { SignalboxDeliveryError } from '../../src/errors.js';
+import { TestTransport } from './test-transport.js';
 
 export const TEST_API_KEY = 'dk_test_0123456789';
 
@@ -11,7 +11,7 @@ export interface TestClient {
   /** Lines the client logged (debug output). */
   logs: string[];
   /** Errors given to the client's `error` listener. */
-  errors: DeliveryError[];
+  errors: SignalboxDeliveryError[];
 }
 
 const open: Signalbox[] = [];
@@ -20,7 +20,7 @@ const open: Signalbox[] = [];
 export function createTestClient(config: Partial<SignalboxConfig> = {}): TestClient {
   const transport = new TestTransport();
   const logs: string[] = [];
-  const errors: DeliveryError[] = [];
+  const errors: SignalboxDeliveryError[] = [];
   const client = new Signalbox({
     apiKey: TEST_API_KEY,
     host: 'https://ingest.test',

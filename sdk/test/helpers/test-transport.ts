@@ -1,7 +1,7 @@
 import * as zlib from 'zlib';
 
-import { RequestTimeoutError, type Transport, type TransportRequest, type TransportResponse } from '../../src/transport';
-import { waitUntil } from './wait';
+import { RequestTimeoutError, type Transport, type TransportRequest, type TransportResponse } from '../../src/transport.js';
+import { waitUntil } from './wait.js';
 
 /** A message as the test transport decoded it from a request body. */
 export type SentMessage = Record<string, unknown> & { messageId: string; type: string };
