@@ -94,13 +94,13 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   return notes;
 }
 
-/** An export is read a week of days at a time (or the whole range for totals), in pages of at most this many rows. */
-const EXPORT_DAYS = 7;
+/** An export is read 30 days at a time (or the whole range for totals), in pages of at most this many rows. */
+const EXPORT_DAYS = 30;
 const EXPORT_PAGE_ROWS = 5_000;
 
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The day ranges an export reads one after the other (rows are ordered by day first): weeks, or the whole range for totals. */
+/** The day ranges an export reads one after the other (rows are ordered by day first): 30 days, or the whole range for totals. */
 function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }): [string, string][] {
   if (query.granularity === 'total') return [[query.from, query.to]];
   const windows: [string, string][] = [];
