@@ -96,7 +96,7 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
 
 /** An export is read 30 days at a time (or the whole range for totals), in pages of at most this many rows. */
 const EXPORT_DAYS = 30;
-const EXPORT_PAGE_ROWS = 5_000;
+const EXPORT_PAGE_ROWS = 10_000;
 
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 

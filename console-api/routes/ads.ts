@@ -19,16 +19,21 @@ const CSV_COLUMNS = [
   'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue',
 ] as const;
 
+/** Quoted when it holds a separator, or when a spreadsheet would read it as a formula. */
+const NEEDS_QUOTES = /[",\n\r]|^[=+\-@]/;
+
 const csvCell = (value: unknown) => {
   const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
+
+const csvLine = (row: AdReportRowView) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
 
 /** The CSV text, a page of rows at a time, so that an export of any size is never held whole. */
 async function* reportCsv(pages: AsyncIterable<AdReportRowView[]>): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   for await (const rows of pages) {
-    if (rows.length > 0) yield rows.map((row) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
+    if (rows.length > 0) yield rows.map(csvLine).join('');
   }
 }
 
