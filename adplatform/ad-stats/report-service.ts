@@ -129,8 +129,6 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
     return { query, connection, repoQuery };
   }
 
-  const withLabel = (row: AdReportRow): AdReportRowView => ({ ...row, statusLabel: readableAdStatus(row.status) });
-
   return {
     /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
     async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
@@ -145,7 +143,7 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
         currency: connection.advertiserCurrency,
         timeZone: repoQuery.timeZone,
         notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates),
-        rows: rows.map(withLabel),
+        rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
         totals,
         statsPulledAt: connection.statsPulledAt,
         statsPullError: connection.statsPullError,
@@ -153,16 +151,16 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
     },
 
     /**
-     * Every row of a report (limit and offset ignored), page by page, for exports of any size. Throws as `report`
-     * does before the first page is read.
+     * Every row of a report (limit and offset ignored, no status labels), page by page, for exports of any size.
+     * Throws as `report` does before the first page is read.
      */
-    async allRows(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<AdReportRowView[]> }> {
+    async allRows(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<AdReportRow[]> }> {
       const { query, repoQuery } = await prepare(workspaceId, request);
-      async function* pages(): AsyncGenerator<AdReportRowView[]> {
+      async function* pages(): AsyncGenerator<AdReportRow[]> {
         for (const [from, to] of exportWindows(query)) {
           for (let offset = 0; ; offset += EXPORT_PAGE_ROWS) {
             const rows = await deps.repos.adReport.rows(workspaceId, { ...repoQuery, from, to, limit: EXPORT_PAGE_ROWS, offset });
-            yield rows.map(withLabel);
+            yield rows;
             if (rows.length < EXPORT_PAGE_ROWS) break;
           }
         }

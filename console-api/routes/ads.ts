@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AdReportRowView, AdReportService } from '../../adplatform/ad-stats/report-service';
+import type { AdReportService } from '../../adplatform/ad-stats/report-service';
+import type { AdReportRow } from '../../db/repositories/ad-report';
 import { parseOrReject } from '../../ingest/validation';
 import { currentWorkspace } from '../auth';
 import { queryText } from '../fields';
@@ -27,10 +28,10 @@ const csvCell = (value: unknown) => {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-const csvLine = (row: AdReportRowView) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
+const csvLine = (row: AdReportRow) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
 
 /** The CSV text, a page of rows at a time, so that an export of any size is never held whole. */
-async function* reportCsv(pages: AsyncIterable<AdReportRowView[]>): AsyncGenerator<string> {
+async function* reportCsv(pages: AsyncIterable<AdReportRow[]>): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   for await (const rows of pages) {
     if (rows.length > 0) yield rows.map(csvLine).join('');
