@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { createAdReportService } from '../../adplatform/ad-stats/report-service';
+import { asPerson, personIn } from '../../console-api/testing/console-client';
+import { buildTestApp, type TestApp } from '../../ingest/testing/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import type { AdLevel } from '../types';
-import { createRepositories, type Repositories } from '.';
-import { createSecretBox } from '../secret-box';
+import type { Repositories } from '.';
 import type { AdReportQuery } from './ad-report';
 
 let testDb: TestDatabase;
+let subject: TestApp;
 let repos: Repositories;
 const WS = 'ws_rollup_shop';
 const OTHER = 'ws_rollup_other';
@@ -16,7 +18,8 @@ let serial = 0;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  repos = createRepositories(testDb.db, createSecretBox('d1'.repeat(32)));
+  subject = buildTestApp(testDb.db);
+  repos = subject.repos;
   await testDb.db('workspaces').insert([
     { id: WS, name: 'Fern shop' },
     { id: OTHER, name: 'Tea house' },
@@ -24,7 +27,10 @@ beforeAll(async () => {
   for (const id of [WS, OTHER]) await repos.tiktokConnections.put(id, { accessToken: 'token', advertiserId: '77', pixelCode: 'CPIXEL' });
   await zone(WS, 'Asia/Tokyo');
 });
-afterAll(() => testDb.destroy());
+afterAll(async () => {
+  await subject.app.close();
+  await testDb.destroy();
+});
 
 const zone = (workspaceId: string, timeZone: string) => testDb.db('tiktok_connections').where({ workspace_id: workspaceId }).update({ advertiser_time_zone: timeZone });
 
@@ -147,5 +153,12 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     const report = await service.report(WS, request);
     expect(exported.length).toBeGreaterThan(5);
     expect(exported).toEqual(report.rows.map(({ statusLabel: _label, ...row }) => row));
+
+    const person = asPerson(subject.app, await personIn(subject.app, WS, 'fern@shop.example', 'viewer'));
+    const csv = await person('GET', `workspaces/${WS}/ads/report.csv?level=ad&granularity=day&from=${request.from}&to=${request.to}`);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ad-${request.from}-${request.to}.csv"`);
+    const lines = csv.body.split('\r\n');
+    expect(lines[0]).toBe('date,level,entityId,name,campaignId,adgroupId,spend,impressions,clicks,cpc,ctr,conversions,conversionValue,roas,deliveredConversions,deliveredValue');
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(exported.map((row) => `${row.date},ad,${row.entityId}`));
   });
 });
