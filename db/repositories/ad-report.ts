@@ -196,6 +196,7 @@ export function createAdReportRepository(db: Knex) {
       ),
       delivered_by_currency AS (
         SELECT d.entity_id, d.stat_date, d.currency, max(d.campaign_id) AS campaign_id, max(d.adgroup_id) AS adgroup_id, sum(d.n) AS n, sum(d.v) AS v
+        -- The line is joined rather than compared as a subquery: PostgreSQL then estimates the rows well and hashes.
         FROM (
           SELECT r.${entity} AS entity_id, ${byDay ? 'r.day' : 'NULL::date'} AS stat_date, r.currency,
                  nullif(r.campaign_id, '') AS campaign_id, nullif(r.adgroup_id, '') AS adgroup_id, r.conversions AS n, r.value AS v

@@ -15,9 +15,9 @@ export const REPORTED_DELIVERY = "c.status = 'delivered' AND NOT c.test_mode";
 const WORKSPACE_ZONE = "coalesce((SELECT t.advertiser_time_zone FROM tiktok_connections t WHERE t.workspace_id = w.id), 'UTC')";
 
 /**
- * Inserts the delivered conversions of one workspace's days [?, ?) in zone ?, grouped as the rollup stores them;
- * bindings: zone, workspace, first day, end day, zone, first day, end day. The plain event_time range (a day either
- * side covers every zone) lets the index narrow the scan.
+ * Inserts the delivered conversions of one workspace's days [first, end) in a zone, grouped as the rollup stores them
+ * (see rollUpDays for the bindings). The plain event_time range (a day either side covers every zone) lets the index
+ * narrow the scan.
  */
 const INSERT_DAYS = `
   INSERT INTO delivered_conversions_daily (workspace_id, day, campaign_id, adgroup_id, ad_id, currency, conversions, value)
@@ -43,7 +43,7 @@ export function createDeliveredDailyRepository(db: Knex) {
     await trx.raw(INSERT_DAYS, [timeZone, workspaceId, from, to, timeZone, from, timeZone, to]);
   }
 
-  /** Days below the old line, of workspaces rolled up in their current zone, touched by changes after the watermarks. */
+  /** Days below the old line (in the zone each workspace was rolled up in) touched by changes after the watermarks. */
   async function rollUpAgain(trx: Knex, since: Watermarks, line: Date): Promise<number> {
     const { rows } = await trx.raw<{ rows: { workspace_id: string; time_zone: string; day: string; next_day: string }[] }>(
       `SELECT workspace_id, time_zone, to_char(day, 'YYYY-MM-DD') AS day, to_char(day + 1, 'YYYY-MM-DD') AS next_day
