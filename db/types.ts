@@ -351,6 +351,24 @@ export interface ConversionCountHourlyRow {
   shareable: string;
 }
 
+/** Delivered production conversions per day of the advertiser's zone, click entity and currency (see delivered-daily.ts). */
+export interface DeliveredConversionDailyRow {
+  workspace_id: string;
+  day: string;
+  /** '' when the click named none. */
+  campaign_id: string;
+  adgroup_id: string;
+  ad_id: string;
+  currency: string;
+  conversions: string;
+  value: string | null;
+}
+
+export interface DeliveredConversionDailyZoneRow {
+  workspace_id: string;
+  time_zone: string;
+}
+
 /** One `event/track` request: the envelope, the conversions whose events it carried (in order), and TikTok's answer. */
 export interface TikTokRequestRow {
   id: string;
@@ -418,6 +436,8 @@ declare module 'knex/types/tables' {
     event_counts_hourly: EventCountHourlyRow;
     rollup_progress: RollupProgressRow;
     conversion_counts_hourly: ConversionCountHourlyRow;
+    delivered_conversions_daily: DeliveredConversionDailyRow;
+    delivered_conversions_daily_zones: DeliveredConversionDailyZoneRow;
     tiktok_requests: TikTokRequestRow;
     conversion_pipelines: ConversionPipelineRow;
     erasure_requests: ErasureRequestRow;

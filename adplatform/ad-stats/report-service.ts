@@ -94,6 +94,23 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   return notes;
 }
 
+/** An export is read 30 days at a time (or the whole range for totals), in pages of at most this many rows. */
+const EXPORT_DAYS = 30;
+const EXPORT_PAGE_ROWS = 10_000;
+
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The day ranges an export reads one after the other (rows are ordered by day first): 30 days, or the whole range for totals. */
+function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }): [string, string][] {
+  if (query.granularity === 'total') return [[query.from, query.to]];
+  const windows: [string, string][] = [];
+  for (let from = query.from; from <= query.to; from = addDays(from, EXPORT_DAYS)) {
+    const end = addDays(from, EXPORT_DAYS - 1);
+    windows.push([from, end < query.to ? end : query.to]);
+  }
+  return windows;
+}
+
 /**
  * The figures of the settings API's reports endpoint and the CLI's table: per campaign, ad group or ad, per day or
  * totalled, TikTok's spend, impressions, clicks, CPC, CTR, CPM, conversions, cost per conversion, conversion rate,
@@ -102,31 +119,53 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
  * a ratio divides by zero.
  */
 export function createAdReportService(deps: { repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'> }) {
+  async function prepare(workspaceId: string, request: AdReportRequest) {
+    const query = validate(request);
+    const [connection, workspace] = await Promise.all([deps.repos.tiktokConnections.summary(workspaceId), deps.repos.workspaces.find(workspaceId)]);
+    if (connection === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
+    if (connection.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
+    const exchangeRates = workspace?.exchangeRates ?? {};
+    const repoQuery = { ...query, advertiserId: connection.advertiserId, timeZone: connection.advertiserTimeZone ?? 'UTC', currency: connection.advertiserCurrency, exchangeRates };
+    return { query, connection, repoQuery };
+  }
+
   return {
     /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
     async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
-      const query = validate(request);
-      const [connection, workspace] = await Promise.all([deps.repos.tiktokConnections.summary(workspaceId), deps.repos.workspaces.find(workspaceId)]);
-      if (connection === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
-      if (connection.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
-      const timeZone = connection.advertiserTimeZone ?? 'UTC';
-      const exchangeRates = workspace?.exchangeRates ?? {};
-      const repoQuery = { ...query, advertiserId: connection.advertiserId, timeZone, currency: connection.advertiserCurrency, exchangeRates };
-      const [rows, totals] = await Promise.all([deps.repos.adReport.rows(workspaceId, repoQuery), deps.repos.adReport.totals(workspaceId, repoQuery)]);
+      const { query, connection, repoQuery } = await prepare(workspaceId, request);
+      const { rows, totals } = await deps.repos.adReport.rowsAndTotals(workspaceId, repoQuery);
       return {
-        advertiserId: connection.advertiserId,
+        advertiserId: repoQuery.advertiserId,
         level: query.level,
         from: query.from,
         to: query.to,
         granularity: query.granularity,
         currency: connection.advertiserCurrency,
-        timeZone,
-        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, exchangeRates),
+        timeZone: repoQuery.timeZone,
+        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates),
         rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
         totals,
         statsPulledAt: connection.statsPulledAt,
         statsPullError: connection.statsPullError,
       };
+    },
+
+    /**
+     * Every row of a report (limit and offset ignored, no status labels), page by page, for exports of any size.
+     * Throws as `report` does before the first page is read.
+     */
+    async allRows(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<AdReportRow[]> }> {
+      const { query, repoQuery } = await prepare(workspaceId, request);
+      async function* pages(): AsyncGenerator<AdReportRow[]> {
+        for (const [from, to] of exportWindows(query)) {
+          for (let offset = 0; ; offset += EXPORT_PAGE_ROWS) {
+            const rows = await deps.repos.adReport.rows(workspaceId, { ...repoQuery, from, to, limit: EXPORT_PAGE_ROWS, offset });
+            yield rows;
+            if (rows.length < EXPORT_PAGE_ROWS) break;
+          }
+        }
+      }
+      return { level: query.level, from: query.from, to: query.to, pages: pages() };
     },
   };
 }

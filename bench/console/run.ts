@@ -64,8 +64,9 @@ async function main(): Promise<void> {
     started = Date.now();
     const hours = await repos.eventCounts.rollUp(new Date());
     const conversionHours = (await repos.conversionCounts.rollUp(new Date())).hours;
-    console.log(`rolled up ${hours} hours of events and ${conversionHours} settled hours of conversions in ${((Date.now() - started) / 1000).toFixed(1)} s (the console-rollup job's first run; later runs add an hour or so)`);
-    await db.raw('VACUUM ANALYZE event_counts_hourly, conversion_counts_hourly');
+    await repos.deliveredDaily.rollUp(new Date());
+    console.log(`rolled up ${hours} hours of events, ${conversionHours} settled hours of conversions and the settled days of deliveries in ${((Date.now() - started) / 1000).toFixed(1)} s (the console-rollup job's first run; later runs add an hour or so)`);
+    await db.raw('VACUUM ANALYZE event_counts_hourly, conversion_counts_hourly, delivered_conversions_daily');
     await repos.tiktokConnections.put(BENCH_WORKSPACE, { accessToken: 'bench-token', advertiserId: BENCH_ADVERTISER, pixelCode: 'CBENCHPIXEL000000001' });
 
     const noWake = async () => ({ woken: 0, busy: 0, failed: [] });

@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AdReport, AdReportService } from '../../adplatform/ad-stats/report-service';
+import type { AdReportService } from '../../adplatform/ad-stats/report-service';
+import type { AdReportRow } from '../../db/repositories/ad-report';
 import { parseOrReject } from '../../ingest/validation';
 import { currentWorkspace } from '../auth';
 import { queryText } from '../fields';
@@ -18,29 +20,37 @@ const CSV_COLUMNS = [
   'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue',
 ] as const;
 
+/** Quoted when it holds a separator, or when a spreadsheet would read it as a formula. */
+const NEEDS_QUOTES = /[",\n\r]|^[=+\-@]/;
+
 const csvCell = (value: unknown) => {
   const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-export function reportCsv(report: AdReport): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of report.rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column as keyof typeof row])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+const csvLine = (row: AdReportRow) => `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
+
+/** The CSV text, a page of rows at a time, so that an export of any size is never held whole. */
+async function* reportCsv(pages: AsyncIterable<AdReportRow[]>): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  for await (const rows of pages) {
+    if (rows.length > 0) yield rows.map(csvLine).join('');
+  }
 }
 
 /** Ad performance: TikTok's figures per campaign, ad group or ad beside what Signalbox delivered; CSV export. */
 export const adRoutes: FastifyPluginAsync<{ reports: AdReportService }> = async (app, { reports }) => {
-  const report = (request: Parameters<typeof currentWorkspace>[0]) => {
+  app.get('/ads/report', async (request) => {
     const query = parseOrReject(reportQuery, request.query, 'query');
     return reports.report(currentWorkspace(request).id, { ...query, limit: 10_000 });
-  };
-
-  app.get('/ads/report', async (request) => report(request));
+  });
 
   app.get('/ads/report.csv', async (request, reply) => {
-    const answer = await report(request);
-    const name = `signalbox-${answer.level}-${answer.from}-${answer.to}.csv`;
-    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(reportCsv(answer));
+    const query = parseOrReject(reportQuery, request.query, 'query');
+    const { level, from, to, pages } = await reports.allRows(currentWorkspace(request).id, query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="signalbox-${level}-${from}-${to}.csv"`)
+      .send(Readable.from(reportCsv(pages)));
   });
 };

@@ -20,20 +20,24 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
     const period = await resolvePeriod(db, parseOrReject(overviewQuery, request.query, 'query'));
     const workspaceId = currentWorkspace(request).id;
     const now = new Date();
-    const [events, conversions, rules, matchKeys, eventIds] = await Promise.all([
+    const [events, conversions, rules, matchKeys] = await Promise.all([
       repos.eventCounts.perDay(workspaceId, period),
       repos.conversionFigures.perDay(workspaceId, period),
       repos.conversionRules.list(workspaceId),
       repos.conversionFigures.matchKeyCoverage(workspaceId, period),
-      repos.conversionFigures.eventIdCoverage(workspaceId, period),
     ]);
+    const eventIds = { conversions: 0, shareable: 0 };
+    for (const count of conversions) {
+      eventIds.conversions += count.conversions;
+      eventIds.shareable += count.shareable;
+    }
     const tiktokEvents = [...new Set([...rules.map((rule) => rule.tiktokEvent), ...conversions.map((c) => c.tiktokEvent)])].sort();
     const activity = await repos.conversionFigures.activity(workspaceId, tiktokEvents, now);
     const reasons = [...new Set(conversions.flatMap((c) => (c.reason === null ? [] : [c.reason])))];
     return {
       period: { ...period, now },
       events: events.map(({ lastEventId: _sample, ...count }) => count),
-      conversions,
+      conversions: conversions.map(({ shareable: _shareable, ...count }) => count),
       tiktokEvents: activity.map((a) => ({
         ...a,
         status: a.deliveredLast7Days > 0 ? 'active' : 'no_recent_activity',

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { AdLevel } from '../types';
+import { NO_CURRENCY, REPORTED_DELIVERY } from './delivered-daily';
+
+export { NO_CURRENCY };
 
 export interface AdReportQuery {
   advertiserId: string;
@@ -20,9 +23,6 @@ export interface AdReportQuery {
   limit: number;
   offset: number;
 }
-
-/** The ISO 4217 code for "no currency": a delivered value whose conversion named none. */
-export const NO_CURRENCY = 'XXX';
 
 /**
  * Figures are exact decimal strings computed in PostgreSQL (`numeric`), never floats; ratios are rounded to 4
@@ -71,7 +71,8 @@ export interface AdReportRow extends AdReportFigures {
   adgroupId: string | null;
 }
 
-const CLICK_COLUMN: Record<AdLevel, string> = { campaign: 'click_campaign_id', adgroup: 'click_adgroup_id', ad: 'click_ad_id' };
+/** The entity's column in the rollup (delivered-daily.ts), where a missing one is ''; in conversions it is `click_` and this. */
+const ENTITY_COLUMN: Record<AdLevel, string> = { campaign: 'campaign_id', adgroup: 'adgroup_id', ad: 'ad_id' };
 
 /**
  * Ratios and text forms shared by rows and totals: `t` has spend, impressions, clicks, conversions, value, d_count,
@@ -112,6 +113,8 @@ interface FigureColumns {
 
 interface RowColumns extends FigureColumns {
   stat_date: string | null;
+  /** Set on the totals only. */
+  row_count: string | null;
   entity_id: string;
   name: string | null;
   status: string | null;
@@ -140,37 +143,73 @@ function toFigures(c: FigureColumns): AdReportFigures {
   };
 }
 
+/** The page of rows `t` (below) gives, in report order: dates, then campaign, ad group and entity. */
+const ROWS = `
+  SELECT to_char(t.stat_date, 'YYYY-MM-DD') AS stat_date, t.entity_id, e.name, e.status,
+         coalesce(t.campaign_id, e.campaign_id) AS campaign_id, coalesce(t.adgroup_id, e.adgroup_id) AS adgroup_id, NULL::bigint AS row_count,
+         ${FIGURES}
+  FROM t LEFT JOIN ad_entities e ON e.workspace_id = ? AND e.level = ? AND e.entity_id = t.entity_id
+  ORDER BY t.stat_date NULLS FIRST, coalesce(t.campaign_id, e.campaign_id), coalesce(t.adgroup_id, e.adgroup_id), t.entity_id
+  LIMIT ? OFFSET ?`;
+
+/** Every row of `t` summed into one, with the delivered values summed per currency. */
+const TOTALS = `
+  SELECT NULL AS stat_date, NULL AS entity_id, NULL AS name, NULL AS status, NULL AS campaign_id, NULL AS adgroup_id, t.row_count,
+         ${FIGURES}
+  FROM (SELECT count(*) AS row_count, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
+               sum(conversions) AS conversions, sum(value) AS value, sum(d_count) AS d_count,
+               (SELECT jsonb_object_agg(currency, trim_scale(total)::text)
+                FROM (SELECT v.key AS currency, sum(v.value::numeric) AS total
+                      FROM t, jsonb_each_text(t.d_values) v GROUP BY v.key) per_currency) AS d_values,
+               CASE WHEN bool_and(d_values IS NULL OR d_converted IS NOT NULL) THEN sum(d_converted) END AS d_converted
+        FROM t) t`;
+
 export function createAdReportRepository(db: Knex) {
   /**
    * TikTok's figures per entity (and day) full-joined with the conversions Signalbox delivered for the same entity
-   * (and day), so a day TikTok has no row for still shows what was delivered. Delivered values are summed per
-   * currency; converted into the advertiser's currency only where every currency has a rate.
+   * (and day), so a day TikTok has no row for still shows what was delivered. Delivered conversions come from the
+   * daily rollup (delivered-daily.ts) for the days before its line, when it was rolled up in this zone, and from the
+   * conversions themselves from that day on. Delivered values are summed per currency; converted into the
+   * advertiser's currency only where every currency has a rate.
    */
   function joined(workspaceId: string, q: AdReportQuery): { sql: string; bindings: Knex.RawBinding[] } {
     const byDay = q.granularity === 'day';
-    const clickColumn = CLICK_COLUMN[q.level];
+    const entity = ENTITY_COLUMN[q.level];
     const campaignFilter = q.campaignId === undefined ? '' : 'AND s.campaign_id = ?';
-    const deliveredCampaignFilter = q.campaignId === undefined ? '' : 'AND c.click_campaign_id = ?';
+    const rolledCampaignFilter = q.campaignId === undefined ? '' : 'AND r.campaign_id = ?';
+    const liveCampaignFilter = q.campaignId === undefined ? '' : 'AND c.click_campaign_id = ?';
     const sql = `
-      WITH stats AS (
-        SELECT s.entity_id, ${byDay ? 's.stat_date' : 'NULL::date AS stat_date'},
-               max(s.campaign_id) AS campaign_id, max(s.adgroup_id) AS adgroup_id,
-               sum(s.spend) AS spend, sum(s.impressions) AS impressions, sum(s.clicks) AS clicks,
-               sum(s.conversions) AS conversions, sum(s.conversion_value) AS value
+      WITH line AS (
+        SELECT coalesce((SELECT (p.rolled_through AT TIME ZONE z.time_zone)::date
+                         FROM rollup_progress p JOIN delivered_conversions_daily_zones z ON z.workspace_id = ? AND z.time_zone = ?
+                         WHERE p.name = 'delivered_conversions_daily'), '-infinity') AS day
+      ),
+      stats AS (
+        -- By day, the primary key (workspace, level, entity, day) leaves nothing to add up.
+        SELECT s.entity_id, ${byDay
+          ? 's.stat_date, s.campaign_id, s.adgroup_id, s.spend, s.impressions, s.clicks, s.conversions, s.conversion_value AS value'
+          : `NULL::date AS stat_date, max(s.campaign_id) AS campaign_id, max(s.adgroup_id) AS adgroup_id, sum(s.spend) AS spend,
+             sum(s.impressions) AS impressions, sum(s.clicks) AS clicks, sum(s.conversions) AS conversions, sum(s.conversion_value) AS value`}
         FROM ad_stats_daily s
         WHERE s.workspace_id = ? AND s.advertiser_id = ? AND s.level = ? AND s.stat_date BETWEEN ?::date AND ?::date ${campaignFilter}
-        GROUP BY s.entity_id${byDay ? ', s.stat_date' : ''}
+        ${byDay ? '' : 'GROUP BY s.entity_id'}
       ),
       delivered_by_currency AS (
-        SELECT c.${clickColumn} AS entity_id,
-               ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'} AS stat_date,
-               coalesce(c.currency, '${NO_CURRENCY}') AS currency,
-               max(c.click_campaign_id) AS campaign_id, max(c.click_adgroup_id) AS adgroup_id,
-               count(*) AS n, sum(c.value) AS v
-        FROM conversions c
-        WHERE c.workspace_id = ? AND c.status = 'delivered' AND NOT c.test_mode AND c.${clickColumn} IS NOT NULL
-          AND c.event_time >= ?::date - 1 AND c.event_time < ?::date + 2
-          AND (c.event_time AT TIME ZONE ?)::date BETWEEN ?::date AND ?::date ${deliveredCampaignFilter}
+        SELECT d.entity_id, d.stat_date, d.currency, max(d.campaign_id) AS campaign_id, max(d.adgroup_id) AS adgroup_id, sum(d.n) AS n, sum(d.v) AS v
+        -- The line is joined rather than compared as a subquery: PostgreSQL then estimates the rows well and hashes.
+        FROM (
+          SELECT r.${entity} AS entity_id, ${byDay ? 'r.day' : 'NULL::date'} AS stat_date, r.currency,
+                 nullif(r.campaign_id, '') AS campaign_id, nullif(r.adgroup_id, '') AS adgroup_id, r.conversions AS n, r.value AS v
+          FROM delivered_conversions_daily r JOIN line ON r.day < line.day
+          WHERE r.workspace_id = ? AND r.day BETWEEN ?::date AND ?::date AND r.${entity} <> '' ${rolledCampaignFilter}
+          UNION ALL
+          SELECT c.click_${entity}, ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'}, coalesce(c.currency, '${NO_CURRENCY}'),
+                 c.click_campaign_id, c.click_adgroup_id, 1, c.value
+          FROM conversions c JOIN line ON c.event_time >= greatest(?::date, line.day) - 1 AND (c.event_time AT TIME ZONE ?)::date >= greatest(?::date, line.day)
+          WHERE c.workspace_id = ? AND ${REPORTED_DELIVERY} AND c.click_${entity} IS NOT NULL
+            -- The plain range on event_time (a day either side covers every zone) lets the index narrow the scan.
+            AND c.event_time < ?::date + 2 AND (c.event_time AT TIME ZONE ?)::date <= ?::date ${liveCampaignFilter}
+        ) d
         GROUP BY 1, 2, 3
       ),
       delivered AS (
@@ -194,58 +233,51 @@ export function createAdReportRepository(db: Knex) {
           -- Equality on coalesce (not IS NOT DISTINCT FROM) lets PostgreSQL hash the join instead of comparing every pair.
           ON delivered.entity_id = stats.entity_id AND coalesce(delivered.stat_date, '-infinity') = coalesce(stats.stat_date, '-infinity')
       )`;
-    const values: Knex.RawBinding[] = [workspaceId, q.advertiserId, q.level, q.from, q.to];
-    if (q.campaignId !== undefined) values.push(q.campaignId);
-    if (byDay) values.push(q.timeZone);
-    // The plain range on event_time (a day either side covers every zone) lets the index narrow the scan.
-    values.push(workspaceId, q.from, q.to, q.timeZone, q.from, q.to);
-    if (q.campaignId !== undefined) values.push(q.campaignId);
-    values.push(q.currency, JSON.stringify(q.exchangeRates));
-    return { sql, bindings: values };
+    const campaign = q.campaignId === undefined ? [] : [q.campaignId];
+    const bindings: Knex.RawBinding[] = [
+      workspaceId, q.timeZone,
+      workspaceId, q.advertiserId, q.level, q.from, q.to, ...campaign,
+      workspaceId, q.from, q.to, ...campaign,
+      ...(byDay ? [q.timeZone] : []), q.from, q.timeZone, q.from, workspaceId, q.to, q.timeZone, q.to, ...campaign,
+      q.currency, JSON.stringify(q.exchangeRates),
+    ];
+    return { sql, bindings };
+  }
+
+  function toRow(q: AdReportQuery, r: RowColumns): AdReportRow {
+    return {
+      level: q.level,
+      date: r.stat_date,
+      entityId: r.entity_id,
+      name: r.name,
+      status: r.status,
+      campaignId: q.level === 'campaign' ? r.entity_id : r.campaign_id,
+      adgroupId: q.level === 'adgroup' ? r.entity_id : q.level === 'ad' ? r.adgroup_id : null,
+      ...toFigures(r),
+    };
   }
 
   return {
+    /** A page of the report's rows (`limit`, `offset`). */
     async rows(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportRow[]> {
+      const base = joined(workspaceId, q);
+      const { rows } = await executor.raw<{ rows: RowColumns[] }>(`${base.sql} ${ROWS}`, [...base.bindings, workspaceId, q.level, q.limit, q.offset]);
+      return rows.map((r) => toRow(q, r));
+    },
+
+    /** A page of rows and, in the same statement, the figures summed over every entity and day of the query. */
+    async rowsAndTotals(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<{ rows: AdReportRow[]; totals: AdReportFigures & { rows: number } }> {
       const base = joined(workspaceId, q);
       const { rows } = await executor.raw<{ rows: RowColumns[] }>(
         `${base.sql}
-         SELECT to_char(t.stat_date, 'YYYY-MM-DD') AS stat_date, t.entity_id, e.name, e.status,
-                coalesce(t.campaign_id, e.campaign_id) AS campaign_id, coalesce(t.adgroup_id, e.adgroup_id) AS adgroup_id,
-                ${FIGURES}
-         FROM t LEFT JOIN ad_entities e ON e.workspace_id = ? AND e.level = ? AND e.entity_id = t.entity_id
-         ORDER BY t.stat_date NULLS FIRST, coalesce(t.campaign_id, e.campaign_id), coalesce(t.adgroup_id, e.adgroup_id), t.entity_id
-         LIMIT ? OFFSET ?`,
+         SELECT * FROM (${ROWS}) page
+         UNION ALL
+         ${TOTALS}
+         ORDER BY row_count NULLS FIRST, stat_date NULLS FIRST, campaign_id, adgroup_id, entity_id`,
         [...base.bindings, workspaceId, q.level, q.limit, q.offset],
       );
-      return rows.map((r) => ({
-        level: q.level,
-        date: r.stat_date,
-        entityId: r.entity_id,
-        name: r.name,
-        status: r.status,
-        campaignId: q.level === 'campaign' ? r.entity_id : r.campaign_id,
-        adgroupId: q.level === 'adgroup' ? r.entity_id : q.level === 'ad' ? r.adgroup_id : null,
-        ...toFigures(r),
-      }));
-    },
-
-    /** The same figures summed over every entity and day of the query (ignoring limit and offset). */
-    async totals(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportFigures & { rows: number }> {
-      const base = joined(workspaceId, q);
-      const { rows } = await executor.raw<{ rows: (FigureColumns & { row_count: string })[] }>(
-        `${base.sql}
-         SELECT t.row_count, ${FIGURES}
-         FROM (SELECT count(*) AS row_count, sum(spend) AS spend, sum(impressions) AS impressions, sum(clicks) AS clicks,
-                      sum(conversions) AS conversions, sum(value) AS value, sum(d_count) AS d_count,
-                      (SELECT jsonb_object_agg(currency, trim_scale(total)::text)
-                       FROM (SELECT v.key AS currency, sum(v.value::numeric) AS total
-                             FROM t, jsonb_each_text(t.d_values) v GROUP BY v.key) per_currency) AS d_values,
-                      CASE WHEN bool_and(d_values IS NULL OR d_converted IS NOT NULL) THEN sum(d_converted) END AS d_converted
-               FROM t) t`,
-        base.bindings,
-      );
-      const row = rows[0] as FigureColumns & { row_count: string };
-      return { rows: Number(row.row_count), ...toFigures(row) };
+      const totals = rows.pop() as RowColumns;
+      return { rows: rows.map((r) => toRow(q, r)), totals: { rows: Number(totals.row_count), ...toFigures(totals) } };
     },
   };
 }

@@ -80,8 +80,10 @@ export function createEventCountRepository(db: Knex) {
            SELECT received_at, type, coalesce(event_name, ''), 1, id FROM events
            WHERE workspace_id = ? AND received_at >= ? AND received_at < ?
          )
-         SELECT to_char((at AT TIME ZONE ?)::date, 'YYYY-MM-DD') AS day, type, event_name, sum(events)::text AS events, max(last_event_id)::text AS last_event_id
-         FROM counted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+         SELECT to_char(day, 'YYYY-MM-DD') AS day, type, event_name, events::text, last_event_id::text
+         FROM (SELECT (at AT TIME ZONE ?)::date AS day, type, event_name, sum(events) AS events, max(last_event_id) AS last_event_id
+               FROM counted GROUP BY 1, 2, 3) per_day
+         ORDER BY 1, 2, 3`,
         [workspaceId, range.from, range.to, through, workspaceId, liveFrom, range.to, range.timeZone],
       );
       return rows.map((r) => ({ day: r.day, type: r.type, eventName: r.event_name, events: Number(r.events), lastEventId: r.last_event_id }));

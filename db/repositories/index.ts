@@ -22,6 +22,7 @@ import { createConsoleSessionRepository } from './console-sessions';
 import { createConversionCountRepository } from './conversion-counts';
 import { createConversionFigureRepository } from './conversion-figures';
 import { createConversionSearchRepository } from './conversion-search';
+import { createDeliveredDailyRepository } from './delivered-daily';
 import { createEventCountRepository } from './event-counts';
 import { createEventStreamRepository } from './event-stream';
 import { createIngestRefusalRepository } from './ingest-refusals';
@@ -56,6 +57,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     eventStream: createEventStreamRepository(db),
     conversionCounts: createConversionCountRepository(db),
     conversionFigures: createConversionFigureRepository(db),
+    deliveredDaily: createDeliveredDailyRepository(db),
     conversionSearch: createConversionSearchRepository(db),
     people: createPeopleRepository(db),
     erasures: createErasureRepository(db),

@@ -1,0 +1,164 @@
+import type { Knex } from 'knex';
+import { createAdReportService } from '../../adplatform/ad-stats/report-service';
+import { asPerson, personIn } from '../../console-api/testing/console-client';
+import { buildTestApp, type TestApp } from '../../ingest/testing/test-app';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import type { AdLevel } from '../types';
+import type { Repositories } from '.';
+import type { AdReportQuery } from './ad-report';
+
+let testDb: TestDatabase;
+let subject: TestApp;
+let repos: Repositories;
+const WS = 'ws_rollup_shop';
+const OTHER = 'ws_rollup_other';
+const DAY_MS = 86_400_000;
+const NOW = new Date();
+let serial = 0;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  subject = buildTestApp(testDb.db);
+  repos = subject.repos;
+  await testDb.db('workspaces').insert([
+    { id: WS, name: 'Fern shop' },
+    { id: OTHER, name: 'Tea house' },
+  ]);
+  for (const id of [WS, OTHER]) await repos.tiktokConnections.put(id, { accessToken: 'token', advertiserId: '77', pixelCode: 'CPIXEL' });
+  await zone(WS, 'Asia/Tokyo');
+});
+afterAll(async () => {
+  await subject.app.close();
+  await testDb.destroy();
+});
+
+const zone = (workspaceId: string, timeZone: string) => testDb.db('tiktok_connections').where({ workspace_id: workspaceId }).update({ advertiser_time_zone: timeZone });
+
+interface Sale {
+  at: Date;
+  status?: 'delivered' | 'skipped' | 'failed' | 'pending';
+  testMode?: boolean;
+  ad?: [campaign: string | null, adgroup: string | null, ad: string | null];
+  currency?: string | null;
+  value?: string | null;
+}
+
+/** An event and its conversion, as the pipeline leaves them. */
+async function sale(workspaceId: string, { at, status = 'delivered', testMode = false, ad = ['701', '702', '703'], currency = 'EUR', value = '12.5' }: Sale): Promise<string> {
+  serial += 1;
+  const [event] = await testDb.db('events')
+    .insert({ workspace_id: workspaceId, message_id: `m-${serial}`, type: 'track', event_name: 'purchase', anonymous_id: `a-${serial}`, occurred_at: at, received_at: at, message: {} as never })
+    .returning('id');
+  const [conversion] = await testDb.db('conversions')
+    .insert({
+      workspace_id: workspaceId, event_row_id: (event as { id: string }).id, message_id: `m-${serial}`, source_event: 'purchase', tiktok_event: 'CompletePayment',
+      event_id: `o-${serial}`, event_time: at, workflow_id: `wf-${serial}`, status, test_mode: testMode, currency, value: value as never,
+      click_campaign_id: ad[0], click_adgroup_id: ad[1], click_ad_id: ad[2],
+    } as never)
+    .returning('id');
+  return (conversion as { id: string }).id;
+}
+
+const daysAgo = (days: number, hourUtc = 12) => new Date(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth(), NOW.getUTCDate() - days, hourUtc, 30));
+const dayText = (days: number) => new Date(NOW.getTime() - days * DAY_MS).toISOString().slice(0, 10);
+
+function queries(timeZone: string): AdReportQuery[] {
+  const all: AdReportQuery[] = [];
+  for (const level of ['campaign', 'adgroup', 'ad'] as AdLevel[]) {
+    for (const granularity of ['day', 'total'] as const) {
+      for (const [from, to] of [[dayText(40), dayText(-1)], [dayText(15), dayText(9)], [dayText(3), dayText(0)]] as const) {
+        for (const campaignId of [undefined, '701']) {
+          all.push({ advertiserId: '77', level, granularity, from, to, campaignId, timeZone, currency: 'EUR', exchangeRates: { USD: '0.9' }, limit: 10_000, offset: 0 });
+        }
+      }
+    }
+  }
+  return all;
+}
+
+/** Every report as the conversions alone give it: the rollup's zone marker removed in a transaction rolled back after. */
+async function liveReports(workspaceId: string, timeZone: string) {
+  const trx = await testDb.db.transaction();
+  try {
+    await trx('delivered_conversions_daily_zones').delete();
+    return await reports(workspaceId, timeZone, trx);
+  } finally {
+    await trx.rollback();
+  }
+}
+
+async function reports(workspaceId: string, timeZone: string, executor: Knex = testDb.db) {
+  const answers = [];
+  for (const q of queries(timeZone)) answers.push(await repos.adReport.rowsAndTotals(workspaceId, q, executor));
+  return answers;
+}
+
+const rolledDays = async (workspaceId: string) =>
+  Number((await testDb.db('delivered_conversions_daily').where({ workspace_id: workspaceId }).count<{ count: string }[]>({ count: '*' }))[0]?.count);
+
+describe('the daily rollup of delivered conversions behind the ad reports', () => {
+  it('leaves every report as the live computation gives it, before and after the rollup, after late changes and after a change of zone', async () => {
+    // 15:30 UTC is past midnight in Tokyo: these sales fall on the next day there.
+    for (const days of [35, 20, 12, 10, 9, 2, 0]) {
+      await sale(WS, { at: daysAgo(days) });
+      await sale(WS, { at: daysAgo(days, 15), currency: 'USD', value: '3.3333' });
+      await sale(WS, { at: daysAgo(days, 16), ad: ['701', '702', '704'], currency: null, value: null });
+      await sale(WS, { at: daysAgo(days, 1), ad: ['801', '802', null] });
+      await sale(WS, { at: daysAgo(days), ad: [null, null, null] });
+      await sale(WS, { at: daysAgo(days), testMode: true });
+      await sale(WS, { at: daysAgo(days), status: 'skipped' });
+    }
+    await sale(OTHER, { at: daysAgo(20) });
+    const late = await sale(WS, { at: daysAgo(12, 20), status: 'failed', currency: 'JPY', value: '900' });
+
+    const before = await reports(WS, 'Asia/Tokyo');
+    expect(before).toEqual(await liveReports(WS, 'Asia/Tokyo'));
+    expect(before.find((r) => r.rows.length > 2)?.totals.deliveredConversions).toBeGreaterThan(0);
+
+    expect(await repos.deliveredDaily.rollUp(NOW)).toEqual({ rolledUpAgain: 0, workspacesRebuilt: 2 });
+    expect(await rolledDays(WS)).toBeGreaterThan(0);
+    expect(await reports(WS, 'Asia/Tokyo')).toEqual(before);
+    // A day later the line has moved on a day: the days it passed are rolled up and the figures stay the same.
+    expect(await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS))).toEqual({ rolledUpAgain: 0, workspacesRebuilt: 0 });
+    expect(await reports(WS, 'Asia/Tokyo')).toEqual(before);
+
+    // A failed conversion of a rolled-up day is delivered by a retry (recorded in its history), and an old order is imported.
+    await testDb.db('conversions').where({ id: late }).update({ status: 'delivered' });
+    await testDb.db('conversion_history').insert({ conversion_id: late, step: 'outcome', detail: { status: 'delivered' } });
+    await sale(WS, { at: daysAgo(30), currency: 'USD', value: '40' });
+    const changed = await liveReports(WS, 'Asia/Tokyo');
+    expect(changed).not.toEqual(before);
+    await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS));
+    expect(await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS))).toMatchObject({ rolledUpAgain: 2 });
+    expect(await reports(WS, 'Asia/Tokyo')).toEqual(changed);
+
+    // TikTok reports another zone for the advertiser: read live until the job rolls the workspace up again in it.
+    await zone(WS, 'America/New_York');
+    const newYork = await liveReports(WS, 'America/New_York');
+    expect(await reports(WS, 'America/New_York')).toEqual(newYork);
+    expect(await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS))).toMatchObject({ workspacesRebuilt: 1 });
+    expect(await reports(WS, 'America/New_York')).toEqual(newYork);
+    expect(await testDb.db('delivered_conversions_daily_zones').orderBy('workspace_id')).toEqual([
+      { workspace_id: OTHER, time_zone: 'UTC' },
+      { workspace_id: WS, time_zone: 'America/New_York' },
+    ]);
+  });
+
+  it('exports every row of a report page by page, in the order of the report', async () => {
+    const service = createAdReportService({ repos });
+    const request = { level: 'ad' as const, granularity: 'day' as const, from: dayText(70), to: dayText(-1) };
+    const { pages } = await service.allRows(WS, request);
+    const exported = [];
+    for await (const page of pages) exported.push(...page);
+    const report = await service.report(WS, request);
+    expect(exported.length).toBeGreaterThan(5);
+    expect(exported).toEqual(report.rows.map(({ statusLabel: _label, ...row }) => row));
+
+    const person = asPerson(subject.app, await personIn(subject.app, WS, 'fern@shop.example', 'viewer'));
+    const csv = await person('GET', `workspaces/${WS}/ads/report.csv?level=ad&granularity=day&from=${request.from}&to=${request.to}`);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ad-${request.from}-${request.to}.csv"`);
+    const lines = csv.body.split('\r\n');
+    expect(lines[0]).toBe('date,level,entityId,name,campaignId,adgroupId,spend,impressions,clicks,cpc,ctr,conversions,conversionValue,roas,deliveredConversions,deliveredValue');
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(exported.map((row) => `${row.date},ad,${row.entityId}`));
+  });
+});
