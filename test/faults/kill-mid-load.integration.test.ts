@@ -189,8 +189,22 @@ describe('kill -9 of one process while purchases arrive, then a restart', () => 
   });
 });
 
-describe('a worker and ingest started while PostgreSQL is down', () => {
-  it('wait for it: ingest is not ready meanwhile, and once PostgreSQL is back a purchase is delivered', async () => {
+describe('processes started while another is down wait for it', () => {
+  it('a worker started while Temporal is down: once Temporal is back, a purchase is delivered', async () => {
+    const { workspaceId, key } = await shop('Temporal cold start shop');
+    await kill9(worker);
+    await temporal.kill();
+
+    worker = spawnWorker();
+    await worker.waitForLine(/"msg":"start-up: connecting to Temporal failed; retrying"/);
+    await temporal.restart();
+    await running(worker);
+    const sent = order('temporal-cold-start');
+    await sendUntilAnswered(ingestUrl, key, sent);
+    await expectEachOrderOnceAtTikTok(workspaceId, [sent]);
+  });
+
+  it('a worker and ingest started while PostgreSQL is down: ingest is not ready meanwhile; once PostgreSQL is back a purchase is delivered', async () => {
     const { workspaceId, key } = await shop('Cold start shop');
     await kill9(worker);
     await kill9(ingest);
