@@ -53,8 +53,9 @@ function running(child: Child): Promise<unknown> {
   return child.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), 180_000);
 }
 
-async function startIngest(): Promise<Child> {
-  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: 'fatal', HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
+/** At `warn`, ingest also logs each request refused while PostgreSQL is down. */
+async function startIngest(logLevel: 'error' | 'warn' = 'error'): Promise<Child> {
+  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
   await waitForHttp(`${ingestUrl}/healthz`, child);
   return child;
 }
@@ -74,14 +75,14 @@ async function shop(name: string): Promise<{ workspaceId: string; key: string }>
 
 /**
  * Waits until no conversion of the workspace is pending. Conversions whose wake-up failed (Temporal down) wait for the
- * outbox sweeper, which its schedule runs every minute: triggering it instead saves that wait.
+ * outbox sweeper, which its schedule runs every minute: triggering it every 5 s instead saves that wait.
  */
 async function settled(workspaceId: string): Promise<void> {
   for (let round = 1; ; round += 1) {
     const [{ count }] = (await db('conversions').where({ workspace_id: workspaceId, status: 'pending' }).count({ count: '*' })) as [{ count: string }];
     if (Number(count) === 0) return;
     if (round > 600) throw new Error(`${count} conversions still pending`);
-    if (round % 100 === 0) await temporalClient.schedule.getHandle(OUTBOX_SWEEPER_SCHEDULE_ID).trigger();
+    if (round % 25 === 0) await temporalClient.schedule.getHandle(OUTBOX_SWEEPER_SCHEDULE_ID).trigger();
     await sleep(200);
   }
 }
@@ -190,17 +191,23 @@ describe('kill -9 of one process while purchases arrive, then a restart', () => 
 });
 
 describe('processes started while another is down wait for it', () => {
-  it('a worker started while Temporal is down: once Temporal is back, a purchase is delivered', async () => {
-    const { workspaceId, key } = await shop('Temporal cold start shop');
+  it('a worker and ingest started while Temporal is down, for longer than ingest retries a wake-up: the conversion waits in the outbox, and is delivered once Temporal is back', async () => {
+    // A new shop: its workflow has never run, so ingest must wake it.
+    const { workspaceId, key } = await shop('Temporal outage shop');
     await kill9(worker);
+    await kill9(ingest);
     await temporal.kill();
 
     worker = spawnWorker();
     await worker.waitForLine(/"msg":"start-up: connecting to Temporal failed; retrying"/);
+    ingest = await startIngest('warn'); // to log the wake-up it gave up on
+    const notWoken = ingest.waitForLine(/"msg":"conversion workflows not woken; the sweeper will wake them"/);
+    const sent = order('temporal-outage');
+    await sendUntilAnswered(ingestUrl, key, sent);
+    await notWoken;
+
     await temporal.restart();
     await running(worker);
-    const sent = order('temporal-cold-start');
-    await sendUntilAnswered(ingestUrl, key, sent);
     await expectEachOrderOnceAtTikTok(workspaceId, [sent]);
   });
 
