@@ -53,7 +53,7 @@ function running(child: Child): Promise<unknown> {
   return child.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), 180_000);
 }
 
-/** At `warn`, ingest also logs each request refused while PostgreSQL is down. */
+/** At `warn` ingest also logs each request refused while PostgreSQL is down and each wake-up Temporal missed. */
 async function startIngest(logLevel: 'error' | 'warn' = 'error'): Promise<Child> {
   const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
   await waitForHttp(`${ingestUrl}/healthz`, child);
@@ -65,7 +65,7 @@ async function kill9(child: Child): Promise<void> {
   await child.exited;
 }
 
-/** A shop with a purchase rule and a TikTok pixel; returns its API key. */
+/** A shop with a purchase rule, a TikTok pixel and an API key. */
 async function shop(name: string): Promise<{ workspaceId: string; key: string }> {
   const workspace = await repos.workspaces.create(name);
   await repos.conversionRules.put(workspace.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });

