@@ -1,15 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
-import { build } from 'esbuild';
 import type { Knex } from 'knex';
 import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
-import { buildTrackingScript } from '../web/build';
+import { compileServerCode } from '../test/helpers/built-code';
 import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
 import { freePort } from './ports';
 
@@ -17,10 +16,6 @@ import { freePort } from './ports';
  * `npm start` as a person runs it: the built code (compiled here with esbuild, file by file as tsc lays it out) with
  * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on free ports.
  */
-const ROOT = path.join(__dirname, '..');
-// sdk/src/rules: the message rules the ingest API shares with the client library, compiled into the server too.
-const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'console-api', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
-
 let out: string;
 let dataDir: string;
 let runtimeDir: string;
@@ -30,16 +25,6 @@ const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
 let stack: ChildProcess | undefined;
 const lines: string[] = [];
 const taskQueue = `devstack-test-${process.pid}`;
-
-async function compile(): Promise<void> {
-  const entryPoints = SOURCE_DIRS.flatMap((dir) =>
-    (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.includes('testing'))
-      .map((file) => path.join(ROOT, dir, file)),
-  );
-  await build({ entryPoints, outdir: out, outbase: ROOT, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' });
-  await buildTrackingScript(path.join(out, 'web', 'signalbox.js'));
-}
 
 function waitForLine(pattern: RegExp, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,16 +48,13 @@ async function signalbox(args: string[], cwd: string) {
 }
 
 beforeAll(async () => {
-  // Inside the project, so that the compiled code finds its node_modules.
-  mkdirSync(path.join(ROOT, 'dist'), { recursive: true });
-  out = mkdtempSync(path.join(ROOT, 'dist', 'devstack-test-'));
+  out = await compileServerCode('devstack-test-');
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-data-'));
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
   const databaseUrl = new URL(process.env.TEST_DATABASE_URL as string);
   databaseUrl.pathname = `/${databaseName}`;
-  await compile();
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,

@@ -23,7 +23,7 @@ export interface RunningDevServer {
   stop(): Promise<void>;
 }
 
-function devServerArgs(options: DevServerOptions): string[] {
+export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', options.ip, '--port', String(options.port), '--namespace', options.namespace];
   args.push(...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
   if (options.dbFile !== undefined) {
@@ -34,7 +34,7 @@ function devServerArgs(options: DevServerOptions): string[] {
   return args;
 }
 
-async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode} before it was ready`);

@@ -205,4 +205,20 @@ describe('conversions in groups', () => {
     expect(accepted.map((e) => e.eventId).sort()).toEqual(['lease-app-0', 'lease-app-1', 'lease-app-2', 'lease-web-0', 'lease-web-1', 'lease-web-2']);
     expect((await requestsWith('lease')).map((r) => JSON.parse(r.rawBody).event_source)).toEqual(['web', 'app']);
   });
+
+  it('takes back at once what its run claimed in a workflow task lost to a worker crash, numbered beyond where the replay is', async () => {
+    const shop = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const conversions = await clickedPurchases(shop, 'lost-task', 3);
+    // Group 5 of the run claimed them (10-minute lease) in a task that never reached history; replayed, the run is at group 1.
+    const lost = { workspaceId: shop.id, claimId: 'crashed-run:5', runId: 'crashed-run' };
+    expect(await prepareConversionGroup(pipeline.deps, { ...lost, fill: false })).toMatchObject({ claimed: 3, ready: 3 });
+    const otherRun = { workspaceId: shop.id, claimId: 'other-run:0', runId: 'other-run' };
+    expect(await prepareConversionGroup(pipeline.deps, { ...otherRun, fill: false })).toMatchObject({ claimed: 0 });
+
+    const replayed = { workspaceId: shop.id, claimId: 'crashed-run:1', runId: 'crashed-run' };
+    expect(await prepareConversionGroup(pipeline.deps, { ...replayed, fill: false })).toMatchObject({ claimed: 3 });
+    expect(await deliverConversionGroup(pipeline.deps, replayed)).toMatchObject({ requests: 1, delivered: 3 });
+    for (const conversion of conversions) expect(await pipeline.repos.conversions.find(conversion.id)).toMatchObject({ status: 'delivered', claim_id: null });
+    expect((await acceptedWith('lost-task')).map((e) => e.eventId).sort()).toEqual(['lost-task-0', 'lost-task-1', 'lost-task-2']);
+  });
 });

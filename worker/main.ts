@@ -14,22 +14,20 @@ import { createSignalboxWorker } from './create-worker';
 import { WORKER_RUNNING } from './running';
 import { ensureConsoleRollupSchedule, ensureOutboxSweeperSchedule, ensureRetentionSchedule, reconcileAdStatsSchedules } from './schedules';
 import { ensureSearchAttributes } from './search-attributes';
+import { untilDone } from './until-done';
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
 async function main(): Promise<void> {
   const env = loadEnv(workerEnvSchema);
   const logger = pino({ level: env.LOG_LEVEL, name: 'signalbox-worker' });
-  Runtime.install({
-    logger: new DefaultLogger(env.LOG_LEVEL === 'silent' ? 'ERROR' : 'INFO', ({ level, message, meta }) => {
-      logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message);
-    }),
-  });
+  const untilAvailable = <T>(step: string, run: () => Promise<T>) =>
+    untilDone(run, { onFailure: (error, retryInMs) => logger.warn({ err: error, retryInMs }, `start-up: ${step} failed; retrying`) });
 
   const databaseLog = logger.child({ component: 'database' });
   const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connectionOptions = temporalConnectionOptions(env);
-  const clientConnection = await Connection.connect(connectionOptions);
+  const clientConnection = await untilAvailable('connecting to Temporal', () => Connection.connect(connectionOptions));
   const client = new Client({ connection: clientConnection, namespace: env.TEMPORAL_NAMESPACE });
 
   const added = await ensureSearchAttributes(clientConnection, env.TEMPORAL_NAMESPACE).catch((error: unknown) => {
@@ -37,15 +35,25 @@ async function main(): Promise<void> {
     return [];
   });
   if (added.length > 0) logger.info({ added }, 'registered search attributes');
-  await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
-  await ensureRetentionSchedule(client, env.TEMPORAL_TASK_QUEUE);
-  await ensureConsoleRollupSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  await untilAvailable('creating the schedules', async () => {
+    await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
+    await ensureRetentionSchedule(client, env.TEMPORAL_TASK_QUEUE);
+    await ensureConsoleRollupSchedule(client, env.TEMPORAL_TASK_QUEUE);
+  });
   const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
-  const reconciled = await reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules);
+  const reconciled = await untilAvailable('reconciling the TikTok statistics schedules with the database', () =>
+    reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules),
+  );
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');
 
+  // Installed after the waits above: the Runtime traps SIGINT/SIGTERM, which must still stop a worker that is waiting.
+  Runtime.install({
+    logger: new DefaultLogger(env.LOG_LEVEL === 'silent' ? 'ERROR' : 'INFO', ({ level, message, meta }) => {
+      logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message);
+    }),
+  });
   const worker = await createSignalboxWorker({
-    connection: await NativeConnection.connect(connectionOptions),
+    connection: await untilAvailable('connecting the worker to Temporal', () => NativeConnection.connect(connectionOptions)),
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     deps: {

@@ -6,7 +6,7 @@ import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequest
 
 export interface ClaimRequest {
   workspaceId: string;
-  /** Names the group; a claim repeated under the same ID (a step run again after a crash) keeps its conversions. */
+  /** Names the group: `<run>:<group number>`. */
   claimId: string;
   runId: string;
   limit: number;
@@ -88,19 +88,24 @@ export function createConversionGroupRepository(db: Knex) {
       return rows[0] as { count: number; oldest: Date | null };
     },
 
-    /** Oldest first; conversions already holding this claim stay in it. Returns the IDs of the group. */
+    /**
+     * Oldest first; conversions still pending under any claim of this run join this one without waiting for its lease.
+     * A run works one group at a time and releases or finishes each, so such a claim was made in a workflow task that
+     * a crash kept out of history: the run, replayed, claims again under the numbers it has reached, which may be lower
+     * than those of groups the lost task had already claimed. Returns the IDs of the group.
+     */
     async claim(request: ClaimRequest, executor: Knex = db): Promise<string[]> {
       const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `WITH picked AS (
            SELECT c.id FROM conversions c
-           WHERE c.workspace_id = ? AND (${CLAIMABLE} OR (c.claim_id = ? AND c.status = 'pending'))
+           WHERE c.workspace_id = ? AND (${CLAIMABLE} OR (c.workflow_run_id = ? AND c.status = 'pending'))
            ORDER BY c.created_at LIMIT ? FOR UPDATE SKIP LOCKED
          )
          UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_run_id = ?,
            workflow_started_at = coalesce(c.workflow_started_at, now()), updated_at = now()
          FROM picked WHERE c.id = picked.id
          RETURNING c.id`,
-        [request.workspaceId, PIPELINE_WORKFLOW_PREFIX, request.claimId, request.limit, request.claimId, request.leaseMs, request.runId],
+        [request.workspaceId, PIPELINE_WORKFLOW_PREFIX, request.runId, request.limit, request.claimId, request.leaseMs, request.runId],
       );
       return rows.map((row) => row.id);
     },

