@@ -282,13 +282,6 @@ export function createAdReportRepository(db: Knex) {
   }
 
   return {
-    /** A page of the report's rows (`limit`, `offset`). */
-    async rows(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportRow[]> {
-      const base = joined(workspaceId, q);
-      const { rows } = await executor.raw<{ rows: RowColumns[] }>(`${base.sql} ${ROWS}`, [...base.bindings, workspaceId, q.level, q.limit, q.offset]);
-      return rows.map((r) => toRow(q, r));
-    },
-
     /**
      * A page of the report's rows (`limit`, `offset`) as CSV lines (CSV_COLUMNS), written by PostgreSQL: an export then
      * never makes an object per row.
