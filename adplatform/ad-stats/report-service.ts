@@ -1,5 +1,5 @@
 import type { Repositories } from '../../db/repositories';
-import { NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
+import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { readableAdStatus } from '../../domain/ad-status';
 import { TikTokConnectionError } from '../tiktok-connection/errors';
@@ -151,18 +151,30 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
     },
 
     /**
-     * Every row of a report (limit and offset ignored, no status labels), page by page, for exports of any size.
-     * Throws as `report` does before the first page is read.
+     * A report as CSV text (CSV_COLUMNS, limit and offset ignored), header first, then a page of lines at a time, for
+     * exports of any size. Throws as `report` does before the first page is read.
      */
-    async allRows(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<AdReportRow[]> }> {
+    async csv(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<string> }> {
       const { query, repoQuery } = await prepare(workspaceId, request);
-      async function* pages(): AsyncGenerator<AdReportRow[]> {
-        for (const [from, to] of exportWindows(query)) {
-          for (let offset = 0; ; offset += EXPORT_PAGE_ROWS) {
-            const rows = await deps.repos.adReport.rows(workspaceId, { ...repoQuery, from, to, limit: EXPORT_PAGE_ROWS, offset });
-            yield rows;
-            if (rows.length < EXPORT_PAGE_ROWS) break;
+      const page = (from: string, to: string, offset: number) =>
+        deps.repos.adReport.csvLines(workspaceId, { ...repoQuery, from, to, limit: EXPORT_PAGE_ROWS, offset });
+      async function* pages(): AsyncGenerator<string> {
+        yield `${CSV_COLUMNS.join(',')}\r\n`;
+        const windows = exportWindows(query);
+        let current = page(...(windows[0] as [string, string]), 0);
+        for (const [index, [from, to]] of windows.entries()) {
+          // The next window is read while this one is: PostgreSQL writes both at once, on two cores.
+          const window = windows[index + 1];
+          const next = window === undefined ? undefined : page(...window, 0);
+          next?.catch(() => undefined); // awaited on the next turn; an export abandoned before then must not crash the process
+          for (let offset = 0; ; ) {
+            const { lines, rows } = await current;
+            yield lines;
+            if (rows < EXPORT_PAGE_ROWS) break;
+            offset += EXPORT_PAGE_ROWS;
+            current = page(from, to, offset);
           }
+          if (next !== undefined) current = next;
         }
       }
       return { level: query.level, from: query.from, to: query.to, pages: pages() };
