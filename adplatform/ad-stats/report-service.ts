@@ -94,18 +94,24 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   return notes;
 }
 
-/** An export is read 30 days at a time (or the whole range for totals), in pages of at most this many rows. */
-const EXPORT_DAYS = 30;
+/** An export reads at most this many rows per statement; a window with more is read in pages, each running its statement again. */
 const EXPORT_PAGE_ROWS = 10_000;
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
-/** The day ranges an export reads one after the other (rows are ordered by day first): 30 days, or the whole range for totals. */
-function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }): [string, string][] {
+/**
+ * The day ranges an export reads one after the other (rows are ordered by day first): the whole range for totals; by
+ * day, equal windows of about `pageRows` rows each, reckoned from the entities per day. A window is then one statement,
+ * and a range of two windows or more is read two windows at a time (see `csv`), on two cores.
+ */
+export function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }, entities: number, pageRows = EXPORT_PAGE_ROWS): [string, string][] {
   if (query.granularity === 'total') return [[query.from, query.to]];
+  const days = (Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`)) / DAY_MS + 1;
+  const daysPerWindow = Math.ceil(days / Math.ceil((days * Math.max(1, entities)) / pageRows));
   const windows: [string, string][] = [];
-  for (let from = query.from; from <= query.to; from = addDays(from, EXPORT_DAYS)) {
-    const end = addDays(from, EXPORT_DAYS - 1);
+  for (let from = query.from; from <= query.to; from = addDays(from, daysPerWindow)) {
+    const end = addDays(from, daysPerWindow - 1);
     windows.push([from, end < query.to ? end : query.to]);
   }
   return windows;
@@ -118,7 +124,12 @@ function exportWindows(query: { from: string; to: string; granularity: 'day' | '
  * advertiser's on both sides; money never adds up different currencies. Exact decimals as strings; empty (null) where
  * a ratio divides by zero.
  */
-export function createAdReportService(deps: { repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'> }) {
+export function createAdReportService(deps: {
+  repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'>;
+  /** Rows per statement of an export (default 10,000); tests make it small to read many windows and pages. */
+  exportPageRows?: number;
+}) {
+  const exportPageRows = deps.exportPageRows ?? EXPORT_PAGE_ROWS;
   async function prepare(workspaceId: string, request: AdReportRequest) {
     const query = validate(request);
     const [connection, workspace] = await Promise.all([deps.repos.tiktokConnections.summary(workspaceId), deps.repos.workspaces.find(workspaceId)]);
@@ -156,11 +167,11 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
      */
     async csv(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<string> }> {
       const { query, repoQuery } = await prepare(workspaceId, request);
+      const windows = exportWindows(query, await deps.repos.adReport.entityCount(workspaceId, repoQuery), exportPageRows);
       const page = (from: string, to: string, offset: number) =>
-        deps.repos.adReport.csvLines(workspaceId, { ...repoQuery, from, to, limit: EXPORT_PAGE_ROWS, offset });
+        deps.repos.adReport.csvLines(workspaceId, { ...repoQuery, from, to, limit: exportPageRows, offset });
       async function* pages(): AsyncGenerator<string> {
         yield `${CSV_COLUMNS.join(',')}\r\n`;
-        const windows = exportWindows(query);
         let current = page(...(windows[0] as [string, string]), 0);
         for (const [index, [from, to]] of windows.entries()) {
           // The next window is read while this one is: PostgreSQL writes both at once, on two cores.
@@ -170,8 +181,8 @@ export function createAdReportService(deps: { repos: Pick<Repositories, 'adRepor
           for (let offset = 0; ; ) {
             const { lines, rows } = await current;
             yield lines;
-            if (rows < EXPORT_PAGE_ROWS) break;
-            offset += EXPORT_PAGE_ROWS;
+            if (rows < exportPageRows) break;
+            offset += exportPageRows;
             current = page(from, to, offset);
           }
           if (next !== undefined) current = next;

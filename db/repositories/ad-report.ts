@@ -282,6 +282,14 @@ export function createAdReportRepository(db: Knex) {
   }
 
   return {
+    /** How many entities of the level TikTok named for the advertiser (in the campaign, if one is given): about a report's rows per day. */
+    async entityCount(workspaceId: string, q: Pick<AdReportQuery, 'advertiserId' | 'level' | 'campaignId'>, executor: Knex = db): Promise<number> {
+      const entities = executor('ad_entities').where({ workspace_id: workspaceId, level: q.level, advertiser_id: q.advertiserId });
+      if (q.campaignId !== undefined) entities.where({ campaign_id: q.campaignId });
+      const [row] = await entities.count({ n: '*' });
+      return Number(row?.n ?? 0);
+    },
+
     /**
      * A page of the report's rows (`limit`, `offset`) as CSV lines (CSV_COLUMNS), written by PostgreSQL: an export then
      * never makes an object per row.

@@ -171,5 +171,11 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     const line = (row: object) => `${header.split(',').map((column) => cell((row as Record<string, unknown>)[column])).join(',')}\r\n`;
     expect(csv.body).toBe(`${header}\r\n${rows.map(line).join('')}`);
     expect(csv.body).toContain(',ad,703,"=HYPERLINK(""https://x.example"")",701,702,"-1.5",400,3,');
+
+    // Read a day at a time in pages of 4 rows (two windows in flight, a window running past its page), the file is the same.
+    const paged = await createAdReportService({ repos, exportPageRows: 4 }).csv(WS, request);
+    let text = '';
+    for await (const page of paged.pages) text += page;
+    expect(text).toBe(csv.body);
   });
 });
