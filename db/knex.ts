@@ -49,18 +49,28 @@ export interface DatabaseOptions {
 
 const READ_TIMEOUT_MESSAGE = 'Query read timeout';
 
+type QueryCallback = (error: Error | null, result: unknown) => void;
+
 /**
  * pg's `query_timeout` answers the caller but leaves the query on the wire, so a transaction's ROLLBACK would queue
  * behind it and wait a second deadline. Closing the connection fails whatever is queued at once; the pool then
- * replaces it (pg's `end()` destroys the socket of a connection with a query in flight).
+ * replaces it (pg's `end()` destroys the socket of a connection with a query in flight). Both ways of calling `query`
+ * keep working: with a callback (knex) and without one, for a promise (named statements on a lent connection).
  */
 function closeOnReadTimeout(connection: Client): void {
-  const query = connection.query.bind(connection) as (config: unknown, callback: (error: Error | null, result: unknown) => void) => unknown;
-  (connection as unknown as { query: typeof query }).query = (config, callback) =>
-    query(config, (error, result) => {
-      if (error?.message === READ_TIMEOUT_MESSAGE) void connection.end().catch(() => undefined);
-      callback(error, result);
+  const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+  const closingOnTimeout = (callback: QueryCallback): QueryCallback => (error, result) => {
+    if (error?.message === READ_TIMEOUT_MESSAGE) void connection.end().catch(() => undefined);
+    callback(error, result);
+  };
+  (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args.at(-1);
+    if (typeof last === 'function') return query(...args.slice(0, -1), closingOnTimeout(last as QueryCallback));
+    if (typeof (args[0] as { submit?: unknown }).submit === 'function') return query(...args); // a cursor or stream reports its own errors
+    return new Promise((resolve, reject) => {
+      query(...args, closingOnTimeout((error, result) => (error ? reject(error) : resolve(result))));
     });
+  };
 }
 
 function connectionSettings(url: string, timeouts: DatabaseTimeouts | undefined) {
