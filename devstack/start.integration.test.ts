@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
+import { FAKE_TIKTOK_ADVERTISER_ID } from '../adplatform/tiktok-fake';
 import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';
@@ -25,6 +26,12 @@ const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
 let stack: ChildProcess | undefined;
 const lines: string[] = [];
 const taskQueue = `devstack-test-${process.pid}`;
+
+function databaseUrl(): string {
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+}
 
 function waitForLine(pattern: RegExp, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,13 +60,11 @@ beforeAll(async () => {
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
-  const databaseUrl = new URL(process.env.TEST_DATABASE_URL as string);
-  databaseUrl.pathname = `/${databaseName}`;
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: databaseUrl(),
       TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
       TEMPORAL_TASK_QUEUE: taskQueue,
       PORT: String(await freePort()),
@@ -93,7 +98,7 @@ afterAll(async () => {
 }, 120_000);
 
 describe('npm start', () => {
-  it('prints "running" only once the worker is running, and the CLI finds that stack by itself', async () => {
+  it('prints "running" only once the worker is running, the CLI finds that stack by itself, and its worker pulls statistics', async () => {
     const running = await waitForLine(/^Signalbox is running\./, 240_000);
     const workerRunning = lines.findIndex((line) => /^\[worker\] INFO worker (started|running)\b/.test(line));
     expect(workerRunning).toBeGreaterThanOrEqual(0);
@@ -111,6 +116,23 @@ describe('npm start', () => {
       const credentials = lines.map((line) => /sign in as (\S+) with password (\S+) /.exec(line)).find((match) => match !== null);
       const signedIn = await fetch(`${consoleUrl}api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: credentials?.[1], password: credentials?.[2] }) });
       expect(signedIn.status).toBe(200);
+
+      // The worker pulls TikTok's statistics under its database deadlines (each page stored by a named statement) and stays up.
+      const ws = /ws_\w+/.exec((await signalbox(['workspaces', 'create', 'Stats shop'], elsewhere)).stdout)?.[0] as string;
+      const connect = ['tiktok', 'set', ws, '--token', 'signalbox-dev-tiktok-access-token', '--pixel', 'CSIGNALBOXDEVPIXEL01', '--advertiser', FAKE_TIKTOK_ADVERTISER_ID];
+      expect(await signalbox(connect, elsewhere)).toMatchObject({ code: 0 });
+      expect(await signalbox(['tiktok', 'pull', ws], elsewhere)).toMatchObject({ code: 0 });
+      const stackDb = createDatabase({ url: databaseUrl(), poolMax: 1 });
+      try {
+        const pulledAt = async () => (await stackDb('tiktok_connections').where({ workspace_id: ws }).first('stats_pulled_at', 'stats_pull_error')) as { stats_pulled_at: Date | null; stats_pull_error: string | null };
+        for (let waited = 0; (await pulledAt()).stats_pulled_at === null && waited < 60_000; waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(await pulledAt()).toMatchObject({ stats_pulled_at: expect.any(Date), stats_pull_error: null });
+        expect(Number((await stackDb('ad_stats_daily').where({ workspace_id: ws }).count({ n: '*' }))[0]?.n)).toBeGreaterThan(0);
+      } finally {
+        await stackDb.destroy();
+      }
+      expect(stack?.exitCode).toBeNull();
+      expect(await signalbox(['tiktok', 'disconnect', ws], elsewhere)).toMatchObject({ code: 0 });
 
       const exited = new Promise<number | null>((resolve) => stack?.once('exit', resolve));
       stack?.kill('SIGTERM');
