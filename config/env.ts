@@ -77,6 +77,9 @@ const databaseTimeouts = {
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(10_000),
 };
 
+/** The deadlines alone, for code that opens the database as the services do (tests). */
+export const databaseTimeoutEnvSchema = z.object(databaseTimeouts);
+
 const temporal = {
   TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),

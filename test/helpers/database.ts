@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createDatabase, migrateToLatest } from '../../db/knex';
+import { databaseTimeoutEnvSchema } from '../../config/env';
+import { createDatabase, databaseTimeouts, migrateToLatest } from '../../db/knex';
 
 export interface TestDatabase {
   db: Knex;
@@ -14,14 +15,17 @@ function adminUrl(): string {
   return url;
 }
 
-/** A fresh, migrated database on the test server, dropped by `destroy()`. */
+/**
+ * A fresh, migrated database on the test server, dropped by `destroy()`, opened with the deadlines the services run
+ * with by default (a code path that only works without them would pass here and fail in production).
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `signalbox_test_${randomBytes(6).toString('hex')}`;
   const admin = createDatabase({ url: adminUrl(), poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
-  const db = createDatabase({ url: url.toString() });
+  const db = createDatabase({ url: url.toString(), timeouts: databaseTimeouts(databaseTimeoutEnvSchema.parse({})) });
   await migrateToLatest(db);
   return {
     db,
