@@ -206,6 +206,18 @@ describe('conversions in groups', () => {
     expect((await requestsWith('lease')).map((r) => JSON.parse(r.rawBody).event_source)).toEqual(['web', 'app']);
   });
 
+  it('after a group, with nothing waiting yet, waits the batching window and claims the conversions that came meanwhile', async () => {
+    const shop = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const busy = { ...pipeline.deps, pipeline: { ...pipeline.deps.pipeline, batchingWindowMs: 2_000 } };
+    const group = { workspaceId: shop.id, claimId: 'linger-run:1', runId: 'linger-run' };
+    const claiming = prepareConversionGroup(busy, { ...group, fill: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const conversions = await clickedPurchases(shop, 'linger', 3);
+    expect(await claiming).toMatchObject({ claimed: 3, ready: 3 });
+    expect(await deliverConversionGroup(pipeline.deps, group)).toMatchObject({ requests: 1, delivered: 3 });
+    for (const conversion of conversions) expect(await pipeline.repos.conversions.find(conversion.id)).toMatchObject({ status: 'delivered', claim_id: null });
+  });
+
   it('takes back at once what its run claimed in a workflow task lost to a worker crash, numbered beyond where the replay is', async () => {
     const shop = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
     const conversions = await clickedPurchases(shop, 'lost-task', 3);

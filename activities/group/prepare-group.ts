@@ -32,11 +32,15 @@ export interface PreparedGroup {
   wakeInMs: number | null;
 }
 
-/** Waits until the group is full or its oldest conversion has waited the batching window. */
+/**
+ * Waits until the group is full or its oldest conversion has waited the batching window. With none waiting yet, waits
+ * the window for the next ones: the workflow, busy meanwhile, is not woken for each of them (a signal, a claim and a
+ * delivery per request when requests come a little slower than a group is sent).
+ */
 async function fillGroup({ repos, pipeline }: ActivityDeps, workspaceId: string): Promise<void> {
   const { count, oldest } = await repos.conversionGroups.waiting(workspaceId, pipeline.maxGroupSize);
-  if (oldest === null || count >= pipeline.maxGroupSize) return;
-  const wait = oldest.getTime() + pipeline.batchingWindowMs - Date.now();
+  if (count >= pipeline.maxGroupSize) return;
+  const wait = oldest === null ? pipeline.batchingWindowMs : oldest.getTime() + pipeline.batchingWindowMs - Date.now();
   if (wait > 0) await sleep(Math.min(wait, pipeline.batchingWindowMs));
 }
 
