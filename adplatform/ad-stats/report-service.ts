@@ -52,9 +52,13 @@ export class AdReportRequestError extends Error {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+/** The UTC midnight of a `YYYY-MM-DD` day, in milliseconds (NaN when it is no date). */
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const addDays = (day: string, days: number) => new Date(dayStart(day) + days * DAY_MS).toISOString().slice(0, 10);
 
 function validDay(field: string, value: string): number {
-  const ms = Date.parse(`${value}T00:00:00Z`);
+  const ms = dayStart(value);
   if (!DAY.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
     throw new AdReportRequestError(`${field}: must be a date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
   }
@@ -66,7 +70,7 @@ function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'cam
   const from = validDay('from', request.from);
   const to = validDay('to', request.to);
   if (to < from) throw new AdReportRequestError('to: must not be before from');
-  if ((to - from) / 86_400_000 + 1 > 366) throw new AdReportRequestError('to: the range may cover at most 366 days');
+  if ((to - from) / DAY_MS + 1 > 366) throw new AdReportRequestError('to: the range may cover at most 366 days');
   const granularity = request.granularity ?? 'total';
   if (granularity !== 'day' && granularity !== 'total') throw new AdReportRequestError('granularity: must be day or total');
   const limit = request.limit ?? 500;
@@ -97,9 +101,6 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
 /** An export reads at most this many rows per statement; a window with more is read in pages, each running its statement again. */
 const EXPORT_PAGE_ROWS = 10_000;
 
-const DAY_MS = 86_400_000;
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * The day ranges an export reads one after the other (rows are ordered by day first): the whole range for totals; by
  * day, equal windows of about `pageRows` rows each, reckoned from the entities per day. A window is then one statement,
@@ -107,7 +108,7 @@ const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00
  */
 export function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }, entities: number, pageRows = EXPORT_PAGE_ROWS): [string, string][] {
   if (query.granularity === 'total') return [[query.from, query.to]];
-  const days = (Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`)) / DAY_MS + 1;
+  const days = (dayStart(query.to) - dayStart(query.from)) / DAY_MS + 1;
   const daysPerWindow = Math.ceil(days / Math.ceil((days * Math.max(1, entities)) / pageRows));
   const windows: [string, string][] = [];
   for (let from = query.from; from <= query.to; from = addDays(from, daysPerWindow)) {
