@@ -25,6 +25,7 @@ import { metricsRoutes } from './routes/metrics';
 import { tiktokOAuthCallbackRoutes } from './routes/oauth/tiktok-callback';
 import { trackingScriptRoutes } from './routes/tracking-script';
 import { createSettingsServices } from './settings';
+import { DEFAULT_STORAGE_DEADLINE_MS } from './storage-deadline';
 import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
@@ -48,6 +49,8 @@ export interface AppDeps {
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8). */
   rateLimit?: RateLimitSettings;
+  /** `INGEST_STORAGE_DEADLINE_MS`: an ingest request's storage work past it is answered 503 (default 5 s). */
+  storageDeadlineMs?: number;
   /** How long an API key lookup is cached in-process (default 5 s). */
   credentialCacheTtlMs?: number;
   /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
@@ -83,6 +86,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+    storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
     refusals,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
