@@ -5,6 +5,7 @@ import { createCredentialCache } from './auth/credential-cache';
 import { consoleApiRoutes } from '../console-api';
 import { consoleAppRoutes } from '../console-api/static-app';
 import { createMemberService } from './accounts/members';
+import { createPasswordAttempts } from './accounts/password-attempts';
 import { createSignInService } from './accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './json-body';
@@ -65,7 +66,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const metrics = createIngestMetrics();
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
-  const members = createMemberService({ db: deps.db, repos: deps.repos });
+  const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
+  const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
 
@@ -97,7 +99,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     repos: deps.repos,
     settings,
     tiktok: deps.tiktok,
-    signIn: createSignInService({ repos: deps.repos }),
+    signIn: createSignInService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts }),
     members,
     conversionRetry: deps.conversionRetry,
     workflowLink: deps.workflowLink,
