@@ -5,6 +5,7 @@ import { createCredentialCache } from './auth/credential-cache';
 import { consoleApiRoutes } from '../console-api';
 import { consoleAppRoutes } from '../console-api/static-app';
 import { createMemberService } from './accounts/members';
+import { createPasswordAttempts } from './accounts/password-attempts';
 import { createSignInService } from './accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './json-body';
@@ -25,6 +26,7 @@ import { metricsRoutes } from './routes/metrics';
 import { tiktokOAuthCallbackRoutes } from './routes/oauth/tiktok-callback';
 import { trackingScriptRoutes } from './routes/tracking-script';
 import { createSettingsServices } from './settings';
+import { DEFAULT_STORAGE_DEADLINE_MS } from './storage-deadline';
 import type { TikTokServices } from './tiktok-services';
 import type { TrackingScript } from './tracking-script';
 
@@ -48,6 +50,8 @@ export interface AppDeps {
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8). */
   rateLimit?: RateLimitSettings;
+  /** `INGEST_STORAGE_DEADLINE_MS`: an ingest request's storage work past it is answered 503 (default 5 s). */
+  storageDeadlineMs?: number;
   /** How long an API key lookup is cached in-process (default 5 s). */
   credentialCacheTtlMs?: number;
   /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
@@ -62,7 +66,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const metrics = createIngestMetrics();
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
-  const members = createMemberService({ db: deps.db, repos: deps.repos });
+  const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
+  const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
 
@@ -83,6 +88,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
     rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+    storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
     refusals,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
@@ -93,7 +99,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     repos: deps.repos,
     settings,
     tiktok: deps.tiktok,
-    signIn: createSignInService({ repos: deps.repos }),
+    signIn: createSignInService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts }),
     members,
     conversionRetry: deps.conversionRetry,
     workflowLink: deps.workflowLink,

@@ -35,7 +35,7 @@ function settle(group: readonly Waiting[], stored: StoredMessages): void {
  * Group commit: requests of a workspace that arrive while its transactions are busy wait, and then go together in one
  * transaction (one BEGIN and COMMIT, one statement per table, one WAL flush) instead of one each. Every request is
  * answered only after the commit that holds its events. When PostgreSQL refuses a group for its content, each request
- * is tried alone, so that one bad request fails alone.
+ * is tried alone, so that one bad request fails alone. A request given up while it waits (its deadline) is dropped.
  */
 export function createGroupCommit(store: BatchStore, receive: (messages: readonly IncomingMessage[], receipt: Receipt) => Received[]): BatchRecorder {
   const queues = new Map<string, { waiting: Waiting[]; inFlight: number }>();
@@ -76,12 +76,25 @@ export function createGroupCommit(store: BatchStore, receive: (messages: readonl
     }
   }
 
-  return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt): Promise<BatchResult> {
+  return async function recordBatch(workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt, signal?: AbortSignal): Promise<BatchResult> {
+    signal?.throwIfAborted();
     const received = receive(messages, receipt);
     const share = await new Promise<Share>((resolve, reject) => {
       const queue = queues.get(workspace.id) ?? { waiting: [], inFlight: 0 };
       queues.set(workspace.id, queue);
-      queue.waiting.push({ workspace, received, resolve, reject });
+      const request: Waiting = { workspace, received, resolve, reject };
+      queue.waiting.push(request);
+      // Given up before its group began (the request's deadline): it leaves the queue and nothing of it is stored.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = queue.waiting.indexOf(request);
+          if (at === -1) return;
+          queue.waiting.splice(at, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
       next(workspace.id);
     });
     return { ...share, duplicates: messages.length - share.stored };

@@ -48,7 +48,11 @@ export interface StoredMessages {
   conversions: (CreatedConversion & { messageId: string })[];
 }
 
-export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt) => Promise<BatchResult>;
+/**
+ * Resolves after the commit that holds the messages. When `signal` aborts before their transaction has begun, they
+ * are not stored and the promise rejects with its reason; once it has begun, the promise settles with its outcome.
+ */
+export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt, signal?: AbortSignal) => Promise<BatchResult>;
 
 /** A message ready to store: its ID settled, its time corrected, and how it arrived. */
 export interface Received {

@@ -73,6 +73,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
+      storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
       startConversions: pipelines.startConversions,
       conversionRetry,
       adminToken: env.ADMIN_TOKEN,

@@ -1,3 +1,4 @@
+import { StorageDeadlineError } from './storage-deadline';
 import { databaseErrorCode, isStorageUnavailable } from './storage-errors';
 
 /** Shaped as pg's DatabaseError: SQLSTATE in `code`, and a `severity`. */
@@ -17,6 +18,7 @@ describe('isStorageUnavailable: PostgreSQL cannot serve now, so the client retri
     ['no answer while connecting (pg connectionTimeoutMillis)', new Error('timeout expired')],
     ['a ROLLBACK on the connection closed after a read timeout', new Error('ROLLBACK - Client was closed and is not queryable')],
     ['no pooled connection in time', Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' })],
+    ["the request's storage deadline passed", new StorageDeadlineError(5_000)],
     ['wrapped in a cause', new Error('outer', { cause: new Error('Connection terminated unexpectedly') })],
   ])('%s', (_case, error) => {
     expect(isStorageUnavailable(error)).toBe(true);

@@ -1,3 +1,5 @@
+import { StorageDeadlineError } from './storage-deadline';
+
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 // PostgreSQL SQLSTATEs meaning "cannot serve you right now": class 08 (connection exception), 40 (serialization
 // failure, deadlock), 53 (insufficient resources), 57 (query canceled by statement_timeout, shutdowns), 58 (system
@@ -26,7 +28,7 @@ function nestedErrors({ cause, errors }: ErrorLike): unknown[] {
 export function isStorageUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const { name, code, message } = error as ErrorLike;
-  if (name === 'KnexTimeoutError') return true;
+  if (name === 'KnexTimeoutError' || error instanceof StorageDeadlineError) return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
   if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
   return nestedErrors(error as ErrorLike).some((inner) => isStorageUnavailable(inner, depth + 1));

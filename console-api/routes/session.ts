@@ -13,6 +13,7 @@ import { clearSessionCookie, setSessionCookie } from '../session-cookie';
 
 const signInBody = jsonBody({ email: emailField, password: passwordField });
 const acceptBody = jsonBody({ password: passwordField, name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional() });
+const passwordChangeBody = jsonBody({ currentPassword: passwordField, newPassword: passwordField });
 const tokenParams = z.object({ token: z.string().min(1).max(200) });
 const sessionParams = z.object({ sessionId: z.string().min(1).max(100) });
 
@@ -50,7 +51,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
   app.post('/invitations/:token/accept', async (request, reply) => {
     const { token } = parseOrReject(tokenParams, request.params, 'path');
     const body = parseOrReject(acceptBody, request.body, 'body');
-    const user = await members.accept(token, body);
+    const user = await members.accept(token, body, request.ip);
     return opened(request, reply, await signIn.openSession(user, clientOf(request)));
   });
 
@@ -66,6 +67,13 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       await repos.consoleSessions.revoke(signedInUser(request).id, (request.consoleSession as NonNullable<typeof request.consoleSession>).id);
       clearSessionCookie(request, reply);
       return { signedOut: true };
+    });
+
+    signedIn.put('/session/password', async (request) => {
+      const passwords = parseOrReject(passwordChangeBody, request.body, 'body');
+      const session = request.consoleSession as NonNullable<typeof request.consoleSession>;
+      await signIn.changePassword(signedInUser(request), passwords, clientOf(request), session.id);
+      return { changed: true };
     });
 
     signedIn.get('/sessions', async (request) => {

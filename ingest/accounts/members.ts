@@ -6,7 +6,8 @@ import type { Member, User } from '../../db/repositories/users';
 import type { Role } from '../../db/types';
 import { badRequest, HttpError, notFound } from '../http-error';
 import type { Actor } from '../settings/actor';
-import { hashPassword, passwordMatches, passwordProblem } from './passwords';
+import { notThePassword, type PasswordAttempts } from './password-attempts';
+import { hashPassword, passwordProblem } from './passwords';
 
 export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
 
@@ -26,7 +27,13 @@ function refuseBadPassword(password: string, email: string): void {
  * People of a workspace: accounts, roles and invitations by link. Every change is written with its change-log entry
  * in one transaction; the last owner of a workspace can be neither removed nor demoted.
  */
-export function createMemberService(deps: { db: Knex; repos: Pick<Repositories, 'users' | 'invitations' | 'changeLog' | 'consoleSessions'>; now?: () => Date }) {
+export function createMemberService(deps: {
+  db: Knex;
+  repos: Pick<Repositories, 'users' | 'invitations' | 'changeLog' | 'consoleSessions'>;
+  /** An existing account's password, typed in to accept an invitation, is checked under the sign-in limits. */
+  attempts: PasswordAttempts;
+  now?: () => Date;
+}) {
   const now = deps.now ?? (() => new Date());
   const { users, invitations, changeLog } = deps.repos;
 
@@ -117,13 +124,14 @@ export function createMemberService(deps: { db: Knex; repos: Pick<Repositories, 
 
     /**
      * Accepts an invitation once: a new person sets a password (and name); someone with an account proves it with
-     * theirs. Returns the user, who is then signed in.
+     * theirs, under the sign-in limits (429 past them, even with the right password). Returns the user, who is then
+     * signed in.
      */
-    async accept(token: string, input: { password: string; name?: string }): Promise<User> {
+    async accept(token: string, input: { password: string; name?: string }, address: string): Promise<User> {
       const invitation = await this.pendingInvitation(token);
       const existing = await users.findByEmail(invitation.email);
-      if (existing !== undefined && !(await passwordMatches(existing.passwordHash, input.password))) {
-        throw badRequest('password is not the password of this account', ['password is not the password of this account']);
+      if (existing !== undefined && !(await deps.attempts.check(invitation.email, existing.passwordHash, input.password, address))) {
+        throw notThePassword('password');
       }
       if (existing === undefined) refuseBadPassword(input.password, invitation.email);
       const passwordHash = existing === undefined ? await hashPassword(input.password) : undefined;

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Repositories } from '../../db/repositories';
 import type { ConsoleSession } from '../../db/repositories/console-sessions';
 import type { User } from '../../db/repositories/users';
-import { HttpError, unauthorized } from '../http-error';
-import { decoyHash, passwordMatches } from './passwords';
+import { badRequest, unauthorized } from '../http-error';
+import { notThePassword, type PasswordAttempts } from './password-attempts';
+import { hashPassword, passwordProblem } from './passwords';
 
-/** Failed sign-ins are counted over this window, per account and per address, across every replica. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
 /** A session lasts this long after its last use, and never longer than the absolute limit after sign-in. */
 export const SESSION_IDLE_MS = 7 * 86_400_000;
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
@@ -27,23 +25,10 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-const tooMany = (scope: string, retryAfterMs: number) => {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new HttpError(429, 'rate_limited', `too many failed sign-ins for this ${scope}; try again in ${Math.ceil(seconds / 60)} minutes`, undefined, { 'retry-after': String(seconds) });
-};
-
-/** Passwords, sessions and the sign-in rate limit of the console. */
-export function createSignInService(deps: { repos: Pick<Repositories, 'users' | 'consoleSessions' | 'signInFailures'>; now?: () => Date }) {
+/** Passwords and sessions of the console; every password typed in is checked under the failure limits (`attempts`). */
+export function createSignInService(deps: { db: Knex; repos: Pick<Repositories, 'users' | 'consoleSessions'>; attempts: PasswordAttempts; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
-  const { users, consoleSessions, signInFailures } = deps.repos;
-
-  async function refuseWhenLimited(email: string, address: string, at: Date): Promise<void> {
-    const since = new Date(at.getTime() - SIGN_IN_WINDOW_MS);
-    const recent = await signInFailures.recent(email, address, since);
-    const retryAfter = (oldest: Date | null) => (oldest === null ? SIGN_IN_WINDOW_MS : oldest.getTime() + SIGN_IN_WINDOW_MS - at.getTime());
-    if (recent.account.failures >= MAX_FAILURES_PER_ACCOUNT) throw tooMany('account', retryAfter(recent.account.oldest));
-    if (recent.address.failures >= MAX_FAILURES_PER_ADDRESS) throw tooMany('address', retryAfter(recent.address.oldest));
-  }
+  const { users, consoleSessions } = deps.repos;
 
   return {
     /** Opens a session for a user who just proved who they are (sign-in, accepted invitation). */
@@ -63,17 +48,28 @@ export function createSignInService(deps: { repos: Pick<Repositories, 'users' | 
 
     /** Throws 401 for a wrong address or password (the same words for both), 429 past the failure limits. */
     async signIn(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
-      const at = now();
-      await refuseWhenLimited(email, client.address, at);
       const user = await users.findByEmail(email);
-      const matches = await passwordMatches(user?.passwordHash ?? (await decoyHash()), password);
-      if (user === undefined || !matches) {
-        await signInFailures.record(email, client.address);
+      if (!(await deps.attempts.check(email, user?.passwordHash, password, client.address)) || user === undefined) {
         throw unauthorized('email or password is not right');
       }
-      await signInFailures.clearAccount(email, new Date(at.getTime() - SIGN_IN_WINDOW_MS));
       const { passwordHash: _hash, ...profile } = user;
       return this.openSession(profile, client);
+    },
+
+    /**
+     * Sets a new password once the current one is proven (400 when it is not, 429 past the limits) and ends every
+     * other session of the person: whoever knew the old password is signed out.
+     */
+    async changePassword(user: User, passwords: { currentPassword: string; newPassword: string }, client: ClientInfo, keepSessionId: string): Promise<void> {
+      const account = await users.findByEmail(user.email);
+      if (!(await deps.attempts.check(user.email, account?.passwordHash, passwords.currentPassword, client.address))) throw notThePassword('currentPassword');
+      const problem = passwordProblem(passwords.newPassword, user.email);
+      if (problem !== undefined) throw badRequest(`newPassword ${problem}`, [`newPassword ${problem}`]);
+      const passwordHash = await hashPassword(passwords.newPassword);
+      await deps.db.transaction(async (trx) => {
+        await users.setPassword(user.id, passwordHash, trx);
+        await consoleSessions.revokeOthers(user.id, keepSessionId, trx);
+      });
     },
 
     /** The live session of a cookie token and its user; slides the idle expiry. Undefined when it is gone. */

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, get } from '../api';
+import { api, ApiError, get } from '../api';
 import { ConfirmButton, Loading } from '../components/bits';
+import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
 import { useMe } from '../session';
 
@@ -20,6 +22,15 @@ export function AccountPage() {
   const queries = useQueryClient();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<{ sessions: SessionView[] }>('sessions') });
   const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
+  const [passwordErrors, setPasswordErrors] = useState<Record<string, string>>({});
+  const changePassword = useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) => api('PUT', 'session/password', body),
+    onSuccess: () => {
+      setPasswordErrors({});
+      return queries.invalidateQueries({ queryKey: ['sessions'] });
+    },
+    onError: (error) => setPasswordErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
   if (me.isPending || sessions.isPending) return <Loading what="your account" />;
   return (
     <main className="page narrow">
@@ -48,6 +59,18 @@ export function AccountPage() {
           </li>
         ))}
       </ul>
+      <h2>Password</h2>
+      <Form
+        label="Change your password"
+        errors={passwordErrors}
+        onSubmit={(data) => changePassword.mutate({ currentPassword: String(data.get('currentPassword')), newPassword: String(data.get('newPassword')) })}
+      >
+        <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" isRequired />
+        <Field name="newPassword" label="New password" type="password" autoComplete="new-password" description="At least 12 characters, not containing your email address." isRequired />
+        <FormError error={changePassword.error instanceof ApiError && Object.keys(changePassword.error.fieldErrors()).length === 0 ? changePassword.error : null} />
+        {changePassword.isSuccess && <p role="status">Password changed. Every other browser signed in as you has been signed out.</p>}
+        <Submit pending={changePassword.isPending}>Change password</Submit>
+      </Form>
     </main>
   );
 }

@@ -10,8 +10,9 @@ import { jsonBodyParser } from '../../json-body';
 import { forbidden, HttpError, unauthorized } from '../../http-error';
 import { MAX_BATCH_BYTES } from '../../limits';
 import type { IngestMetrics } from '../../metrics';
-import type { BatchRecorder } from '../../record-batch';
+import type { BatchRecorder, BatchResult } from '../../record-batch';
 import type { RefusalLog } from '../../refusal-log';
+import { createStorageBudget, type StorageBudget } from '../../storage-deadline';
 import { allowOrigin } from './cors';
 import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
@@ -29,6 +30,8 @@ export interface IngestRoutesOptions {
   startConversions: StartConversions;
   metrics: IngestMetrics;
   rateLimit: RateLimitSettings;
+  /** A request's storage work (key lookup, connection, commit) past this many milliseconds is answered 503. */
+  storageDeadlineMs: number;
   /** Requests refused for a known workspace, for the console's event debugger. */
   refusals?: RefusalLog;
 }
@@ -36,6 +39,7 @@ export interface IngestRoutesOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     ingestCredential: IngestCredential | null;
+    storageBudget: StorageBudget | null;
   }
 }
 
@@ -43,8 +47,8 @@ const SINGLE_MESSAGE_TYPES: readonly MessageType[] = ['track', 'identify', 'page
 /** Segment's browser library posts one message to `/v1/<first letter of its type>`, its mobile libraries batch to `/v1/b`. */
 const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track', i: 'identify', p: 'page', s: 'screen', g: 'group', a: 'alias' };
 
-async function authenticate(credentials: CredentialCache, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<void> {
-  const credential = await credentials.resolve(key);
+async function authenticate(credentials: CredentialCache, budget: StorageBudget, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<void> {
+  const credential = await budget.run(() => credentials.resolve(key));
   if (credential === undefined) throw unauthorized('API key is unknown or revoked');
   // Known before the checks below, so that a refusal is shown to the key's workspace (event debugger).
   request.ingestCredential = credential;
@@ -73,6 +77,8 @@ function startInBackground(start: StartConversions, conversions: readonly Create
 export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app, options) => {
   const { credentials, recordBatch, startConversions, metrics } = options;
   app.decorateRequest('ingestCredential', null);
+  app.decorateRequest('storageBudget', null);
+  const budgetOf = (request: FastifyRequest) => (request.storageBudget ??= createStorageBudget(options.storageDeadlineMs));
   await app.register(rateLimit, { global: false });
 
   const limitRate = app.rateLimit({
@@ -87,12 +93,12 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.addHook('onRequest', async (request, reply) => {
     const presented = keyFromHeadersOrQuery(request);
     if (presented === undefined) return;
-    await authenticate(credentials, request, reply, presented);
+    await authenticate(credentials, budgetOf(request), request, reply, presented);
     await limitRate.call(app, request, reply);
   });
   app.addHook('preValidation', async (request, reply) => {
     if (request.ingestCredential !== null) return;
-    await authenticate(credentials, request, reply, keyFromBody(request.body));
+    await authenticate(credentials, budgetOf(request), request, reply, keyFromBody(request.body));
     await limitRate.call(app, request, reply);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
@@ -103,22 +109,27 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
+  function committed(messageCount: number, result: BatchResult, log: FastifyBaseLogger): void {
+    metrics.batchSize.observe(messageCount);
+    metrics.eventsStored.inc(result.stored);
+    metrics.duplicates.inc(result.duplicates);
+    metrics.conversionsCreated.inc(result.conversions.length);
+    startInBackground(startConversions, result.conversions, log);
+  }
+
   /** `receivedAt` is the instant the messages were checked against, clock-skew correction included. */
   async function accept(request: FastifyRequest, reply: FastifyReply, parse: (receivedAt: Date) => ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
     const receivedAt = new Date();
     const { messages, sentAt } = parse(receivedAt);
-    const result = await recordBatch(workspace, messages, {
-      receivedAt,
-      sentAt,
-      fromAppKey: apiKey.kind === 'app',
-      deviceIp: apiKey.kind === 'secret' ? undefined : request.ip,
+    const receipt = { receivedAt, sentAt, fromAppKey: apiKey.kind === 'app', deviceIp: apiKey.kind === 'secret' ? undefined : request.ip };
+    const result = await budgetOf(request).run((signal) => {
+      const recording = recordBatch(workspace, messages, receipt, signal);
+      // Also when the commit lands after the deadline's 503: its conversions are woken now, and the client's retry
+      // finds its events stored (duplicates).
+      void recording.then((stored) => committed(messages.length, stored, request.log), () => undefined);
+      return recording;
     });
-    metrics.batchSize.observe(messages.length);
-    metrics.eventsStored.inc(result.stored);
-    metrics.duplicates.inc(result.duplicates);
-    metrics.conversionsCreated.inc(result.conversions.length);
-    startInBackground(startConversions, result.conversions, request.log);
     // The tracking script's same-site mode: its identifiers become server-set first-party cookies.
     if (apiKey.kind === 'browser') {
       const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
