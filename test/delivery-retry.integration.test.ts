@@ -1,17 +1,13 @@
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
 import type { ConversionRow } from '../db/types';
-import { DEFAULT_DELIVERY_RETRY, longestProbeWaitMs, type DeliveryRetryPolicy } from '../domain/delivery-retry';
+import { DEFAULT_DELIVERY_RETRY, longestProbeWaitMs } from '../domain/delivery-retry';
 import { createConversionRetryService } from '../ingest/conversion-retry';
 import { createTikTokServices } from '../ingest/tiktok-services';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
+import { mostRequestsDuring, TENTH_SCALE_RETRY } from './helpers/tiktok-outage';
 
-/**
- * TikTok's backoff on a tenth of its scale: probes every 2 s (20 s in production), starting at 100 ms. Throttling's cap
- * stays long, so that an outage waited out on any longer wait than the probe interval would show. TikTok's 28-day
- * horizon stays as it is.
- */
-const retry: DeliveryRetryPolicy = { ...DEFAULT_DELIVERY_RETRY, initialMs: { transient: 100, throttled: 500 }, maximumMs: { transient: 2_000, throttled: 60_000 } };
+const retry = TENTH_SCALE_RETRY;
 /** Long enough for the waits to reach the probe interval and stay there for several probes. */
 const OUTAGE_MS = 15_000;
 /** A busy two-core machine: waking the workflow, claiming the group, the probe and the group's request. */
@@ -38,12 +34,6 @@ async function purchase(ws: Workspace, orderId: string, at = new Date(), clicked
 async function accepted(eventId: string) {
   const { events } = await pipeline.fake.receivedEvents();
   return events.filter((e) => e.eventId === eventId);
-}
-
-/** Requests a TikTok outage of `outageMs` may cost: the first attempt, the waits growing to the probe interval, then one probe per interval. */
-function mostRequestsDuring(outageMs: number): number {
-  const growing = Math.ceil(Math.log2(retry.maximumMs.transient / retry.initialMs.transient));
-  return 1 + growing + Math.ceil(outageMs / (0.8 * retry.maximumMs.transient));
 }
 
 describe('delivery through a long TikTok outage', () => {
@@ -74,7 +64,7 @@ describe('delivery through a long TikTok outage', () => {
     expect(answered.map(eventsIn)).toEqual([1, 4]);
     // During the outage, after the first attempt: one probe of one event per interval, never the whole backlog.
     expect(failed.length).toBeGreaterThanOrEqual(3);
-    expect(failed.length).toBeLessThanOrEqual(mostRequestsDuring(recoveredAt - outageStarts));
+    expect(failed.length).toBeLessThanOrEqual(mostRequestsDuring(retry, recoveredAt - outageStarts, 1));
     expect(failed.slice(1).map(eventsIn)).toEqual(failed.slice(1).map(() => 1));
 
     for (const conversion of settled) {
