@@ -12,6 +12,7 @@ import {
 import { TIKTOK_LIMITS } from '../adplatform/tiktok';
 import type { AdLevel } from '../db/types';
 import { MetricFormatError } from '../domain/ad-metrics';
+import { backoffMs } from '../domain/delivery-retry';
 import { lookbackWindow, splitRange } from '../domain/report-window';
 import type { ActivityDeps } from './deps';
 import { loadWorkspace } from './load';
@@ -39,6 +40,7 @@ async function pullContext(deps: ActivityDeps, workspaceId: string, advertiserId
     workspaceId,
     advertiserId,
     accessToken: connection.accessToken,
+    probe: Context.current().info.attempt > 1,
     onProgress: (progress) => Context.current().heartbeat(progress),
   };
 }
@@ -46,7 +48,9 @@ async function pullContext(deps: ActivityDeps, workspaceId: string, advertiserId
 /**
  * Turns a failure into what Temporal should do: an invalid or revoked token marks the connection for
  * re-authorization and pauses the schedule (so it stops failing every hour); other rejections fail at once;
- * throttling and transient faults are retried by Temporal after the in-call retries.
+ * throttling and transient faults are retried by Temporal after the in-call retries, for as long as TikTok fails, with
+ * the delivery's backoff: during an outage one probe per interval (at most 20 s ± 20% apart), so the pull succeeds
+ * within about that interval of TikTok answering again; throttling waits longer and longer, up to minutes.
  */
 async function failureOf(deps: ActivityDeps, workspaceId: string, error: unknown): Promise<never> {
   if (error instanceof TikTokCallFailed) {
@@ -57,7 +61,9 @@ async function failureOf(deps: ActivityDeps, workspaceId: string, error: unknown
       throw ApplicationFailure.nonRetryable(error.message, AD_STATS_FAILURE.tokenInvalid);
     }
     if (result.outcome === 'permanent') throw ApplicationFailure.nonRetryable(error.message, AD_STATS_FAILURE.rejected);
-    throw ApplicationFailure.create({ message: error.message, type: result.throttled ? AD_STATS_FAILURE.throttled : AD_STATS_FAILURE.transient });
+    const retryClass = result.throttled ? 'throttled' : 'transient';
+    const nextRetryDelay = backoffMs(deps.pipeline.retry, { retryClass, classFailures: Context.current().info.attempt });
+    throw ApplicationFailure.create({ message: error.message, type: AD_STATS_FAILURE[retryClass], nextRetryDelay });
   }
   if (error instanceof ReportRowError || error instanceof MetricFormatError) {
     throw ApplicationFailure.nonRetryable(`TikTok sent a report row Signalbox cannot read: ${error.message}`, AD_STATS_FAILURE.rejected);

@@ -1,22 +1,17 @@
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
 import type { ConversionRow } from '../db/types';
-import { DEFAULT_DELIVERY_RETRY } from '../domain/delivery-retry';
+import { DEFAULT_DELIVERY_RETRY, longestProbeWaitMs } from '../domain/delivery-retry';
 import { createConversionRetryService } from '../ingest/conversion-retry';
 import { createTikTokServices } from '../ingest/tiktok-services';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
+import { mostRequestsDuring, TENTH_SCALE_RETRY } from './helpers/tiktok-outage';
 
-/**
- * Time compressed 300 times: TikTok's 30-minute outage lasts 6 s, the backoff starts at 1 s / 300 and is capped at
- * 5 minutes / 300 = 1 s. TikTok's 28-day horizon stays as it is.
- */
-const COMPRESSION = 300;
-const OUTAGE_MS = (30 * 60_000) / COMPRESSION;
-const retry = {
-  ...DEFAULT_DELIVERY_RETRY,
-  initialMs: { transient: Math.ceil(1_000 / COMPRESSION), throttled: Math.ceil(5_000 / COMPRESSION) },
-  maximumMs: (5 * 60_000) / COMPRESSION,
-};
+const retry = TENTH_SCALE_RETRY;
+/** Long enough for the waits to reach the probe interval and stay there for several probes. */
+const OUTAGE_MS = 15_000;
+/** A busy two-core machine: waking the workflow, claiming the group, the probe and the group's request. */
+const SLACK_MS = 10_000;
 
 let pipeline: TestPipeline;
 beforeAll(async () => {
@@ -28,6 +23,7 @@ afterEach(() => pipeline.fake.clearFaults());
 type Workspace = Awaited<ReturnType<TestPipeline['workspace']>>;
 
 const retryService = () => createConversionRetryService({ db: pipeline.database.db, repos: pipeline.repos, pipelines: pipeline.waker });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function purchase(ws: Workspace, orderId: string, at = new Date(), clickedAt = daysAgo(1, at)): Promise<ConversionRow> {
   await pipeline.ingest(ws, [landing(`visitor-${orderId}`, ttclid(), clickedAt)]);
@@ -41,30 +37,49 @@ async function accepted(eventId: string) {
 }
 
 describe('delivery through a long TikTok outage', () => {
-  it('keeps retrying through a compressed 30-minute outage and delivers every conversion once after it', async () => {
+  it('probes once per interval through the outage and delivers every waiting conversion within an interval of TikTok answering again', async () => {
     const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
     await pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, httpStatus: 503, times: 100_000 }]);
-    const outageEnds = Date.now() + OUTAGE_MS;
+    const outageStarts = Date.now();
     const before = await Promise.all(['outage-1', 'outage-2', 'outage-3'].map((id) => purchase(ws, id)));
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
+    await sleep(OUTAGE_MS / 2);
     const during = await Promise.all(['outage-4', 'outage-5'].map((id) => purchase(ws, id)));
-    await new Promise((resolve) => setTimeout(resolve, outageEnds - Date.now()));
-    expect((await pipeline.repos.conversions.find(before[0]!.id))?.status).toBe('pending');
+    await sleep(outageStarts + OUTAGE_MS - Date.now());
+    expect(await pipeline.repos.conversionPipelines.find(ws.id)).toMatchObject({ retry_class: 'transient' });
+    const recoveredAt = Date.now();
     await pipeline.fake.clearFaults();
 
-    // Still pending after the whole outage: the per-conversion workflow gave up after 12 attempts, about 18.5 of the
-    // 30 minutes (1 + 2 + … + 256 s, then 300 s twice), and marked it failed for good.
     const settled = await Promise.all([...before, ...during].map((c) => pipeline.settled(c)));
     expect(settled.map((c) => c.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
-    expect(settled[0]!.attempts).toBeGreaterThan(1);
+    const { requests } = await pipeline.fake.receivedEvents();
+    const ours = requests.filter((r) => r.path === EVENT_TRACK_PATH && r.rawBody.includes('"outage-'));
+    const eventsIn = (r: (typeof ours)[number]) => (JSON.parse(r.rawBody) as { data: unknown[] }).data.length;
+    const failed = ours.filter((r) => r.answer?.httpStatus === 503);
+    const answered = ours.filter((r) => r.answer?.code === 0);
+
+    // Back within one probe interval (with its jitter) of TikTok answering again, measured on the fake's receipts.
+    const deliveredAt = Math.max(...answered.map((r) => Date.parse(r.receivedAt)));
+    expect(deliveredAt - recoveredAt).toBeLessThanOrEqual(longestProbeWaitMs(retry) + SLACK_MS);
+    // The probe, answered, then everything waiting at once in one request.
+    expect(answered.map(eventsIn)).toEqual([1, 4]);
+    // During the outage, after the first attempt: one probe of one event per interval, never the whole backlog.
+    expect(failed.length).toBeGreaterThanOrEqual(3);
+    expect(failed.length).toBeLessThanOrEqual(mostRequestsDuring(retry, recoveredAt - outageStarts, 1));
+    expect(failed.slice(1).map(eventsIn)).toEqual(failed.slice(1).map(() => 1));
+
     for (const conversion of settled) {
+      // Attempts and timeline count the requests that carried the conversion, no more; TikTok counts it once.
+      const carried = ours.filter((r) => r.rawBody.includes(`"${conversion.event_id}"`)).length;
+      expect(conversion.attempts).toBe(carried);
+      const history = await pipeline.repos.conversionHistory.list(conversion.id);
+      expect(history.filter((h) => h.step === 'delivery_attempt')).toHaveLength(carried);
       const events = await accepted(conversion.event_id);
       expect(events).toHaveLength(1);
       expect(events[0]?.deduplicated).toBe(false);
     }
-    const { requests } = await pipeline.fake.receivedEvents();
-    const failedSends = requests.filter((r) => r.rawBody.includes('"outage-1"') && r.answer?.httpStatus === 503);
-    expect(failedSends.length).toBe(settled[0]!.attempts - 1);
+    // One conversion carried every probe; the others waited unsent.
+    expect(Math.max(...settled.map((c) => c.attempts))).toBeGreaterThanOrEqual(failed.length);
+    expect(await pipeline.repos.conversionPipelines.find(ws.id)).toMatchObject({ retry_class: null, class_failures: 0, resume_at: null });
   });
 
   it('retries gateway errors and throttling alike until TikTok accepts', async () => {

@@ -15,11 +15,14 @@ const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
-// Throttling (40100, 40133) and transient faults are retried inside the activity first, then here with long waits.
+// Throttling (40100, 40133) and transient faults are retried inside the activity first, then here for as long as TikTok
+// fails, at the waits the activity asks for (`nextRetryDelay`: one probe per ≤ 20 s during an outage, minutes when
+// throttled), so a pull caught in an outage of any length succeeds soon after TikTok answers again. Other failures
+// (PostgreSQL) are retried at most 20 s apart too; TikTok's refusals end the pull at once.
 const pulls = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 6 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds' },
 });
 
 const LEVELS = ['campaign', 'adgroup', 'ad'] as const;

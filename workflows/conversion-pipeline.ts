@@ -16,11 +16,14 @@ const GROUPS_PER_RUN = 200;
  * Local activities: each step's result is a marker in history, and the steps run inside the workflow task instead of
  * a round trip each through the server's task queues. Database outages are waited out: a committed conversion is
  * never dropped. A step may take minutes (a large group split on a parameter error, TikTok answering slowly).
+ * Retries stay at most 5 s apart, under the local retry threshold, so they wait in the worker (no timer in history)
+ * and the pipeline is back within seconds of PostgreSQL answering again, however long it stalled; TikTok's failures
+ * are not retried here but answered by the workspace's backoff.
  */
 const steps = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds' },
 });
 
 /**

@@ -1,10 +1,10 @@
 import { createTrackRequestValidator, PARAMETER_ERROR_CODES, type TikTokCallResult } from '../../adplatform/tiktok';
-import { batchTrackRequests, type TrackEnvelope } from '../../adplatform/tiktok/track-batches';
+import { batchTrackRequests, type TrackBatch, type TrackEnvelope } from '../../adplatform/tiktok/track-batches';
 import type { TikTokTrackRequest } from '../../adplatform/tiktok/types';
 import type { AnsweredConversion, DeliveryCandidate, TikTokAnswer } from '../../db/repositories/conversion-groups';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import type { TikTokConnection } from '../../db/repositories/tiktok-connections';
-import { afterFailure, backoffMs, deliveryDeadline, type BackoffState, type RetryClass } from '../../domain/delivery-retry';
+import { afterFailure, backoffMs, deliveryDeadline, probes, type BackoffState, type RetryClass } from '../../domain/delivery-retry';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
 import type { GroupInput } from './prepare-group';
@@ -103,7 +103,8 @@ async function send(sending: Sending, items: readonly DeliveryCandidate[], envel
   await deps.db.transaction(async (trx) => {
     await groups.recordAnswer(input.claimId, deliveryRequestId, answer, placed, trx);
     await history.record(entries, trx);
-    if (result.outcome === 'success') await deps.repos.conversionPipelines.clearBackoff(input.workspaceId, trx);
+    // Any answer but a retryable failure means TikTok is answering again: an outage or throttling is over.
+    if (result.outcome !== 'retryable') await deps.repos.conversionPipelines.clearBackoff(input.workspaceId, trx);
     if (backoff !== undefined) await deps.repos.conversionPipelines.backOff(input.workspaceId, backoff, trx);
     if (tokenInvalid) await deps.repos.tiktokConnections.markReauthorizationRequired(input.workspaceId, trx);
   });
@@ -134,11 +135,23 @@ async function finishUnsent(deps: ActivityDeps, input: GroupInput, finished: { i
 }
 
 /**
+ * The group's `event/track` requests, in order. While TikTok is failing transiently the first is a probe, the oldest
+ * conversion alone: the rest are sent only once TikTok has answered it, and then at once.
+ */
+async function requestsFor(deps: ActivityDeps, workspaceId: string, valid: readonly DeliveryCandidate[]): Promise<TrackBatch<DeliveryCandidate>[]> {
+  const singles = valid.map((item) => ({ item, request: item.requestPayload as unknown as TikTokTrackRequest }));
+  const state = await deps.repos.conversionPipelines.find(workspaceId);
+  if (!probes({ retryClass: state?.retry_class ?? null, classFailures: state?.class_failures ?? 0 })) return batchTrackRequests(singles);
+  return [...batchTrackRequests(singles.slice(0, 1)), ...batchTrackRequests(singles.slice(1))];
+}
+
+/**
  * Step 2 of a group: the prepared conversions go to TikTok in as few requests as it allows (per event source and
  * pixel or app, at most 1,000 events; test events one per request). Each event is checked against TikTok's rules
  * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
  * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
- * its conversions wait for the workspace's backoff, or end `expired` if they could no longer count by then.
+ * its conversions wait for the workspace's backoff (the next attempt is a probe), or end `expired` if they could no
+ * longer count by then.
  */
 export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInput): Promise<DeliveredGroup> {
   const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
@@ -152,17 +165,23 @@ export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInp
     return tally;
   }
 
-  const invalid: { id: string; status: 'failed'; reason: ConversionReason; message: string }[] = [];
+  const unsendable: { id: string; status: 'failed'; reason: ConversionReason; message: string }[] = [];
+  const now = Date.now();
   const valid = candidates.filter((candidate) => {
+    // Waited through an outage (unsent behind a probe) until it could no longer count.
+    if (deliveryDeadline(deps.pipeline.retry, candidate.eventTime).getTime() < now) {
+      unsendable.push({ id: candidate.id, status: 'failed', reason: 'expired', message: "TikTok was failing until after the conversion's event-time horizon" });
+      return false;
+    }
     const validation = validateEvent(candidate.requestPayload);
-    if (!validation.ok) invalid.push({ id: candidate.id, status: 'failed', reason: 'event_invalid', message: validation.message });
+    if (!validation.ok) unsendable.push({ id: candidate.id, status: 'failed', reason: 'event_invalid', message: validation.message });
     return validation.ok;
   });
-  await finishUnsent(deps, input, invalid);
-  tally.failed += invalid.length;
+  await finishUnsent(deps, input, unsendable);
+  tally.failed += unsendable.length;
 
   const sending: Sending = { deps, input, connection, attempts: new Map(valid.map((c) => [c.id, c.attempts])), tally };
-  for (const batch of batchTrackRequests(valid.map((item) => ({ item, request: item.requestPayload as unknown as TikTokTrackRequest })))) {
+  for (const batch of await requestsFor(deps, input.workspaceId, valid)) {
     if ((await send(sending, batch.items, batch.envelope)) === 'backing-off') {
       await deps.repos.conversionGroups.release(input.claimId);
       break;

@@ -11,6 +11,7 @@ export interface PipelineSettings {
   batchingWindowMs: number;
   /** A claim not finished within this time is taken over by the next claim (its holder is presumed dead). */
   leaseMs: number;
+  /** TikTok's backoff for delivery, also the wait between attempts of a statistics pull that TikTok failed. */
   retry: DeliveryRetryPolicy;
 }
 

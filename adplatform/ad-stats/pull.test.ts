@@ -1,7 +1,7 @@
 import type { AdStatsRepository, DailyStatInput } from '../../db/repositories/ad-stats';
 import { createTikTokClient, type TikTokClient } from '../tiktok';
-import { generateAdvertiser, startFakeTikTok, type FakeTikTok } from '../tiktok-fake';
-import { pullReportRange, type AdStatsPullContext, type PullProgress } from './pull';
+import { generateAdvertiser, REPORT_INTEGRATED_PATH, startFakeTikTok, type FakeTikTok } from '../tiktok-fake';
+import { pullReportRange, TikTokCallFailed, type AdStatsPullContext, type PullProgress } from './pull';
 
 const TOKEN = 'pull-test-token';
 // 2 campaigns × 2 ad groups × 3 ads = 12 ads; over 10 days, 120 ad-level rows: 12 pages of 10.
@@ -80,5 +80,37 @@ describe('pullReportRange', () => {
     await expect(pullReportRange(context(client, storePage), 'ad', RANGE)).rejects.toThrow('database went away');
     expect(counts.completed).toBeLessThan(PAGES);
     expect(counts.inFlight).toBe(0);
+  });
+});
+
+describe('a pull retried while TikTok was failing (probe)', () => {
+  const storePage: StorePage = (_workspaceId, stats) => Promise.resolve(stats.length);
+  const reportAnswers = async () => (await fake.receivedEvents()).requests.filter((r) => r.path === REPORT_INTEGRATED_PATH).map((r) => r.answer?.code ?? r.answer?.httpStatus);
+  const noWait = { attempts: 4, delayMs: () => 1 };
+  beforeEach(() => fake.reset());
+
+  it('tries its first call once: an outage costs one request per attempt of the pull', async () => {
+    await fake.injectFaults([{ path: REPORT_INTEGRATED_PATH, httpStatus: 503, times: 10 }]);
+    const error = await pullReportRange({ ...context(createTikTokClient({ baseUrl: fake.url }), storePage), retry: noWait, probe: true }, 'ad', RANGE).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TikTokCallFailed);
+    expect(await reportAnswers()).toEqual([503]);
+  });
+
+  it('goes back to the in-call retries once TikTok has answered', async () => {
+    // The probe (page 1) is answered; page 2 is throttled twice and retried within the call, as in a first attempt.
+    let calls = 0;
+    const client = createTikTokClient({ baseUrl: fake.url });
+    const afterFirstPage: TikTokClient = {
+      ...client,
+      async getReport(...args) {
+        calls += 1;
+        if (calls === 2) await fake.injectFaults([{ path: REPORT_INTEGRATED_PATH, code: 40100, times: 2 }]);
+        return client.getReport(...args);
+      },
+    };
+    const probed = { ...context(afterFirstPage, storePage), retry: noWait, probe: true, concurrency: 1 };
+    expect(await pullReportRange(probed, 'ad', RANGE)).toEqual({ ranges: 1, requests: PAGES, rows: 120 });
+    expect(probed.probe).toBe(false);
+    expect((await reportAnswers()).slice(0, 4)).toEqual([0, 40100, 40100, 0]);
   });
 });

@@ -45,6 +45,11 @@ export interface AdStatsPullContext {
   /** Rows per report page, 1–1000. Default 1,000 (the maximum, fewest requests). */
   pageSize?: number;
   retry?: PullRetryPolicy;
+  /**
+   * TikTok was failing when this pull was last tried: the first call is made once, a probe, without the in-call
+   * retries, so that an outage costs TikTok one request per attempt of the pull. Cleared once TikTok answers.
+   */
+  probe?: boolean;
   /** Called after every stored page (Temporal heartbeats). */
   onProgress?: (progress: PullProgress) => void;
 }
@@ -58,11 +63,12 @@ async function call<T>(context: AdStatsPullContext, endpoint: string, attempt: (
   const policy = context.retry ?? DEFAULT_PULL_RETRY;
   for (let tries = 1; ; tries++) {
     const result = await attempt();
+    if (result.outcome !== 'retryable') context.probe = false;
     if (result.outcome === 'success') {
       if (result.body.data === undefined) throw new TikTokCallFailed(endpoint, { outcome: 'retryable', throttled: false, code: result.code, message: 'answer without data' });
       return result.body.data;
     }
-    if (result.outcome === 'permanent' || tries >= policy.attempts) throw new TikTokCallFailed(endpoint, result);
+    if (result.outcome === 'permanent' || context.probe === true || tries >= policy.attempts) throw new TikTokCallFailed(endpoint, result);
     await sleep(policy.delayMs(tries, result.throttled));
   }
 }

@@ -41,7 +41,7 @@ export async function prepareWorkspace(infra: Infrastructure, prefix: string, vi
 }
 
 /** Like the client library: a 429 (a backlog of requests let through at once) is sent again after `Retry-After`. */
-async function post(infra: Infrastructure, key: string, batch: unknown[]): Promise<void> {
+export async function post(infra: Infrastructure, key: string, batch: unknown[]): Promise<void> {
   const body = gzipSync(JSON.stringify({ batch, sentAt: new Date().toISOString() }));
   for (;;) {
     const response = await fetch(`${infra.ingestUrl}/v1/batch`, {
@@ -69,7 +69,7 @@ async function seedClicks(infra: Infrastructure, { key, prefix }: BenchWorkspace
   for (let i = 0; i < pages.length; i += 1000) await post(infra, key, pages.slice(i, i + 1000));
 }
 
-function purchase(prefix: string, i: number) {
+export function purchase(prefix: string, i: number) {
   return {
     type: 'track',
     event: 'purchase',

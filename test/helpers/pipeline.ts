@@ -53,6 +53,8 @@ export interface TestPipelineOptions {
   pipeline?: Partial<PipelineSettings>;
   /** False: no worker in this process (a test runs its own, e.g. in a child process it kills). Default true. */
   worker?: boolean;
+  /** A database of the test's own (e.g. on a private PostgreSQL it freezes). Default: a fresh one on the test server. */
+  database?: TestDatabase;
 }
 
 /**
@@ -80,7 +82,7 @@ export class TestPipeline {
 
   static async start(options: TestPipelineOptions = {}): Promise<TestPipeline> {
     quietWorkerLogs();
-    const database = await createTestDatabase();
+    const database = options.database ?? (await createTestDatabase());
     const repos = createRepositories(database.db, createSecretBox(TEST_SECRET_KEY));
     const fake = await startFakeTikTok();
     const clientConnection = await Connection.connect({ address: temporalTestAddress() });
