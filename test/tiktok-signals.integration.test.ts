@@ -1,0 +1,49 @@
+import type { Workspace } from '../db/repositories/workspaces';
+import { sha256Hex } from '../domain/hashing';
+import { daysAgo, landing, track, ttclid } from './helpers/messages';
+import { TestPipeline } from './helpers/pipeline';
+
+/**
+ * Every signal TikTok matches on, from a Segment-shaped message through ingest, the pipeline and the fake TikTok
+ * (which refuses any hashed field that is not 64 lower-case hex, so a plaintext slip fails here).
+ */
+let pipeline: TestPipeline;
+beforeAll(async () => {
+  pipeline = await TestPipeline.start();
+});
+afterAll(async () => {
+  await pipeline.close();
+});
+
+/** The event TikTok accepted for a conversion, after the conversion was delivered. */
+async function sentEvent(workspace: Workspace, messages: unknown[]): Promise<Record<string, unknown>> {
+  const [conversion] = await pipeline.ingest(workspace, messages);
+  const settled = await pipeline.settled(conversion!);
+  expect(settled).toMatchObject({ status: 'delivered' });
+  const { events } = await pipeline.fake.receivedEvents();
+  const event = events.find((e) => e.eventId === settled.event_id && e.event === settled.tiktok_event);
+  if (event === undefined) throw new Error(`TikTok received no ${settled.tiktok_event} with event_id ${settled.event_id}`);
+  return event.payload as Record<string, unknown>;
+}
+
+/** A shop with an Order Completed rule, and a visitor who clicked an ad two days ago. */
+async function shopWithClick(visitor: string): Promise<Workspace> {
+  const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'Order Completed', valueSource: 'order_total' }] });
+  await pipeline.ingest(ws, [landing(visitor, ttclid(), daysAgo(2))]);
+  return ws;
+}
+
+describe('signals TikTok matches on', () => {
+  it('sends a user ID, email and phone the sender already hashed as they are, and takes the camelCase eventId for deduplication', async () => {
+    const ws = await shopWithClick('v-hashed');
+    const user = sha256Hex('customer-77');
+    const email = sha256Hex('jo@example.com');
+    const phone = sha256Hex('+12133734253');
+    const order = track('Order Completed', { userId: user.toUpperCase(), anonymousId: 'v-hashed' }, { order_id: 'H-1', eventId: 'pixel-evt-1', total: 12, currency: 'USD' }, {
+      context: { traits: { email, phone } },
+    });
+    const sent = await sentEvent(ws, [order]);
+    expect(sent).toMatchObject({ event_id: 'pixel-evt-1', user: { external_id: user, email, phone } });
+    expect(sent.properties).not.toHaveProperty('eventId');
+  });
+});
