@@ -1,5 +1,6 @@
 import type { TikTokTrackRequest } from '../adplatform/tiktok/types';
 import type { MatchKey, MatchKeySources } from '../db/types';
+import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';
 import { hashEmail, hashExternalId, hashPhone } from './hashing';
@@ -66,6 +67,7 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
       email: hashEmail(readEmail(message)),
       phone: hashPhone(readPhone(message), workspace.defaultPhoneRegion),
       externalId: hashExternalId(message.userId),
+      person: readPersonKeys(message),
       ip: device.ip,
       userAgent: device.userAgent,
       locale: device.locale,

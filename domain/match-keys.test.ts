@@ -50,6 +50,12 @@ describe('chooseMatchKeys', () => {
     expect(chooseMatchKeys(facts({ linked: { emails: many, phones: [] } })).user.email).toEqual(many.slice(0, 5));
   });
 
+  it("sends the message's hashed name and address, recorded as the message's", () => {
+    const keys = chooseMatchKeys(facts({ message: { person: { first_name: 'e'.repeat(64), zip_code: 'f'.repeat(64) } } }));
+    expect(keys.user).toEqual({ first_name: 'e'.repeat(64), zip_code: 'f'.repeat(64) });
+    expect(keys.sources).toEqual({ first_name: { source: 'message' }, zip_code: { source: 'message' } });
+  });
+
   it("says whose _ttp was sent: the message's own, or the linked visitor's that had it", () => {
     expect(chooseMatchKeys(facts({ message: { ttp: 'ttp-own' }, ttp: 'ttp-own', visitors: [phone] })).sources.ttp).toEqual({ source: 'message' });
     expect(chooseMatchKeys(facts({ ttp: 'ttp-phone', visitors: [laptop, phone] })).sources.ttp).toEqual({ source: 'visitor', anonymousId: 'phone-visitor' });

@@ -1,5 +1,6 @@
 import type { TikTokUser } from '../adplatform/tiktok/types';
 import type { MatchKeySource, MatchKeySources } from '../db/types';
+import { PERSON_KEYS, type PersonKeys } from './advanced-matching';
 
 const DAY_MS = 86_400_000;
 /** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */
@@ -10,6 +11,8 @@ export interface MessageKeys {
   email?: string;
   phone?: string;
   externalId?: string;
+  /** Name and address, hashed (advanced matching). */
+  person?: PersonKeys;
   ip?: string;
   userAgent?: string;
   locale?: string;
@@ -81,6 +84,7 @@ export function chooseMatchKeys(facts: MatchKeyFacts): MatchKeys {
   set('email', oneOrMany(message.email !== undefined ? [message.email] : linked.emails), message.email !== undefined ? fromMessage : { source: 'identity' });
   set('phone', oneOrMany(message.phone !== undefined ? [message.phone] : linked.phones), message.phone !== undefined ? fromMessage : { source: 'identity' });
   set('external_id', message.externalId, fromMessage);
+  for (const key of PERSON_KEYS) set(key, message.person?.[key], fromMessage);
   if (facts.click !== undefined) set('ttclid', facts.click.ttclid, fromVisitor(facts.click.anonymousId));
   if (facts.ttp !== undefined) {
     const owner = facts.visitors.find((v) => v.ttp === facts.ttp);

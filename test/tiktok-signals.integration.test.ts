@@ -46,4 +46,21 @@ describe('signals TikTok matches on', () => {
     expect(sent).toMatchObject({ event_id: 'pixel-evt-1', user: { external_id: user, email, phone } });
     expect(sent.properties).not.toHaveProperty('eventId');
   });
+
+  it("sends the buyer's name and address from Segment's traits as hashed advanced-matching keys, and records them as the message's", async () => {
+    const ws = await shopWithClick('v-address');
+    const traits = { firstName: ' Mary-Ann ', lastName: "O'Neil", address: { city: 'San Jose', state: 'CA', country: 'United States', postalCode: '95112-4321' } };
+    const order = track('Order Completed', { userId: 'u-address', anonymousId: 'v-address' }, { order_id: 'AM-1', total: 30, currency: 'USD' }, { context: { traits } });
+    const sent = await sentEvent(ws, [order]);
+    expect(sent.user).toMatchObject({
+      first_name: sha256Hex('maryann'),
+      last_name: sha256Hex('oneil'),
+      city: sha256Hex('sanjose'),
+      state: sha256Hex('ca'),
+      country: sha256Hex('us'),
+      zip_code: sha256Hex('95112'),
+    });
+    const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'AM-1' });
+    expect(conversion.match_keys).toMatchObject({ first_name: { source: 'message' }, zip_code: { source: 'message' } });
+  });
 });
