@@ -3,9 +3,9 @@ import type { MatchKey, MatchKeySources } from '../db/types';
 import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';
-import { hashEmail, hashExternalId, hashPhone } from './hashing';
+import { hashEach, hashEmail, hashExternalId, hashPhone } from './hashing';
 import { chooseMatchKeys, type VisitorKeys } from './match-keys';
-import { pageUrl, readDeviceContext, readEmail, readPhone, readTtp, type TrackedMessage } from './message';
+import { pageUrl, readDeviceContext, readEmails, readExternalIds, readPhones, readTtp, type TrackedMessage } from './message';
 import type { ConversionReason } from './reasons';
 import { buildTikTokEvent } from './tiktok-event';
 
@@ -64,9 +64,9 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
   const device = readDeviceContext(message);
   const keys = chooseMatchKeys({
     message: {
-      email: hashEmail(readEmail(message)),
-      phone: hashPhone(readPhone(message), workspace.defaultPhoneRegion),
-      externalId: hashExternalId(message.userId),
+      emails: hashEach(readEmails(message), hashEmail),
+      phones: hashEach(readPhones(message), (raw) => hashPhone(raw, workspace.defaultPhoneRegion)),
+      externalIds: hashEach([message.userId, ...readExternalIds(message)], hashExternalId),
       person: readPersonKeys(message),
       ip: device.ip,
       userAgent: device.userAgent,

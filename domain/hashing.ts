@@ -48,3 +48,8 @@ export function hashExternalId(raw: unknown): string | undefined {
   if (id === undefined) return undefined;
   return isSha256Hex(id) ? id.toLowerCase() : sha256Hex(id);
 }
+
+/** Each distinct hash of several raw values, in their order; values that hash to nothing are left out. */
+export function hashEach(raws: readonly unknown[], hash: (raw: unknown) => string | undefined): string[] {
+  return [...new Set(raws.map(hash).filter((h): h is string => h !== undefined))];
+}

@@ -6,11 +6,11 @@ const DAY_MS = 86_400_000;
 /** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */
 const MAX_HASHES = 5;
 
-/** What the converting message itself carries; email, phone and the user ID already hashed. */
+/** What the converting message itself carries; emails, phones and external IDs (the user ID first) already hashed. */
 export interface MessageKeys {
-  email?: string;
-  phone?: string;
-  externalId?: string;
+  emails?: readonly string[];
+  phones?: readonly string[];
+  externalIds?: readonly string[];
   /** Name and address, hashed (advanced matching). */
   person?: PersonKeys;
   ip?: string;
@@ -81,9 +81,10 @@ export function chooseMatchKeys(facts: MatchKeyFacts): MatchKeys {
     sources[key] = source;
   };
 
-  set('email', oneOrMany(message.email !== undefined ? [message.email] : linked.emails), message.email !== undefined ? fromMessage : { source: 'identity' });
-  set('phone', oneOrMany(message.phone !== undefined ? [message.phone] : linked.phones), message.phone !== undefined ? fromMessage : { source: 'identity' });
-  set('external_id', message.externalId, fromMessage);
+  const own = (values: readonly string[] | undefined) => values !== undefined && values.length > 0;
+  set('email', oneOrMany(own(message.emails) ? (message.emails as string[]) : linked.emails), own(message.emails) ? fromMessage : { source: 'identity' });
+  set('phone', oneOrMany(own(message.phones) ? (message.phones as string[]) : linked.phones), own(message.phones) ? fromMessage : { source: 'identity' });
+  set('external_id', oneOrMany(message.externalIds ?? []), fromMessage);
   for (const key of PERSON_KEYS) set(key, message.person?.[key], fromMessage);
   if (facts.click !== undefined) set('ttclid', facts.click.ttclid, fromVisitor(facts.click.anonymousId));
   if (facts.ttp !== undefined) {

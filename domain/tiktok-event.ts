@@ -18,7 +18,7 @@ export interface ConversionFacts {
 
 /** Keys that are ours to interpret, never forwarded as custom properties. */
 const CONSUMED_KEYS = new Set([
-  'ttclid', 'ttp', '_ttp', 'event_id', 'eventId', 'url', 'referrer', 'value', 'revenue', 'total', 'currency', 'products', 'contents',
+  'ttclid', 'ttp', '_ttp', 'event_id', 'eventId', 'external_id', 'externalId', 'url', 'referrer', 'value', 'revenue', 'total', 'currency', 'products', 'contents',
 ]);
 
 function text(value: unknown): string | undefined {

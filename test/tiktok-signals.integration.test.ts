@@ -63,4 +63,15 @@ describe('signals TikTok matches on', () => {
     const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'AM-1' });
     expect(conversion.match_keys).toMatchObject({ first_name: { source: 'message' }, zip_code: { source: 'message' } });
   });
+
+  it('sends every email, valid phone and external ID a message lists, as arrays TikTok takes', async () => {
+    const ws = await shopWithClick('v-arrays');
+    const traits = { email: ['jo@example.com', 'JO@example.com', 'ann@example.com'], phone: ['+1 213 373 4253', 'n/a'], external_id: ['crm-9'] };
+    const sent = await sentEvent(ws, [track('Order Completed', { userId: 'u-arrays', anonymousId: 'v-arrays' }, { order_id: 'AR-1', total: 5, currency: 'USD' }, { context: { traits } })]);
+    expect(sent.user).toMatchObject({
+      email: [sha256Hex('jo@example.com'), sha256Hex('ann@example.com')],
+      phone: sha256Hex('+12133734253'),
+      external_id: [sha256Hex('u-arrays'), sha256Hex('crm-9')],
+    });
+  });
 });
