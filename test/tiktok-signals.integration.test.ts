@@ -74,4 +74,20 @@ describe('signals TikTok matches on', () => {
       external_id: [sha256Hex('u-arrays'), sha256Hex('crm-9')],
     });
   });
+
+  it("keeps the sender's content_type, content_ids and num_items, and sends its TikTok-shaped contents rather than its products", async () => {
+    const ws = await shopWithClick('v-contents');
+    const properties = {
+      order_id: 'CT-1',
+      total: 46,
+      currency: 'USD',
+      content_type: 'product_group',
+      contents: [{ content_id: 'G-7', price: 23, quantity: 2 }],
+      products: [{ product_id: 'SKU-1', price: 8, quantity: 1 }],
+      content_ids: ['G-7'],
+      num_items: 2,
+    };
+    const sent = await sentEvent(ws, [track('Order Completed', { userId: 'u-contents', anonymousId: 'v-contents' }, properties)]);
+    expect(sent.properties).toEqual({ value: 46, currency: 'USD', content_type: 'product_group', contents: [{ content_id: 'G-7', price: 23, quantity: 2 }], content_ids: ['G-7'], num_items: 2, order_id: 'CT-1' });
+  });
 });

@@ -9,6 +9,8 @@ import { SUPPORTED_CURRENCIES } from './currencies';
  */
 
 const EVENT_SOURCES = ['web', 'app', 'offline', 'crm'] as const;
+/** §1.4: `product` when content IDs are SKUs, `product_group` when they are item groups. */
+const CONTENT_TYPES = ['product', 'product_group'] as const;
 const MAX_EVENTS_PER_REQUEST = TIKTOK_LIMITS.maxEventsPerTrackRequest;
 /** Unix seconds stay below 1e11 until the year 5138: anything larger is a millisecond timestamp. */
 const LARGEST_SECONDS = 1e11;
@@ -66,7 +68,10 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
     {
       value: z.number({ error: 'must be a number' }).optional(),
       currency: z.enum(SUPPORTED_CURRENCIES, { error: 'must be a supported ISO 4217 currency code, e.g. USD' }).optional(),
+      content_type: z.enum(CONTENT_TYPES, { error: `must be one of ${CONTENT_TYPES.join(', ')}` }).optional(),
       contents: z.array(content, { error: 'must be an array' }).optional(),
+      content_ids: z.array(string(), { error: 'must be an array of strings' }).optional(),
+      num_items: z.int({ error: 'must be an integer' }).optional(),
     },
     { error: NOT_OBJECT },
   );
