@@ -90,4 +90,13 @@ describe('signals TikTok matches on', () => {
     const sent = await sentEvent(ws, [track('Order Completed', { userId: 'u-contents', anonymousId: 'v-contents' }, properties)]);
     expect(sent.properties).toEqual({ value: 46, currency: 'USD', content_type: 'product_group', contents: [{ content_id: 'G-7', price: 23, quantity: 2 }], content_ids: ['G-7'], num_items: 2, order_id: 'CT-1' });
   });
+
+  it('forwards custom properties that merely contain many digits, and still drops contact fields and emails', async () => {
+    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'Delivery Booked' }] });
+    await pipeline.ingest(ws, [landing('v-custom', ttclid(), daysAgo(1))]);
+    const properties = { delivery_date: '2026-11-26', sku: 'SKU-100200300', order_number: '1000234567', customer_phone: '+1 213 373 4253', note: 'jo@example.com' };
+    const sent = await sentEvent(ws, [track('Delivery Booked', { anonymousId: 'v-custom' }, properties)]);
+    expect(sent).toMatchObject({ event: 'Delivery Booked' });
+    expect(sent.properties).toEqual({ delivery_date: '2026-11-26', sku: 'SKU-100200300', order_number: '1000234567' });
+  });
 });
