@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
+import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 
@@ -8,12 +10,26 @@ import { TestPipeline } from './helpers/pipeline';
  * (which refuses any hashed field that is not 64 lower-case hex, so a plaintext slip fails here).
  */
 let pipeline: TestPipeline;
+let admin: FastifyInstance;
 beforeAll(async () => {
   pipeline = await TestPipeline.start();
+  ({ app: admin } = buildTestApp(pipeline.database.db, { repos: pipeline.repos }));
 });
 afterAll(async () => {
+  await admin.close();
   await pipeline.close();
 });
+
+async function putRule(workspace: Workspace, event: string): Promise<{ tiktokEvent: string; chosen: string }> {
+  const answer = await admin.inject({
+    method: 'PUT',
+    url: `/admin/workspaces/${workspace.id}/conversion-rules/${encodeURIComponent(event)}`,
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    payload: {},
+  });
+  expect(answer.statusCode).toBe(200);
+  return answer.json();
+}
 
 /** The event TikTok accepted for a conversion, after the conversion was delivered. */
 async function sentEvent(workspace: Workspace, messages: unknown[]): Promise<Record<string, unknown>> {
@@ -98,5 +114,16 @@ describe('signals TikTok matches on', () => {
     const sent = await sentEvent(ws, [track('Delivery Booked', { anonymousId: 'v-custom' }, properties)]);
     expect(sent).toMatchObject({ event: 'Delivery Booked' });
     expect(sent.properties).toEqual({ delivery_date: '2026-11-26', sku: 'SKU-100200300', order_number: '1000234567' });
+  });
+
+  it("maps Segment's wider spec names and TikTok's own standard names with a rule that names no TikTok event", async () => {
+    const ws = await pipeline.workspace();
+    expect(await putRule(ws, 'Payment Info Entered')).toMatchObject({ tiktokEvent: 'AddPaymentInfo', chosen: expect.stringMatching(/^Payment Info Entered is a Segment spec event: sent to TikTok as AddPaymentInfo, valued at the amount/) });
+    expect(await putRule(ws, 'Purchase')).toMatchObject({ tiktokEvent: 'Purchase', chosen: expect.stringMatching(/^Purchase is a TikTok standard event: sent to TikTok under its own name, valued at the amount/) });
+    await pipeline.ingest(ws, [landing('v-names', ttclid(), daysAgo(1))]);
+    const payment = await sentEvent(ws, [track('Payment Info Entered', { anonymousId: 'v-names' }, { price: 12, quantity: 2, currency: 'EUR' })]);
+    expect(payment).toMatchObject({ event: 'AddPaymentInfo', properties: { value: 24, currency: 'EUR' } });
+    const purchase = await sentEvent(ws, [track('Purchase', { anonymousId: 'v-names' }, { order_id: 'P-1', total: 9, currency: 'EUR' })]);
+    expect(purchase).toMatchObject({ event: 'Purchase', event_id: 'P-1', properties: { value: 9, currency: 'EUR' } });
   });
 });
