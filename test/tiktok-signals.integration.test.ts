@@ -78,6 +78,13 @@ describe('signals TikTok matches on', () => {
     });
     const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'AM-1' });
     expect(conversion.match_keys).toMatchObject({ first_name: { source: 'message' }, zip_code: { source: 'message' } });
+
+    // Match-key coverage (`signalbox match-keys`, the console's Overview) counts them.
+    const coverage = await admin.inject({ method: 'GET', url: `/admin/workspaces/${ws.id}/match-keys?days=7`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const shares = Object.fromEntries(coverage.json().keys.map((k: { key: string; share: number }) => [k.key, k.share]));
+    expect(shares).toMatchObject({ first_name: 1, last_name: 1, city: 1, state: 1, country: 1, zip_code: 1, external_id: 1 });
+    const figures = await pipeline.repos.conversionFigures.matchKeyCoverage(ws.id, { from: daysAgo(1), to: new Date(Date.now() + 60_000) });
+    expect(figures.withKey).toMatchObject({ first_name: 1, zip_code: 1, external_id: 1 });
   });
 
   it('sends every email, valid phone and external ID a message lists, as arrays TikTok takes', async () => {
