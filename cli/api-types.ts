@@ -39,7 +39,7 @@ export interface RuleSuggestionView {
   count: number;
   lastSeenAt: string;
   tiktokEvent: string;
-  mapping: 'standard' | 'segment' | 'custom';
+  mapping: 'standard' | 'segment' | 'tiktok' | 'custom';
   value: RuleValueView;
 }
 

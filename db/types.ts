@@ -212,7 +212,9 @@ export interface ConversionWarning {
   message: string;
 }
 
-export type MatchKey = 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
+export type MatchKey =
+  | 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'first_name' | 'last_name' | 'city' | 'state' | 'country' | 'zip_code'
+  | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
 
 /** `message`: the converting message itself; `visitor`: a linked visitor's profile or page views (its anonymous ID); `identity`: linked hashed identifiers. */
 export interface MatchKeySource {

@@ -1,11 +1,11 @@
 import type { TikTokTrackRequest } from '../adplatform/tiktok/types';
 import type { MatchKey, MatchKeySources } from '../db/types';
+import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';
-import { hashEmail, hashPhone, sha256Hex } from './hashing';
-import { meaningfulIdentifier } from './identifiers';
+import { hashEach, hashEmail, hashExternalId, hashPhone } from './hashing';
 import { chooseMatchKeys, type VisitorKeys } from './match-keys';
-import { pageUrl, readDeviceContext, readEmail, readPhone, readTtp, type TrackedMessage } from './message';
+import { pageUrl, readDeviceContext, readEmails, readExternalIds, readPhones, readTtp, type TrackedMessage } from './message';
 import type { ConversionReason } from './reasons';
 import { buildTikTokEvent } from './tiktok-event';
 
@@ -61,13 +61,13 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
   if (sourceId === null) return { ready: false, reason: fromApp ? 'app_events_not_configured' : 'tiktok_connection_incomplete' };
   if (workspace.testMode && workspace.testEventCode === null) return { ready: false, reason: 'test_mode' };
 
-  const userId = meaningfulIdentifier(message.userId);
   const device = readDeviceContext(message);
   const keys = chooseMatchKeys({
     message: {
-      email: hashEmail(readEmail(message)),
-      phone: hashPhone(readPhone(message), workspace.defaultPhoneRegion),
-      externalId: userId === undefined ? undefined : sha256Hex(userId),
+      emails: hashEach(readEmails(message), hashEmail),
+      phones: hashEach(readPhones(message), (raw) => hashPhone(raw, workspace.defaultPhoneRegion)),
+      externalIds: hashEach([message.userId, ...readExternalIds(message)], hashExternalId),
+      person: readPersonKeys(message),
       ip: device.ip,
       userAgent: device.userAgent,
       locale: device.locale,

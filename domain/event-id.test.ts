@@ -14,6 +14,12 @@ describe('deriveEventId', () => {
     expect(deriveEventId(message({ event_id: 'px-42', order_id: 'o-1' }), true)).toBe('px-42');
   });
 
+  it('takes the camelCase eventId when event_id is absent or junk, before the order_id', () => {
+    expect(deriveEventId(message({ eventId: 'px-7', order_id: 'o-1' }), true)).toBe('px-7');
+    expect(deriveEventId(message({ event_id: 'null', eventId: 'px-7' }), false)).toBe('px-7');
+    expect(deriveEventId(message({ event_id: 'px-42', eventId: 'px-7' }), true)).toBe('px-42');
+  });
+
   it('derives a purchase from its order_id, so two messages for one order are one conversion', () => {
     expect(deriveEventId(message({ order_id: 1001 }, 'a'), true)).toBe('1001');
     expect(deriveEventId(message({ order_id: 1001 }, 'b'), true)).toBe('1001');

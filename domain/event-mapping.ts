@@ -10,26 +10,51 @@ export const STANDARD_EVENT_MAP: Readonly<Record<string, string>> = Object.freez
 });
 
 /**
- * Segment's spec names (e-commerce spec v2 and the B2B SaaS spec's `Signed Up`) → TikTok standard events, so that a
- * shop already instrumented for Segment needs no TikTok event name in its rules.
+ * Segment's spec names → TikTok standard events, so that a shop already instrumented for Segment needs no TikTok event
+ * name in its rules: every e-commerce spec v2 event with a TikTok counterpart, the B2B SaaS spec's registration and
+ * trial events, and common lead names. Spec events without a counterpart (Product List Viewed, Cart Viewed, Order
+ * Refunded, …) are sent as custom events under their own name.
  */
 export const SEGMENT_EVENT_MAP: Readonly<Record<string, string>> = Object.freeze({
   'Order Completed': 'CompletePayment',
   'Product Added': 'AddToCart',
+  'Wishlist Product Added to Cart': 'AddToCart',
+  'Product Added to Wishlist': 'AddToWishlist',
   'Checkout Started': 'InitiateCheckout',
-  'Signed Up': 'CompleteRegistration',
+  'Payment Info Entered': 'AddPaymentInfo',
   'Product Viewed': 'ViewContent',
   'Products Searched': 'Search',
+  'Signed Up': 'CompleteRegistration',
+  'Account Created': 'CompleteRegistration',
+  'Trial Started': 'StartTrial',
+  'Form Submitted': 'SubmitForm',
+  'Lead Created': 'Lead',
+  'Lead Generated': 'Lead',
+  'Application Submitted': 'SubmitApplication',
 });
 
 /** Segment's e-commerce events that carry an amount (`total`, `value`, `revenue`, or `price` × `quantity`). */
-const SEGMENT_VALUED_EVENTS: ReadonlySet<string> = new Set(['Order Completed', 'Checkout Started', 'Product Added', 'Product Viewed']);
+const SEGMENT_VALUED_EVENTS: ReadonlySet<string> = new Set([
+  'Order Completed', 'Checkout Started', 'Product Added', 'Product Viewed', 'Wishlist Product Added to Cart', 'Product Added to Wishlist',
+  'Payment Info Entered',
+]);
 
-export type MappingOrigin = 'standard' | 'segment' | 'custom';
+/** TikTok's standard web events, current and legacy (reference/tiktok-api.md §4.1); any other name is custom. */
+export const TIKTOK_STANDARD_EVENTS: ReadonlySet<string> = new Set([
+  'AddPaymentInfo', 'AddToCart', 'AddToWishlist', 'ApplicationApproval', 'ClickButton', 'CompletePayment',
+  'CompleteRegistration', 'Contact', 'CustomizeProduct', 'Download', 'FindLocation', 'InitiateCheckout', 'Lead',
+  'PlaceAnOrder', 'Purchase', 'Schedule', 'Search', 'StartTrial', 'SubmitApplication', 'SubmitForm', 'Subscribe',
+  'ViewContent',
+]);
+
+export type MappingOrigin = 'standard' | 'segment' | 'tiktok' | 'custom';
 
 export interface EventMapping {
   tiktokEvent: string;
-  /** `standard`: the specification's table; `segment`: a Segment spec name; `custom`: sent under its own name (§6.2). */
+  /**
+   * `standard`: the specification's table; `segment`: a Segment spec name; `tiktok`: already a TikTok standard event
+   * name (current or legacy), sent as it is; `custom`: sent under its own name (§6.2).
+   */
   origin: MappingOrigin;
   /** The spec name the event was recognised as (`Order Completed` for `order_completed`); absent for custom events. */
   knownAs?: string;
@@ -48,6 +73,7 @@ export function eventMapping(serviceEvent: string): EventMapping {
   if (standard !== undefined) return { tiktokEvent: standard, origin: 'standard', knownAs: serviceEvent };
   const segmentName = SEGMENT_BY_SPELLING.get(segmentSpelling(serviceEvent));
   if (segmentName !== undefined) return { tiktokEvent: SEGMENT_EVENT_MAP[segmentName] as string, origin: 'segment', knownAs: segmentName };
+  if (TIKTOK_STANDARD_EVENTS.has(serviceEvent)) return { tiktokEvent: serviceEvent, origin: 'tiktok', knownAs: serviceEvent };
   return { tiktokEvent: serviceEvent, origin: 'custom' };
 }
 
@@ -65,14 +91,6 @@ export function valuedByDefault(serviceEvent: string, tiktokEvent: string): bool
   const mapping = eventMapping(serviceEvent);
   return isPurchase(serviceEvent, tiktokEvent) || (mapping.origin === 'segment' && SEGMENT_VALUED_EVENTS.has(mapping.knownAs as string));
 }
-
-/** TikTok's standard web events, current and legacy (reference/tiktok-api.md §4.1); any other name is custom. */
-export const TIKTOK_STANDARD_EVENTS: ReadonlySet<string> = new Set([
-  'AddPaymentInfo', 'AddToCart', 'AddToWishlist', 'ApplicationApproval', 'ClickButton', 'CompletePayment',
-  'CompleteRegistration', 'Contact', 'CustomizeProduct', 'Download', 'FindLocation', 'InitiateCheckout', 'Lead',
-  'PlaceAnOrder', 'Purchase', 'Schedule', 'Search', 'StartTrial', 'SubmitApplication', 'SubmitForm', 'Subscribe',
-  'ViewContent',
-]);
 
 export function isCustomTikTokEvent(tiktokEvent: string): boolean {
   return !TIKTOK_STANDARD_EVENTS.has(tiktokEvent);

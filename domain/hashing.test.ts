@@ -1,8 +1,9 @@
-import { hashEmail, hashPhone, normalizePhone } from './hashing';
+import { hashEmail, hashExternalId, hashPhone, normalizePhone } from './hashing';
 
 // TikTok's published examples (reference/tiktok-api.md §3), verified with sha256sum.
 const ALICE = '848a771458438fc2ec420560d769fb9b9b86851ee338ec56517baabd79d3bb4f';
 const PHONE = '9f7ec22d72092cd3c0b58726ed9c2d91b92e51a3f29837508fb2948bb22dd2fd';
+const USER_123 = '80fba0ae1c48e3978e43e4efc365e14e12ea0c830ba8ba5b9a2dafc7e3f2ab8b';
 
 describe('hashEmail', () => {
   it('trims and lower-cases before hashing (TikTok vector)', () => {
@@ -36,5 +37,35 @@ describe('hashPhone', () => {
 
   it.each([['12'], ['abc'], [''], [null]])('drops the invalid number %p', (raw) => {
     expect(hashPhone(raw, 'US')).toBeUndefined();
+  });
+});
+
+describe('hashExternalId', () => {
+  it('hashes the trimmed value, case kept (TikTok vector)', () => {
+    expect(hashExternalId(' user_123 ')).toBe(USER_123);
+    expect(hashExternalId('User_123')).not.toBe(USER_123);
+  });
+
+  it('reads a numeric user ID as its digits', () => {
+    expect(hashExternalId(123)).toBe(hashExternalId('123'));
+  });
+
+  it('passes an ID the sender already hashed through, lower-cased, never hashing it twice', () => {
+    expect(hashExternalId(USER_123)).toBe(USER_123);
+    expect(hashExternalId(USER_123.toUpperCase())).toBe(USER_123);
+  });
+
+  it.each([[''], ['null'], ['anonymous'], [undefined], [{}]])('drops the non-identifier %p', (raw) => {
+    expect(hashExternalId(raw)).toBeUndefined();
+  });
+});
+
+describe('already-hashed values', () => {
+  it.each([
+    ['email', (v: string) => hashEmail(v)],
+    ['phone', (v: string) => hashPhone(v, 'US')],
+    ['external_id', (v: string) => hashExternalId(v)],
+  ])('pass through unchanged for %s', (_field, hash) => {
+    expect(hash(` ${ALICE} `)).toBe(ALICE);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { meaningfulIdentifier } from './identifiers';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -36,4 +37,19 @@ export function hashPhone(raw: unknown, defaultRegion: string): string | undefin
   if (typeof raw === 'string' && isSha256Hex(raw.trim())) return raw.trim().toLowerCase();
   const e164 = normalizePhone(raw, defaultRegion);
   return e164 === undefined ? undefined : sha256Hex(e164);
+}
+
+/**
+ * TikTok's external_id rule (reference §3): SHA-256 of the trimmed value, case kept. A value the sender already
+ * hashed (64 hex characters) passes through lower-cased: hashing it again would match nobody.
+ */
+export function hashExternalId(raw: unknown): string | undefined {
+  const id = meaningfulIdentifier(raw);
+  if (id === undefined) return undefined;
+  return isSha256Hex(id) ? id.toLowerCase() : sha256Hex(id);
+}
+
+/** Each distinct hash of several raw values, in their order; values that hash to nothing are left out. */
+export function hashEach(raws: readonly unknown[], hash: (raw: unknown) => string | undefined): string[] {
+  return [...new Set(raws.map(hash).filter((h): h is string => h !== undefined))];
 }

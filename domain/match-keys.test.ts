@@ -15,7 +15,7 @@ function facts(overrides: Partial<MatchKeyFacts> = {}): MatchKeyFacts {
 
 describe('chooseMatchKeys', () => {
   it("gives a backend conversion without device details the converting visitor's latest page view: IP, user agent and page", () => {
-    const keys = chooseMatchKeys(facts({ message: { externalId: 'c'.repeat(64) }, visitors: [laptop, phone], click: { ttclid: 'E.C.P.x', anonymousId: 'phone-visitor' } }));
+    const keys = chooseMatchKeys(facts({ message: { externalIds: ['c'.repeat(64)] }, visitors: [laptop, phone], click: { ttclid: 'E.C.P.x', anonymousId: 'phone-visitor' } }));
     expect(keys.user).toEqual({ external_id: 'c'.repeat(64), ttclid: 'E.C.P.x', ip: '198.51.100.4', user_agent: 'Mozilla/5.0 (Macintosh)' });
     expect(keys.pageUrl).toBe('https://shop.example/cart');
     expect(keys.sources).toEqual({
@@ -43,11 +43,23 @@ describe('chooseMatchKeys', () => {
   });
 
   it('takes email and phone from the message, else from linked identities (at most five each)', () => {
-    const own = chooseMatchKeys(facts({ message: { email: EMAIL }, linked: { emails: ['d'.repeat(64)], phones: [PHONE] } }));
+    const own = chooseMatchKeys(facts({ message: { emails: [EMAIL] }, linked: { emails: ['d'.repeat(64)], phones: [PHONE] } }));
     expect(own.user).toEqual({ email: EMAIL, phone: PHONE });
     expect(own.sources).toEqual({ email: { source: 'message' }, phone: { source: 'identity' } });
     const many = Array.from({ length: 7 }, (_, i) => String(i).repeat(64));
     expect(chooseMatchKeys(facts({ linked: { emails: many, phones: [] } })).user.email).toEqual(many.slice(0, 5));
+  });
+
+  it('sends every email, phone and external ID the message lists, as arrays', () => {
+    const keys = chooseMatchKeys(facts({ message: { emails: [EMAIL, 'd'.repeat(64)], phones: [PHONE], externalIds: ['c'.repeat(64), 'e'.repeat(64)] }, linked: { emails: ['9'.repeat(64)], phones: [] } }));
+    expect(keys.user).toEqual({ email: [EMAIL, 'd'.repeat(64)], phone: PHONE, external_id: ['c'.repeat(64), 'e'.repeat(64)] });
+    expect(keys.sources).toEqual({ email: { source: 'message' }, phone: { source: 'message' }, external_id: { source: 'message' } });
+  });
+
+  it("sends the message's hashed name and address, recorded as the message's", () => {
+    const keys = chooseMatchKeys(facts({ message: { person: { first_name: 'e'.repeat(64), zip_code: 'f'.repeat(64) } } }));
+    expect(keys.user).toEqual({ first_name: 'e'.repeat(64), zip_code: 'f'.repeat(64) });
+    expect(keys.sources).toEqual({ first_name: { source: 'message' }, zip_code: { source: 'message' } });
   });
 
   it("says whose _ttp was sent: the message's own, or the linked visitor's that had it", () => {

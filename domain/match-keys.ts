@@ -1,15 +1,18 @@
 import type { TikTokUser } from '../adplatform/tiktok/types';
 import type { MatchKeySource, MatchKeySources } from '../db/types';
+import { PERSON_KEYS, type PersonKeys } from './advanced-matching';
 
 const DAY_MS = 86_400_000;
 /** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */
 const MAX_HASHES = 5;
 
-/** What the converting message itself carries; email, phone and the user ID already hashed. */
+/** What the converting message itself carries; emails, phones and external IDs (the user ID first) already hashed. */
 export interface MessageKeys {
-  email?: string;
-  phone?: string;
-  externalId?: string;
+  emails?: readonly string[];
+  phones?: readonly string[];
+  externalIds?: readonly string[];
+  /** Name and address, hashed (advanced matching). */
+  person?: PersonKeys;
   ip?: string;
   userAgent?: string;
   locale?: string;
@@ -78,9 +81,11 @@ export function chooseMatchKeys(facts: MatchKeyFacts): MatchKeys {
     sources[key] = source;
   };
 
-  set('email', oneOrMany(message.email !== undefined ? [message.email] : linked.emails), message.email !== undefined ? fromMessage : { source: 'identity' });
-  set('phone', oneOrMany(message.phone !== undefined ? [message.phone] : linked.phones), message.phone !== undefined ? fromMessage : { source: 'identity' });
-  set('external_id', message.externalId, fromMessage);
+  const own = (values: readonly string[] | undefined) => values !== undefined && values.length > 0;
+  set('email', oneOrMany(own(message.emails) ? (message.emails as string[]) : linked.emails), own(message.emails) ? fromMessage : { source: 'identity' });
+  set('phone', oneOrMany(own(message.phones) ? (message.phones as string[]) : linked.phones), own(message.phones) ? fromMessage : { source: 'identity' });
+  set('external_id', oneOrMany(message.externalIds ?? []), fromMessage);
+  for (const key of PERSON_KEYS) set(key, message.person?.[key], fromMessage);
   if (facts.click !== undefined) set('ttclid', facts.click.ttclid, fromVisitor(facts.click.anonymousId));
   if (facts.ttp !== undefined) {
     const owner = facts.visitors.find((v) => v.ttp === facts.ttp);

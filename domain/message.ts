@@ -66,23 +66,32 @@ export function readTtp(message: TrackedMessage): string | undefined {
   return clickId(message.context?.ttp) ?? clickId(message.properties?.ttp) ?? clickId(message.properties?._ttp);
 }
 
-function firstTrait(message: TrackedMessage, key: string): unknown {
+/** The values of the first of traits, `context.traits` and properties that holds the key: one value, or each of an array. */
+function traitValues(message: TrackedMessage, keys: readonly string[]): unknown[] {
   const sources = [message.traits, record(message.context?.traits), message.properties];
   for (const source of sources) {
-    const value = source?.[key];
-    if (value !== undefined && value !== null && value !== '') return value;
+    for (const key of keys) {
+      const value = source?.[key];
+      const values = (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined && v !== null && v !== '');
+      if (values.length > 0) return values;
+    }
   }
-  return undefined;
+  return [];
 }
 
-/** Raw (unhashed) email from traits, `context.traits` or properties, in that order. */
-export function readEmail(message: TrackedMessage): unknown {
-  return firstTrait(message, 'email');
+/** Raw (unhashed) emails from traits, `context.traits` or properties, in that order: one, or several as an array. */
+export function readEmails(message: TrackedMessage): unknown[] {
+  return traitValues(message, ['email']);
 }
 
-/** Raw (unhashed) phone from traits, `context.traits` or properties, in that order. */
-export function readPhone(message: TrackedMessage): unknown {
-  return firstTrait(message, 'phone') ?? firstTrait(message, 'phone_number');
+/** Raw (unhashed) phones from traits, `context.traits` or properties, in that order: one, or several as an array. */
+export function readPhones(message: TrackedMessage): unknown[] {
+  return traitValues(message, ['phone', 'phone_number']);
+}
+
+/** The sender's own external IDs besides the user ID (`external_id` or `externalId`, one or an array). */
+export function readExternalIds(message: TrackedMessage): unknown[] {
+  return traitValues(message, ['external_id', 'externalId']);
 }
 
 export interface DeviceContext {

@@ -22,6 +22,11 @@ describe('observe', () => {
     expect(JSON.stringify([viaTraits, viaContext, viaProperties])).not.toMatch(/example\.com|373/);
   });
 
+  it('links the first valid email of an array', () => {
+    const { links } = observe({ ...base, type: 'identify', userId: 'u1', traits: { email: ['junk', 'bob@example.com', 'ann@example.com'] } }, at, 'US');
+    expect(links).toEqual([{ from: { kind: 'user_id', value: 'u1' }, to: { kind: 'email_sha256', value: sha256Hex('bob@example.com') } }]);
+  });
+
   it.each(['null', 'undefined', 'anonymous', '0', '', '  ', 'NULL'])('never links the junk identifier %p', (junk) => {
     const { links, sighting } = observe({ ...base, userId: junk, anonymousId: 'a1' }, at, 'US');
     expect(links).toEqual([]);

@@ -1,7 +1,7 @@
 import { readAdClickIds, type AdClickIds } from './ad-click';
-import { hashEmail, hashPhone } from './hashing';
+import { hashEach, hashEmail, hashPhone } from './hashing';
 import { meaningfulIdentifier } from './identifiers';
-import { pageUrl, readDeviceContext, readEmail, readPhone, readTtclid, readTtp, type TrackedMessage } from './message';
+import { pageUrl, readDeviceContext, readEmails, readPhones, readTtclid, readTtp, type TrackedMessage } from './message';
 
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
 
@@ -45,8 +45,9 @@ export function messageIdentities(message: TrackedMessage, defaultPhoneRegion: s
   const nodes: IdentityNode[] = [];
   const userId = meaningfulIdentifier(message.userId);
   const anonymousId = meaningfulIdentifier(message.anonymousId);
-  const email = hashEmail(readEmail(message));
-  const phone = hashPhone(readPhone(message), defaultPhoneRegion);
+  // One email and one phone link the message's identities; a message listing several sends them all to TikTok only.
+  const [email] = hashEach(readEmails(message), hashEmail);
+  const [phone] = hashEach(readPhones(message), (raw) => hashPhone(raw, defaultPhoneRegion));
   if (userId !== undefined) nodes.push({ kind: 'user_id', value: userId });
   if (anonymousId !== undefined) nodes.push({ kind: 'anonymous_id', value: anonymousId });
   if (email !== undefined) nodes.push({ kind: 'email_sha256', value: email });

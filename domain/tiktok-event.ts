@@ -18,7 +18,8 @@ export interface ConversionFacts {
 
 /** Keys that are ours to interpret, never forwarded as custom properties. */
 const CONSUMED_KEYS = new Set([
-  'ttclid', 'ttp', '_ttp', 'event_id', 'url', 'referrer', 'value', 'revenue', 'total', 'currency', 'products', 'contents',
+  'ttclid', 'ttp', '_ttp', 'event_id', 'eventId', 'external_id', 'externalId', 'url', 'referrer', 'value', 'revenue', 'total', 'currency', 'products', 'contents',
+  'content_type', 'contentType', 'content_ids', 'contentIds', 'num_items', 'numItems',
 ]);
 
 function text(value: unknown): string | undefined {
@@ -26,13 +27,27 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** Segment's `products[]` (product_id, sku, name, category, price, quantity) or TikTok-shaped `contents[]`. */
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A list of items, or a single item object. */
+function items(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return record(value) === undefined ? undefined : [value];
+}
+
+/**
+ * TikTok-shaped `contents` (content_id, content_name, …), else Segment's `products` (product_id, sku, name, category,
+ * price, quantity); either may be a list or a single object. `contents` wins when both are sent: it is what the
+ * sender wrote for TikTok, and what its value adds up to.
+ */
 export function readContents(properties: Record<string, unknown>): TikTokContent[] | undefined {
-  const items = Array.isArray(properties.products) ? properties.products : Array.isArray(properties.contents) ? properties.contents : undefined;
-  if (items === undefined) return undefined;
-  const contents = items.flatMap((item): TikTokContent[] => {
-    if (typeof item !== 'object' || item === null) return [];
-    const product = item as Record<string, unknown>;
+  const list = items(properties.contents) ?? items(properties.products);
+  if (list === undefined) return undefined;
+  const contents = list.flatMap((item): TikTokContent[] => {
+    const product = record(item);
+    if (product === undefined) return [];
     const quantity = Number(product.quantity);
     const content: TikTokContent = {
       content_id: text(product.content_id ?? product.product_id ?? product.sku ?? product.id),
@@ -46,6 +61,28 @@ export function readContents(properties: Record<string, unknown>): TikTokContent
     return Object.keys(defined).length > 0 ? [defined] : [];
   });
   return contents.length > 0 ? contents : undefined;
+}
+
+const CONTENT_TYPES = ['product', 'product_group'] as const;
+
+/** The sender's `content_type` when it is one TikTok knows (a `product_group` sender's IDs are item groups). */
+function readContentType(properties: Record<string, unknown>): TikTokProperties['content_type'] {
+  const raw = text(properties.content_type ?? properties.contentType)?.toLowerCase();
+  return CONTENT_TYPES.find((type) => type === raw);
+}
+
+/** `content_ids` as strings: a list, or a single ID. */
+function readContentIds(properties: Record<string, unknown>): string[] | undefined {
+  const raw = properties.content_ids ?? properties.contentIds;
+  const ids = (Array.isArray(raw) ? raw : [raw]).map(text).filter((id): id is string => id !== undefined);
+  return ids.length > 0 ? ids : undefined;
+}
+
+function readNumItems(properties: Record<string, unknown>): number | undefined {
+  const raw = properties.num_items ?? properties.numItems;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const count = Number(raw);
+  return Number.isInteger(count) && count >= 0 ? count : undefined;
 }
 
 /** Scalar custom properties (and arrays of them), with anything that names or looks like personal data left out. */
@@ -65,10 +102,13 @@ function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTo
   if (facts.value !== null) properties.value = facts.value;
   if (facts.currency !== null) properties.currency = facts.currency;
   const contents = readContents(source);
-  if (contents !== undefined) {
-    properties.contents = contents;
-    properties.content_type = 'product';
-  }
+  if (contents !== undefined) properties.contents = contents;
+  const contentIds = readContentIds(source);
+  if (contentIds !== undefined) properties.content_ids = contentIds;
+  const contentType = readContentType(source) ?? (contents !== undefined || contentIds !== undefined ? 'product' : undefined);
+  if (contentType !== undefined) properties.content_type = contentType;
+  const numItems = readNumItems(source);
+  if (numItems !== undefined) properties.num_items = numItems;
   const orderId = text(source.order_id);
   if (orderId !== undefined) properties.order_id = orderId;
   const search = text(source.query) ?? text(source.search_string);

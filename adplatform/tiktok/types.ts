@@ -16,6 +16,16 @@ export interface TikTokUser {
   phone?: OneOrMany<string>;
   /** SHA-256 of the trimmed value. */
   external_id?: OneOrMany<string>;
+  /** Advanced matching (§1.3): SHA-256 of the lower-cased name without spaces or punctuation. */
+  first_name?: string;
+  last_name?: string;
+  /** SHA-256 of the lower-cased city, state or region without spaces or punctuation. */
+  city?: string;
+  state?: string;
+  /** SHA-256 of the ISO 3166-1 alpha-2 code, lower-case. */
+  country?: string;
+  /** SHA-256 of the postal code, lower-case, without spaces or dashes. */
+  zip_code?: string;
   /** Click id from the landing URL (`E.C.P.…`, can exceed 300 characters); never hashed. */
   ttclid?: string;
   /** Value of the `_ttp` first-party cookie; never hashed. */

@@ -40,7 +40,7 @@ const RULE_FLAGS = { tiktokEvent: '--tiktok-event', 'value.amount': '--fixed', '
 
 const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, rule.tiktokEvent, valueText(rule.value)]));
 
-const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', custom: 'custom event (own name)' } as const;
+const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', tiktok: 'TikTok standard event', custom: 'custom event (own name)' } as const;
 
 function suggestionsText({ since, suggestions }: RuleSuggestionsView, workspaceId: string): string {
   if (suggestions.length === 0) return `Every event name received since ${since} has a rule.`;

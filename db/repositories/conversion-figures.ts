@@ -22,7 +22,9 @@ export interface TikTokEventActivity {
 }
 
 /** Match keys the coverage figure counts, as named in TikTok's `user` object and in `conversions.match_keys`. */
-export const COVERED_MATCH_KEYS = ['ttclid', 'ttp', 'email', 'phone', 'ip', 'user_agent'] as const;
+export const COVERED_MATCH_KEYS = [
+  'ttclid', 'ttp', 'email', 'phone', 'external_id', 'first_name', 'last_name', 'city', 'state', 'country', 'zip_code', 'ip', 'user_agent',
+] as const;
 export type CoveredMatchKey = (typeof COVERED_MATCH_KEYS)[number];
 
 export interface MatchKeyCoverage {

@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import type { MatchKey, MatchKeySource } from '../types';
 
 /** Every key a conversion can carry, in the order people read them (strongest matches first). */
-export const MATCH_KEYS: readonly MatchKey[] = ['ttclid', 'ttp', 'email', 'phone', 'external_id', 'ip', 'user_agent', 'page_url', 'locale', 'idfa', 'idfv', 'gaid'];
+export const MATCH_KEYS: readonly MatchKey[] = [
+  'ttclid', 'ttp', 'email', 'phone', 'external_id', 'first_name', 'last_name', 'city', 'state', 'country', 'zip_code', 'ip', 'user_agent', 'page_url',
+  'locale', 'idfa', 'idfv', 'gaid',
+];
 
 export interface MatchKeyShare {
   key: MatchKey;

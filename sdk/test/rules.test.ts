@@ -63,6 +63,7 @@ describe('message rules (shared with the ingest API)', () => {
     [`nesting ${MAX_NESTING_DEPTH + 1} levels`, track({ properties: { a: nested(MAX_NESTING_DEPTH - 1) } }), [`batch[3].properties nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep (counting the message); flatten it`]],
     ['arrays 5,000 deep', track({ properties: { a: nested(5000) } }), [`batch[3].properties nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep (counting the message); flatten it`]],
     ['an order_id over 1024 characters', track({ properties: { order_id: 'o'.repeat(1025) } }), ['batch[3].properties.order_id must be at most 1024 characters']],
+    ['an eventId over 1024 characters', track({ properties: { eventId: 'e'.repeat(1025) } }), ['batch[3].properties.eventId must be at most 1024 characters']],
     ['a group without groupId', { type: 'group', userId: 'u' }, ['batch[3].groupId is required for group messages']],
     ['an alias with an empty previousId', { type: 'alias', userId: 'u', previousId: '' }, ['batch[3].previousId must not be empty']],
     ['an alias previousId over 1024 characters', { type: 'alias', userId: 'u', previousId: 'p'.repeat(1025) }, ['batch[3].previousId must be at most 1024 characters']],

@@ -9,24 +9,33 @@ import { SUPPORTED_CURRENCIES } from './currencies';
  */
 
 const EVENT_SOURCES = ['web', 'app', 'offline', 'crm'] as const;
+/** §1.4: `product` when content IDs are SKUs, `product_group` when they are item groups. */
+const CONTENT_TYPES = ['product', 'product_group'] as const;
 const MAX_EVENTS_PER_REQUEST = TIKTOK_LIMITS.maxEventsPerTrackRequest;
 /** Unix seconds stay below 1e11 until the year 5138: anything larger is a millisecond timestamp. */
 const LARGEST_SECONDS = 1e11;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** Advanced matching (§1.3): one hashed value each. */
+const ADVANCED_MATCHING_FIELDS = ['first_name', 'last_name', 'city', 'state', 'country', 'zip_code'] as const;
 
 const NOT_STRING = 'not a valid string';
 const NOT_OBJECT = 'must be an object';
 const string = () => z.string({ error: NOT_STRING });
 
 export interface TrackSchemaOptions {
-  /** Reject email, phone and external_id values that are not SHA-256 lower-case hex. */
+  /** Reject email, phone, external_id and advanced-matching values (name, address) that are not SHA-256 lower-case hex. */
   requireHashedPii: boolean;
 }
 
-function hashedIdentifier(requireHashedPii: boolean) {
-  const value = requireHashedPii
+function hashedValue(requireHashedPii: boolean) {
+  return requireHashedPii
     ? string().regex(SHA256_HEX, 'must be a SHA-256 hash (64 lower-case hex characters); plaintext is not accepted')
     : string();
+}
+
+/** email, phone and external_id take one hashed value or several (§1.3). */
+function hashedIdentifier(requireHashedPii: boolean) {
+  const value = hashedValue(requireHashedPii);
   return z.union([value, z.array(value)], { error: 'must be a string or an array of strings' });
 }
 
@@ -36,6 +45,7 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
       email: hashedIdentifier(requireHashedPii).optional(),
       phone: hashedIdentifier(requireHashedPii).optional(),
       external_id: hashedIdentifier(requireHashedPii).optional(),
+      ...Object.fromEntries(ADVANCED_MATCHING_FIELDS.map((field) => [field, hashedValue(requireHashedPii).optional()])),
       ttclid: string().optional(),
       ttp: string().optional(),
       ip: string().optional(),
@@ -58,7 +68,10 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
     {
       value: z.number({ error: 'must be a number' }).optional(),
       currency: z.enum(SUPPORTED_CURRENCIES, { error: 'must be a supported ISO 4217 currency code, e.g. USD' }).optional(),
+      content_type: z.enum(CONTENT_TYPES, { error: `must be one of ${CONTENT_TYPES.join(', ')}` }).optional(),
       contents: z.array(content, { error: 'must be an array' }).optional(),
+      content_ids: z.array(string(), { error: 'must be an array of strings' }).optional(),
+      num_items: z.int({ error: 'must be an integer' }).optional(),
     },
     { error: NOT_OBJECT },
   );

@@ -9,6 +9,7 @@ function mappingText(rule: ConversionRule, tiktokEventGiven: boolean): string {
     const name = mapping.knownAs === rule.sourceEvent ? 'a Segment spec event' : `Segment's ${mapping.knownAs}`;
     return `${rule.sourceEvent} is ${name}: sent to TikTok as ${rule.tiktokEvent}`;
   }
+  if (mapping.origin === 'tiktok') return `${rule.sourceEvent} is a TikTok standard event: sent to TikTok under its own name`;
   return `${rule.sourceEvent} is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties`;
 }
 

@@ -17,7 +17,7 @@ export const MAX_MESSAGE_ID_LENGTH = 256;
 export const MAX_NAME_LENGTH = 200;
 /**
  * UTF-8 bytes of an identifier that Signalbox indexes (`userId`, `anonymousId`, alias `previousId`,
- * `properties.event_id` and `properties.order_id`). Two of them share an index entry, and PostgreSQL's B-tree entries
+ * `properties.event_id` or `eventId`, and `properties.order_id`). Two of them share an index entry, and PostgreSQL's B-tree entries
  * hold at most 2,704 bytes.
  */
 export const MAX_IDENTIFIER_BYTES = 1024;

@@ -38,14 +38,14 @@ export type MessageCheck =
 
 const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as const;
 /** Properties that become indexed identifiers of a conversion (its deduplication `event_id`). */
-const INDEXED_PROPERTIES = ['event_id', 'order_id'] as const;
+const INDEXED_PROPERTIES = ['event_id', 'eventId', 'order_id'] as const;
 const TYPE_LIST = 'track, identify, page, screen, group, alias';
 
 /** The fields a message may hold, in the order the ingest API has always stored them. */
 const FIELDS = ['messageId', 'timestamp', 'userId', 'anonymousId', ...OBJECT_FIELDS, 'type', 'event', 'name', 'category', 'groupId', 'previousId'] as const;
 /** One path array per field, made once: the paths are needed only to report an issue. */
 const PATHS = Object.fromEntries(FIELDS.map((field) => [field, Object.freeze([field])])) as Record<keyof ValidMessage, readonly PathPart[]>;
-const PROPERTY_PATHS = { event_id: Object.freeze(['properties', 'event_id']), order_id: Object.freeze(['properties', 'order_id']) };
+const PROPERTY_PATHS = Object.fromEntries(INDEXED_PROPERTIES.map((key) => [key, Object.freeze(['properties', key])])) as Record<(typeof INDEXED_PROPERTIES)[number], readonly PathPart[]>;
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
