@@ -12,6 +12,11 @@ export interface PipelineSettings {
   /** A claim not finished within this time is taken over by the next claim (its holder is presumed dead). */
   leaseMs: number;
   retry: DeliveryRetryPolicy;
+  /**
+   * From this attempt of a group step on, an error that is not PostgreSQL or Temporal being unavailable is taken for
+   * one caused by some of the group's conversions: they are found and end `internal_error`, the others go on.
+   */
+  isolateCulpritsFromAttempt: number;
 }
 
 export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
@@ -19,4 +24,5 @@ export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
   batchingWindowMs: 250,
   leaseMs: 10 * 60_000,
   retry: DEFAULT_DELIVERY_RETRY,
+  isolateCulpritsFromAttempt: 3,
 };
