@@ -16,7 +16,7 @@ import type { AdStatsRangeInput, Outcome } from './types';
 
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
-  // A group step retried this many times already keeps failing for something in its group (retries count per step).
+  // A group step still failing at this attempt fails for something in its group: find it (attempts count per step).
   const groupStep = () => ({ isolateCulprits: Context.current().info.attempt >= deps.pipeline.isolateCulpritsFromAttempt });
   return {
     prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input, groupStep()),
