@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
 import { checkAttributionWindow } from './attribution-window';
 import { rollUpConsoleFigures } from './console-rollup';
@@ -15,9 +16,11 @@ import type { AdStatsRangeInput, Outcome } from './types';
 
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
+  // A group step still failing at this attempt fails for something in its group: find it (attempts count per step).
+  const groupStep = () => ({ isolateCulprits: Context.current().info.attempt >= deps.pipeline.isolateCulpritsFromAttempt });
   return {
-    prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input),
-    deliverConversionGroup: (input: GroupInput) => deliverConversionGroup(deps, input),
+    prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input, groupStep()),
+    deliverConversionGroup: (input: GroupInput) => deliverConversionGroup(deps, input, groupStep()),
     // The six steps of the per-conversion workflow, for its runs started before groups.
     prepareConversion: (conversionId: string) => prepareConversion(deps, conversionId),
     resolveIdentity: (conversionId: string) => resolveIdentity(deps, conversionId),

@@ -1,4 +1,4 @@
-import { chooseClick, CLOCK_SKEW_MS } from '../domain/attribution';
+import { chooseClick, latestCountedClickTime } from '../domain/attribution';
 import { meaningfulIdentifier } from '../domain/identifiers';
 import { readTtp } from '../domain/message';
 import { messageIdentities } from '../domain/observation';
@@ -17,7 +17,7 @@ export async function resolveIdentity(deps: ActivityDeps, conversionId: string):
 
   const seeds = messageIdentities(message, workspace.defaultPhoneRegion);
   const anonymousIds = await profiles.reachable(workspace.id, seeds, 'anonymous_id');
-  const notAfter = new Date(conversion.event_time.getTime() + CLOCK_SKEW_MS);
+  const notAfter = latestCountedClickTime(conversion.event_time);
   const clicks = await profiles.recentClicks(workspace.id, anonymousIds, notAfter);
   const decision = chooseClick(
     clicks.map((c) => ({ anonymousId: c.anonymous_id, ttclid: c.ttclid, capturedAt: c.captured_at })),

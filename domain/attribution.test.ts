@@ -1,4 +1,4 @@
-import { chooseClick, CLOCK_SKEW_MS, type Click } from './attribution';
+import { chooseClick, CLOCK_SKEW_MS, latestCountedClickTime, type Click } from './attribution';
 
 const DAY = 86_400_000;
 const conversion = new Date('2026-06-30T12:00:00Z');
@@ -35,5 +35,16 @@ describe('chooseClick', () => {
     const after = { ...click('later', 0), capturedAt: new Date(conversion.getTime() + CLOCK_SKEW_MS + 1000) };
     expect(chooseClick([after], conversion, 30)).toEqual({ attributed: false, reason: 'no_ttclid' });
     expect(chooseClick([after, click('a', 3)], conversion, 30)).toMatchObject({ attributed: true, click: { anonymousId: 'a' } });
+  });
+});
+
+describe('latestCountedClickTime', () => {
+  it('is the conversion time plus the clock-skew allowance', () => {
+    expect(latestCountedClickTime(conversion)).toEqual(new Date(conversion.getTime() + CLOCK_SKEW_MS));
+  });
+
+  it('stops at the last instant PostgreSQL and ISO-8601 strings hold, for a conversion stamped at the end of year 9999', () => {
+    const latest = latestCountedClickTime(new Date('9999-12-31T23:59:59Z'));
+    expect(latest.toISOString()).toBe('9999-12-31T23:59:59.999Z');
   });
 });

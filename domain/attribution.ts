@@ -1,3 +1,5 @@
+import { LATEST_TIME_MS } from '../sdk/src/rules/index.js';
+
 export interface Click {
   anonymousId: string;
   ttclid: string;
@@ -12,9 +14,19 @@ const DAY_MS = 86_400_000;
 /** Browser and server clocks disagree a little; a click stamped slightly after the conversion still counts. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
+/**
+ * The latest capture time of a click that may count for a conversion: the conversion's time plus the skew allowance,
+ * but never past 9999-12-31T23:59:59.999Z, the last instant ingest stores (a purchase stamped at the very end of year
+ * 9999 would otherwise ask PostgreSQL for clicks before a year-10000 time it cannot read).
+ */
+export function latestCountedClickTime(conversionTime: Date): Date {
+  return new Date(Math.min(conversionTime.getTime() + CLOCK_SKEW_MS, LATEST_TIME_MS));
+}
+
 /** Last click wins: the most recent click made before the conversion and no older than the window (spec §4.3). */
 export function chooseClick(clicks: readonly Click[], conversionTime: Date, windowDays: number): AttributionDecision {
-  const beforeConversion = clicks.filter((click) => click.capturedAt.getTime() <= conversionTime.getTime() + CLOCK_SKEW_MS);
+  const notAfter = latestCountedClickTime(conversionTime);
+  const beforeConversion = clicks.filter((click) => click.capturedAt <= notAfter);
   if (beforeConversion.length === 0) return { attributed: false, reason: 'no_ttclid' };
   const latest = beforeConversion.reduce((best, click) => (click.capturedAt > best.capturedAt ? click : best));
   const age = conversionTime.getTime() - latest.capturedAt.getTime();

@@ -56,6 +56,10 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
     explanation: "The event breaks one of TikTok's documented rules (the message below names it), so it was not sent; the other events sent with it were.",
     fix: "Fix the field in the event your code sends (or the rule's value and currency), then send it again.",
   },
+  internal_error: {
+    explanation: 'Signalbox itself failed on this conversion every time it tried (a fault in Signalbox or data it cannot handle), so it set it aside rather than hold up the conversions after it. Its timeline names the step and the error.',
+    fix: 'Report the step and error from the timeline to whoever runs Signalbox; once it is fixed, send the conversion again (it keeps its event_id, so TikTok counts it once).',
+  },
   delivery_retries_exhausted: {
     explanation: 'TikTok kept answering with temporary errors until every delivery attempt was used.',
     fix: 'Check TikTok\'s status, then send the conversion again; it keeps its event_id, so TikTok counts it once.',

@@ -12,6 +12,7 @@ export const CONVERSION_REASONS = {
   delivery_retries_exhausted: 'TikTok kept failing transiently until every delivery attempt was used (conversions processed one per workflow, before groups).',
   expired: "Past TikTok's event-time horizon (28 days after the event): it could no longer count, so it is not sent (again).",
   event_invalid: "The event breaks one of TikTok's documented rules (see the message), so it was not sent; the rest of its group was.",
+  internal_error: 'A group step kept failing on this conversion alone (a Signalbox bug or data it cannot handle; the step and error are in its timeline), so it was set aside and the rest of its group went on.',
 } as const;
 
 export type ConversionReason = keyof typeof CONVERSION_REASONS;

@@ -63,7 +63,7 @@ export interface AppDeps {
 /** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
 export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
   const app = Fastify(options);
-  const metrics = createIngestMetrics();
+  const metrics = createIngestMetrics({ internalErrors: () => deps.repos.conversions.countInternalErrors() });
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
   const passwordAttempts = createPasswordAttempts({ repos: deps.repos });

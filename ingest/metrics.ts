@@ -1,10 +1,27 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { MAX_EVENTS_PER_BATCH } from './limits';
 
+export interface DatabaseFigures {
+  /** Conversions now `failed` with `internal_error`, read from PostgreSQL at each scrape (the worker sets them aside). */
+  internalErrors(): Promise<number>;
+}
+
 /** A registry per app (not prom-client's global one), so several apps in one process never clash. */
-export function createIngestMetrics() {
+export function createIngestMetrics(figures?: DatabaseFigures) {
   const registry = new Registry();
   const registers = [registry];
+  if (figures !== undefined) {
+    new Gauge({
+      name: 'signalbox_conversions_internal_error',
+      help: 'Conversions failed with reason internal_error: a group step kept failing on each of them alone, so it was set aside (send them again once fixed)',
+      registers,
+      async collect() {
+        // Without the database the last count stands: a scrape that fails would hide the request figures of an outage.
+        const count = await figures.internalErrors().catch(() => undefined);
+        if (count !== undefined) this.set(count);
+      },
+    });
+  }
   return {
     registry,
     requests: new Counter({

@@ -7,7 +7,8 @@ import type { TikTokConnection } from '../../db/repositories/tiktok-connections'
 import { afterFailure, backoffMs, deliveryDeadline, probes, type BackoffState, type RetryClass } from '../../domain/delivery-retry';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
-import type { GroupInput } from './prepare-group';
+import { workIsolatingCulprits } from './internal-error';
+import type { GroupInput, GroupStepOptions } from './prepare-group';
 
 export interface DeliveredGroup {
   /** `event/track` requests sent. */
@@ -145,26 +146,9 @@ async function requestsFor(deps: ActivityDeps, workspaceId: string, valid: reado
   return [...batchTrackRequests(singles.slice(0, 1)), ...batchTrackRequests(singles.slice(1))];
 }
 
-/**
- * Step 2 of a group: the prepared conversions go to TikTok in as few requests as it allows (per event source and
- * pixel or app, at most 1,000 events; test events one per request). Each event is checked against TikTok's rules
- * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
- * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
- * its conversions wait for the workspace's backoff (the next attempt is a probe), or end `expired` if they could no
- * longer count by then.
- */
-export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInput): Promise<DeliveredGroup> {
-  const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
-  const candidates = await deps.repos.conversionGroups.toDeliver(input.claimId);
-  if (candidates.length === 0) return tally;
-
-  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
-  if (connection === undefined || connection.status === 'reauthorization_required') {
-    const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
-    await finishUnsent(deps, input, candidates.map((c) => ({ id: c.id, status: 'skipped', reason, message: null })));
-    return tally;
-  }
-
+/** These conversions, checked against TikTok's rules, in as few requests as allowed, until TikTok asks to back off. */
+async function deliverPart(sending: Sending, candidates: readonly DeliveryCandidate[]): Promise<void> {
+  const { deps, input, tally } = sending;
   const unsendable: { id: string; status: 'failed'; reason: ConversionReason; message: string }[] = [];
   const now = Date.now();
   const valid = candidates.filter((candidate) => {
@@ -180,12 +164,43 @@ export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInp
   await finishUnsent(deps, input, unsendable);
   tally.failed += unsendable.length;
 
-  const sending: Sending = { deps, input, connection, attempts: new Map(valid.map((c) => [c.id, c.attempts])), tally };
+  for (const candidate of valid) sending.attempts.set(candidate.id, candidate.attempts);
   for (const batch of await requestsFor(deps, input.workspaceId, valid)) {
     if ((await send(sending, batch.items, batch.envelope)) === 'backing-off') {
       await deps.repos.conversionGroups.release(input.claimId);
-      break;
+      return;
     }
   }
+}
+
+/**
+ * Step 2 of a group: the prepared conversions go to TikTok in as few requests as it allows (per event source and
+ * pixel or app, at most 1,000 events; test events one per request). Each event is checked against TikTok's rules
+ * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
+ * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
+ * its conversions wait for the workspace's backoff (the next attempt is a probe), or end `expired` if they could no
+ * longer count by then.
+ */
+export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<DeliveredGroup> {
+  const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
+  const { conversionGroups: groups } = deps.repos;
+  const candidates = await groups.toDeliver(input.claimId);
+  if (candidates.length === 0) return tally;
+
+  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
+  if (connection === undefined || connection.status === 'reauthorization_required') {
+    const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
+    await finishUnsent(deps, input, candidates.map((c) => ({ id: c.id, status: 'skipped', reason, message: null })));
+    return tally;
+  }
+
+  const sending: Sending = { deps, input, connection, attempts: new Map(), tally };
+  // A part sent again after a failure skips what was answered meanwhile, and finds nothing once a backoff released the group.
+  const stillPending = async (part: readonly DeliveryCandidate[]) => {
+    const ids = new Set(part.map((c) => c.id));
+    return (await groups.toDeliver(input.claimId)).filter((c) => ids.has(c.id));
+  };
+  const group = { claimId: input.claimId, step: 'deliver', isolate: options.isolateCulprits } as const;
+  tally.failed += await workIsolatingCulprits(deps, group, candidates, async (part) => deliverPart(sending, options.isolateCulprits ? await stillPending(part) : part));
   return tally;
 }

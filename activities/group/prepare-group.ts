@@ -10,6 +10,7 @@ import type { TrackedMessage } from '../../domain/message';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
 import { loadWorkspace } from '../load';
+import { workIsolatingCulprits } from './internal-error';
 import { resolveIdentities, type ResolvedIdentity } from './resolve-identities';
 
 export interface GroupInput {
@@ -24,10 +25,18 @@ export interface PrepareGroupInput extends GroupInput {
   fill: boolean;
 }
 
+/** How a group step runs this time; the workflow's input and history do not carry it. */
+export interface GroupStepOptions {
+  /** The step has kept failing for this group: find the conversions that make it fail and end them `internal_error`. */
+  isolateCulprits: boolean;
+}
+
 export interface PreparedGroup {
   claimed: number;
   ready: number;
   skipped: number;
+  /** Ended `internal_error`: each made the step fail on its own. */
+  failed: number;
   /** Nothing was claimed: the wait before there can be work without a wake-up (a backoff or a lease ending), if any. */
   wakeInMs: number | null;
 }
@@ -94,23 +103,14 @@ function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, wi
   return { eligible: false, reason: decision.reason, keepClick: true };
 }
 
-/**
- * Step 1 of a group: claim up to a request's worth of conversions, then for all of them at once resolve identity,
- * check the attribution window, hash and build each one's TikTok event. Conversions that stop here end `skipped`
- * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
- */
-export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<PreparedGroup> {
-  const { claimed, wakeInMs } = await claimGroup(deps, input);
-  if (claimed === 0) return { claimed, ready: 0, skipped: 0, wakeInMs };
+interface GroupContext extends EarlyContext {
+  workspace: Awaited<ReturnType<typeof loadWorkspace>>;
+}
 
+/** Identity, window and request for these conversions, stored in one transaction: all of them, or none. */
+async function preparePart(deps: ActivityDeps, claimId: string, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
   const { repos } = deps;
-  const candidates = await repos.conversionGroups.toPrepare(input.claimId);
-  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, wakeInMs: null };
-  const workspace = await loadWorkspace(deps, input.workspaceId);
-  const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
-  const connection = await repos.tiktokConnections.summary(workspace.id);
-  const context = { ruleEvents: new Set(rules.keys()), connection };
-
+  const { workspace, connection } = context;
   const prepared: PreparedConversion[] = [];
   const history: HistoryEntry[] = [];
   const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys'>, skip: Skip) => {
@@ -161,9 +161,32 @@ export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareG
   });
 
   await deps.db.transaction(async (trx) => {
-    await repos.conversionGroups.storePrepared(input.claimId, prepared, trx);
+    await repos.conversionGroups.storePrepared(claimId, prepared, trx);
     await repos.conversionHistory.record(history, trx);
   });
   const ready = prepared.filter((p) => p.status === 'pending').length;
-  return { claimed, ready, skipped: prepared.length - ready, wakeInMs: null };
+  tally.ready += ready;
+  tally.skipped += prepared.length - ready;
+}
+
+/**
+ * Step 1 of a group: claim up to a request's worth of conversions, then for all of them at once resolve identity,
+ * check the attribution window, hash and build each one's TikTok event. Conversions that stop here end `skipped`
+ * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
+ */
+export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
+  const { claimed, wakeInMs } = await claimGroup(deps, input);
+  if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs };
+
+  const { repos } = deps;
+  const candidates = await repos.conversionGroups.toPrepare(input.claimId);
+  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null };
+  const workspace = await loadWorkspace(deps, input.workspaceId);
+  const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
+  const context: GroupContext = { workspace, ruleEvents: new Set(rules.keys()), connection: await repos.tiktokConnections.summary(workspace.id) };
+
+  const group = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits } as const;
+  const tally = { ready: 0, skipped: 0 };
+  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, input.claimId, context, part, tally));
+  return { claimed, ...tally, failed, wakeInMs: null };
 }

@@ -1,7 +1,7 @@
 import type { ChosenClick, PrepareCandidate } from '../../db/repositories/conversion-groups';
 import type { Repositories } from '../../db/repositories';
 import type { IdentityPathNode } from '../../db/types';
-import { chooseClick, CLOCK_SKEW_MS } from '../../domain/attribution';
+import { chooseClick, latestCountedClickTime } from '../../domain/attribution';
 import { meaningfulIdentifier } from '../../domain/identifiers';
 import { walkIdentities, type IdentityWalk } from '../../domain/identity-walk';
 import { readTtp, type TrackedMessage } from '../../domain/message';
@@ -40,7 +40,7 @@ export async function resolveIdentities(
     (nodes) => profiles.linksFrom(workspace.id, nodes),
   );
   const visitorsOf = walks.map((walk) => walk.values('anonymous_id'));
-  const notAfter = candidates.map((c) => new Date(c.eventTime.getTime() + CLOCK_SKEW_MS));
+  const notAfter = candidates.map((c) => latestCountedClickTime(c.eventTime));
 
   const asked = new Map<string, { anonymousId: string; notAfter: Date }>();
   visitorsOf.forEach((ids, i) => {

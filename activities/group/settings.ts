@@ -13,6 +13,11 @@ export interface PipelineSettings {
   leaseMs: number;
   /** TikTok's backoff for delivery, also the wait between attempts of a statistics pull that TikTok failed. */
   retry: DeliveryRetryPolicy;
+  /**
+   * From this attempt of a group step on, an error that is not PostgreSQL or Temporal being unavailable is taken for
+   * one caused by some of the group's conversions: they are found and end `internal_error`, the others go on.
+   */
+  isolateCulpritsFromAttempt: number;
 }
 
 export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
@@ -20,4 +25,5 @@ export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
   batchingWindowMs: 250,
   leaseMs: 10 * 60_000,
   retry: DEFAULT_DELIVERY_RETRY,
+  isolateCulpritsFromAttempt: 3,
 };

@@ -92,7 +92,7 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
     .command('retry <workspaceId> [conversionIds...]')
     .description('send failed conversions again, by ID or by filter (default: every failed one matching the filter)')
     .option('--status <status>', 'failed (default) or skipped')
-    .option('--reason <reason>', 'e.g. delivery_retries_exhausted, tiktok_rejected, expired')
+    .option('--reason <reason>', 'e.g. tiktok_rejected, event_invalid, expired, internal_error')
     .option('--tiktok-event <name>', 'e.g. CompletePayment')
     .option('--from <time>', 'recorded at or after this ISO-8601 time')
     .option('--to <time>', 'recorded before this ISO-8601 time')

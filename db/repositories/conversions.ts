@@ -180,6 +180,12 @@ export function createConversionRepository(db: Knex) {
         });
       return updated > 0;
     },
+
+    /** Conversions of every workspace now `failed` with `internal_error` (a partial index keeps this cheap to ask often). */
+    async countInternalErrors(executor: Knex = db): Promise<number> {
+      const row = await executor('conversions').where({ status: 'failed', reason: 'internal_error' }).count<{ count: string }>('* as count').first();
+      return Number(row?.count ?? 0);
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import { dateTime, money } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionSummary } from '../types';
 
-const REASONS = ['no_ttclid', 'click_outside_attribution_window', 'conversion_rule_removed', 'tiktok_not_connected', 'tiktok_connection_incomplete', 'tiktok_reauthorization_required', 'app_events_not_configured', 'test_mode', 'tiktok_rejected', 'delivery_retries_exhausted'];
+const REASONS = ['no_ttclid', 'click_outside_attribution_window', 'conversion_rule_removed', 'tiktok_not_connected', 'tiktok_connection_incomplete', 'tiktok_reauthorization_required', 'app_events_not_configured', 'test_mode', 'tiktok_rejected', 'event_invalid', 'expired', 'internal_error', 'delivery_retries_exhausted'];
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
 
 export function ConversionsPage() {
