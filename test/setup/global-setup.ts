@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -49,10 +49,11 @@ async function startServices(stops: Stop[]): Promise<void> {
   if (await reachable(databaseUrl)) {
     process.env.TEST_DATABASE_URL = databaseUrl;
   } else {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-test-pg-'));
+    // A folder below the scratch one: run as root, the cluster's parent folder is opened to the `postgres` user.
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-test-pg-'));
     const reserved = await reservePort();
-    stops.push(async () => reserved.release());
-    const postgres = await startEmbeddedPostgres(dataDir, reserved.port);
+    stops.push(async () => rmSync(scratch, { recursive: true, force: true }), async () => reserved.release());
+    const postgres = await startEmbeddedPostgres(path.join(scratch, 'data'), reserved.port);
     process.env.TEST_DATABASE_URL = postgres.url;
     stops.push(() => postgres.stop());
   }
