@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { endJestIfStuck } from './end-if-stuck';
 import { stopLeftoverProcesses } from './leftovers';
 
 export type Stop = () => Promise<void>;
@@ -10,8 +10,6 @@ interface TestRun {
 }
 
 const STOP_TIMEOUT_MS = 30_000;
-/** How long jest may stay up after the teardown before the run is ended for it. */
-const EXIT_GRACE_MS = 10_000;
 
 // Global setup and teardown are separate modules that share only the process's globals.
 const holder = globalThis as { __signalboxTestRun?: TestRun };
@@ -48,9 +46,6 @@ export async function tearDownTestRun(): Promise<void> {
   if (leftovers.length > 0) console.error(`Processes left running by tests, now stopped:\n  ${leftovers.join('\n  ')}`);
   run.reaper.stop();
 
-  void sleep(EXIT_GRACE_MS, undefined, { ref: false }).then(() => {
-    console.error(`jest was still up ${EXIT_GRACE_MS / 1000} s after the run, kept by open handles (${process.getActiveResourcesInfo().join(', ')}): ending it`);
-    process.exit();
-  });
+  endJestIfStuck();
   if (failures.length > 0) throw new AggregateError(failures, `the test run's services did not all stop: ${failures.map(String).join('; ')}`);
 }
