@@ -13,6 +13,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/sdk/', '\\.integration\\.test\\.ts$'],
+      globalTeardown: '<rootDir>/test/setup/unit-teardown.ts',
     },
     {
       ...common,

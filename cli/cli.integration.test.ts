@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { freePort } from '../devstack/ports';
+import { reservePort } from '../devstack/ports';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { createBatchRecorder } from '../ingest/record-batch';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
@@ -141,8 +141,9 @@ describe('signalbox CLI', () => {
 
   it('finds the dev stack through SIGNALBOX_DATA_DIR first, and names the server and where it came from with --verbose', async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'signalbox-cli-'));
-    // The project's own .signalbox names a stack that is not running; the one meant is elsewhere.
-    const closed = `http://127.0.0.1:${await freePort()}`;
+    // The project's own .signalbox names a stack that is not running (a reserved port nothing listens on); the one meant is elsewhere.
+    const closedPort = await reservePort();
+    const closed = `http://127.0.0.1:${closedPort.port}`;
     mkdirSync(path.join(project, '.signalbox'));
     writeFileSync(path.join(project, '.signalbox', 'dev-stack.json'), JSON.stringify({ ingestUrl: closed, adminToken: 'stale-token' }));
     const dataDir = path.join(project, 'other-data');
@@ -161,6 +162,7 @@ describe('signalbox CLI', () => {
         new RegExp(`^Error: cannot reach Signalbox at ${closed.replace(/[.]/g, '\\.')} \\(from ${path.join(project, '.signalbox', 'dev-stack.json').replace(/[.]/g, '\\.')}\\): .*ECONNREFUSED`),
       );
     } finally {
+      closedPort.release();
       rmSync(project, { recursive: true, force: true });
     }
   });

@@ -1,8 +1,9 @@
 import os from 'node:os';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../adplatform/tiktok-fake';
-import { freePort } from '../devstack/ports';
+import { reservePort, type ReservedPort } from '../devstack/ports';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../ingest/routes/oauth/paths';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
+import { closeAll } from '../test/helpers/close-all';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { run } from './program';
 
@@ -10,21 +11,26 @@ let testDb: TestDatabase;
 let fake: FakeTikTok;
 let subject: TestApp;
 let url: string;
+let reserved: ReservedPort;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   fake = await startFakeTikTok();
-  // A known port, so that the redirect URI points at this server and the "browser" below can follow it.
-  const port = await freePort();
+  // A port known before the server starts, so that the redirect URI points at it and the "browser" below can follow it.
+  reserved = await reservePort();
+  const { port } = reserved;
   const redirectUri = `http://127.0.0.1:${port}${TIKTOK_OAUTH_CALLBACK_PATH}`;
   subject = buildTestApp(testDb.db, { tiktokApiUrl: fake.url, oauth: { appId: FAKE_TIKTOK_APP_ID, secret: FAKE_TIKTOK_APP_SECRET, redirectUri, authUrl: `${fake.url}/portal/auth` } });
   url = await subject.app.listen({ port, host: '127.0.0.1' });
 });
-afterAll(async () => {
-  await subject.app.close();
-  await fake.close();
-  await testDb.destroy();
-});
+afterAll(() =>
+  closeAll(
+    () => subject?.app.close(),
+    () => reserved?.release(),
+    () => fake?.close(),
+    () => testDb?.destroy(),
+  ),
+);
 
 async function signalbox(args: string[]) {
   const out: string[] = [];

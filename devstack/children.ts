@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createLogFormatter } from './log-format';
+import { assertListensOn } from './port-owner';
 
 export interface Child {
   name: string;
@@ -64,17 +65,23 @@ export async function stopChild(child: Child, graceMs = 20_000): Promise<void> {
   clearTimeout(force);
 }
 
-/** Resolves once `url` answers any HTTP status, or rejects when the child dies or time runs out. */
+/**
+ * Resolves once `url` answers any HTTP status, from the child itself: rejects when the child dies, when another
+ * program answers on that port instead, or when time runs out.
+ */
 export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null) throw new Error(`${child.name} exited with code ${child.process.exitCode} while starting`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const answered = await fetch(url, { signal: AbortSignal.timeout(1000) }).then(
+      async (response) => {
+        await response.arrayBuffer();
+        return true;
+      },
+      () => false,
+    );
+    if (answered) return assertListensOn(child.process.pid, Number(new URL(url).port), child.name);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${child.name} did not answer on ${url} within ${timeoutMs} ms`);
 }

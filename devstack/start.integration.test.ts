@@ -10,12 +10,13 @@ import { FAKE_TIKTOK_ADVERTISER_ID } from '../adplatform/tiktok-fake';
 import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';
+import { closeAll } from '../test/helpers/close-all';
 import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
-import { freePort } from './ports';
+import { reservePort, type ReservedPort } from './ports';
 
 /**
  * `npm start` as a person runs it: the built code (compiled here with esbuild, file by file as tsc lays it out) with
- * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on free ports.
+ * its own data folder, on this run's PostgreSQL and Temporal dev server, the fake TikTok and ingest on reserved ports.
  */
 let out: string;
 let dataDir: string;
@@ -24,6 +25,8 @@ let admin: Knex;
 /** An empty database: the stack migrates it itself (knex records the compiled .js migrations, as npm start does). */
 const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
 let stack: ChildProcess | undefined;
+/** Ingest's and the fake TikTok's: the stack is told them, as a person sets PORT and FAKE_TIKTOK_PORT. */
+let ports: ReservedPort[] = [];
 const lines: string[] = [];
 const taskQueue = `devstack-test-${process.pid}`;
 
@@ -60,6 +63,8 @@ beforeAll(async () => {
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
+  ports = await Promise.all([reservePort(), reservePort()]);
+  const [ingestPort, fakeTikTokPort] = ports.map((reserved) => String(reserved.port));
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,
@@ -67,8 +72,8 @@ beforeAll(async () => {
       DATABASE_URL: databaseUrl(),
       TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      PORT: String(await freePort()),
-      FAKE_TIKTOK_PORT: String(await freePort()),
+      PORT: ingestPort,
+      FAKE_TIKTOK_PORT: fakeTikTokPort,
       SIGNALBOX_DATA_DIR: dataDir,
       XDG_RUNTIME_DIR: runtimeDir,
       // The worker's readiness line must come whatever the level.
@@ -79,23 +84,38 @@ beforeAll(async () => {
   for (const stream of [stack.stdout, stack.stderr]) if (stream) createInterface({ input: stream }).on('line', (line) => lines.push(line));
 }, 300_000);
 
-afterAll(async () => {
-  if (stack && stack.exitCode === null) {
-    const exited = new Promise((resolve) => stack?.once('exit', resolve));
-    stack.kill('SIGTERM');
-    await exited;
-  }
+async function stopStack(): Promise<void> {
+  if (!stack || stack.exitCode !== null || stack.signalCode !== null) return;
+  const exited = new Promise((resolve) => stack?.once('exit', resolve));
+  stack.kill('SIGTERM');
+  await exited;
+}
+
+async function deleteSchedules(): Promise<void> {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS as string });
-  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID]) {
-    const schedule = new Client({ connection }).schedule.getHandle(scheduleId);
-    const description = await schedule.describe().catch(() => undefined);
-    if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await schedule.delete();
+  try {
+    for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID]) {
+      const schedule = new Client({ connection }).schedule.getHandle(scheduleId);
+      const description = await schedule.describe().catch(() => undefined);
+      if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await schedule.delete();
+    }
+  } finally {
+    await connection.close();
   }
-  await connection.close();
-  await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await admin.destroy();
-  for (const dir of [out, dataDir, runtimeDir]) rmSync(dir, { recursive: true, force: true });
-}, 120_000);
+}
+
+afterAll(
+  () =>
+    closeAll(
+      stopStack,
+      () => ports.forEach((reserved) => reserved.release()),
+      deleteSchedules,
+      () => admin?.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`),
+      () => admin?.destroy(),
+      () => [out, dataDir, runtimeDir].forEach((dir) => dir && rmSync(dir, { recursive: true, force: true })),
+    ),
+  120_000,
+);
 
 describe('npm start', () => {
   it('prints "running" only once the worker is running, the CLI finds that stack by itself, and its worker pulls statistics', async () => {

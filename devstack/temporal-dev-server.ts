@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { assertListensOn } from './port-owner';
 import type { TemporalCli } from './temporal-cli';
 
 export interface DevServerOptions {
@@ -11,6 +12,9 @@ export interface DevServerOptions {
   port: number;
   /** Serve the Temporal UI on this port; omit for a headless server. */
   uiPort?: number;
+  /** The HTTP API and `/metrics` ports; omitted, the server picks free ones itself. */
+  httpPort?: number;
+  metricsPort?: number;
   /** Keep history in this SQLite file across restarts; omit for an in-memory server. */
   dbFile?: string;
   namespace: string;
@@ -26,6 +30,8 @@ export interface RunningDevServer {
 export function devServerArgs(options: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', options.ip, '--port', String(options.port), '--namespace', options.namespace];
   args.push(...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
+  if (options.httpPort !== undefined) args.push('--http-port', String(options.httpPort));
+  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   if (options.dbFile !== undefined) {
     args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   }
@@ -34,18 +40,18 @@ export function devServerArgs(options: DevServerOptions): string[] {
   return args;
 }
 
+/** Resolves once the server `child` accepts connections at `address`; rejects when another program answers there. */
 export async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Temporal dev server exited with code ${child.exitCode} before it was ready`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.close();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`Temporal dev server at ${address} not ready after ${timeoutMs} ms: ${String(error)}`);
-      await sleep(250);
-    }
+    const refused = await Connection.connect({ address, connectTimeout: 1000 }).then(
+      (connection) => connection.close().then(() => undefined),
+      (error: unknown) => error,
+    );
+    if (refused === undefined) return assertListensOn(child.pid, Number(address.slice(address.lastIndexOf(':') + 1)), 'the Temporal dev server');
+    if (Date.now() > deadline) throw new Error(`Temporal dev server at ${address} not ready after ${timeoutMs} ms: ${String(refused)}`);
+    await sleep(250);
   }
 }
 

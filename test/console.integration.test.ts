@@ -6,8 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
 import type { ConversionRow } from '../db/types';
-import { freePort } from '../devstack/ports';
+import { reservePort, type ReservedPort } from '../devstack/ports';
 import { buildTestApp } from '../ingest/testing/test-app';
+import { closeAll } from './helpers/close-all';
 import { TestPipeline } from './helpers/pipeline';
 
 /** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
@@ -23,6 +24,8 @@ jest.setTimeout(180_000);
 let pipeline: TestPipeline;
 let ingest: FastifyInstance;
 let ingestUrl: string;
+/** Known before the server starts: the OAuth redirect URI names it. */
+let ingestPort: ReservedPort;
 let browser: BrowserContext;
 let page: Page;
 let workspaceId: string;
@@ -39,7 +42,8 @@ beforeAll(async () => {
   buildConsole(consoleDirectory);
   mkdirSync(ARTIFACTS, { recursive: true });
   pipeline = await TestPipeline.start();
-  const port = await freePort();
+  ingestPort = await reservePort();
+  const { port } = ingestPort;
   ingestUrl = `http://127.0.0.1:${port}`;
   ({ app: ingest } = buildTestApp(pipeline.database.db, {
     repos: pipeline.repos,
@@ -65,12 +69,15 @@ beforeAll(async () => {
   page = browser.pages()[0] ?? (await browser.newPage());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await ingest?.close();
-  await pipeline?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() =>
+  closeAll(
+    () => browser?.close(),
+    () => ingest?.close(),
+    () => ingestPort?.release(),
+    () => pipeline?.close(),
+    () => rmSync(scratch, { recursive: true, force: true }),
+  ),
+);
 
 const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 const open = (pagePath: string) => page.goto(`${ingestUrl}/console/w/${workspaceId}/${pagePath}`);

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../devstack/ports';
+import { reservePort } from '../../devstack/ports';
 
 export interface BenchCluster {
   /** URL of a database of this cluster. */
@@ -19,7 +19,7 @@ export async function startBenchCluster(profile: boolean): Promise<BenchCluster>
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-pg-'));
   chmodSync(root, 0o755); // as root, the package runs PostgreSQL as `postgres`, which must reach the data directory
   const dataDir = path.join(root, 'data');
-  const port = await freePort();
+  const port = (await reservePort()).port;
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

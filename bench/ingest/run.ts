@@ -4,7 +4,7 @@ import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
-import { freePort } from '../../devstack/ports';
+import { reservePort } from '../../devstack/ports';
 import { startBenchCluster, type BenchCluster } from './cluster';
 import { copyEvents } from './copy';
 import { closedLoop, createSender, openLoop, type LoadResult, type Sender } from './load';
@@ -52,7 +52,7 @@ async function prepareDatabase(cluster: BenchCluster, name: string, workspaces: 
 
 /** The ingest API as production runs it: its own process (`node dist/ingest/server.js`). */
 async function startIngest(databaseUrl: string): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
+  const port = (await reservePort()).port;
   const child = startNodeChild('ingest', path.join(BUILD_ROOT, 'ingest', 'server.js'), {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -61,7 +61,7 @@ async function startIngest(databaseUrl: string): Promise<{ child: Child; url: st
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
     SECRET_KEY,
     // No conversion rule, so no workflow to start: nothing listens there.
-    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${(await reservePort()).port}`,
     LOG_LEVEL: 'warn',
     // A CPU profile of each ingest run (open it in Chrome DevTools or speedscope).
   }, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve('bench-profiles')}`] : []);

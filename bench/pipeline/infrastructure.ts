@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { buildFakeTikTokApp } from '../../adplatform/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
-import { freePort } from '../../devstack/ports';
+import { reservePort } from '../../devstack/ports';
 import { locateTemporalCli } from '../../devstack/temporal-cli';
 import { startTemporalDevServer } from '../../devstack/temporal-dev-server';
 import { cpuSnapshot } from './cpu';
@@ -32,7 +32,7 @@ export async function startInfrastructure() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-'));
   stops.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const cli = await locateTemporalCli({ projectToolsDir: path.join(BUILD_ROOT, '..', '.tools', 'bin'), allowBuild: true, allowSdkDownload: false, log: console.log });
-  const temporal = await startTemporalDevServer({ cli, ip: '127.0.0.1', port: await freePort(), namespace: 'default', dbFile: path.join(dataDir, 'temporal.db') });
+  const temporal = await startTemporalDevServer({ cli, ip: '127.0.0.1', port: (await reservePort()).port, namespace: 'default', dbFile: path.join(dataDir, 'temporal.db') });
   stops.push(() => temporal.stop());
 
   const fake = await buildFakeTikTokApp();
@@ -49,7 +49,7 @@ export async function startInfrastructure() {
     return child;
   };
   startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl });
-  const port = await freePort();
+  const port = (await reservePort()).port;
   const ingestUrl = `http://127.0.0.1:${port}`;
   const ingest = startChild('ingest', 'ingest/server.js', { PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: randomBytes(24).toString('hex') });
   await waitForHttp(`${ingestUrl}/healthz`, ingest);

@@ -8,11 +8,12 @@ import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
-import { freePort } from '../../devstack/ports';
+import { reservePort, type ReservedPort } from '../../devstack/ports';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../../ingest/testing/test-app';
 import { WORKER_RUNNING } from '../../worker/running';
 import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../worker/schedules';
 import { compileServerCode } from '../helpers/built-code';
+import { closeAll } from '../helpers/close-all';
 import { order, sendUntilAnswered, startLoad, type Order } from '../helpers/conversion-load';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres';
 import { startPrivateTemporal, type PrivateTemporal } from '../helpers/private-temporal';
@@ -36,7 +37,8 @@ let db: Knex;
 let repos: Repositories;
 let temporalClient: Client;
 let ingestUrl: string;
-let ingestPort: number;
+/** Held for the whole file: every restart of ingest comes back on the address the load keeps sending to. */
+let ingestPort: ReservedPort;
 let ingest: Child;
 let worker: Child;
 
@@ -55,8 +57,11 @@ function running(child: Child): Promise<unknown> {
 
 /** At `warn` ingest also logs each request refused while PostgreSQL is down and each wake-up Temporal missed. */
 async function startIngest(logLevel: 'error' | 'warn' = 'error'): Promise<Child> {
-  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
-  await waitForHttp(`${ingestUrl}/healthz`, child);
+  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort.port), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
+  await waitForHttp(`${ingestUrl}/healthz`, child).catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
+  });
   return child;
 }
 
@@ -115,15 +120,28 @@ async function expectEachOrderOnceAtTikTok(workspaceId: string, orders: readonly
 /** Orders at a steady rate; `fault` runs meanwhile (a kill, a pause, a restart) and the load goes on a while after it. */
 async function underLoad(key: string, prefix: string, fault: () => Promise<void>): Promise<Order[]> {
   const load = startLoad(ingestUrl, key, prefix, ORDERS_PER_SECOND);
-  await sleep(2_000);
-  await fault();
-  await sleep(2_000);
+  try {
+    await sleep(2_000);
+    await fault();
+    await sleep(2_000);
+  } catch (error) {
+    load.abandon(); // the orders still being sent would keep jest alive after the test failed
+    throw error;
+  }
   return load.stop();
 }
 
 beforeAll(async () => {
-  [code, postgres, temporal, fake, ingestPort] = await Promise.all([compileServerCode('kill-mid-load-'), startPrivatePostgres(), startPrivateTemporal(), startFakeTikTok(), freePort()]);
-  ingestUrl = `http://127.0.0.1:${ingestPort}`;
+  // Each one settled and assigned, so that afterAll stops those that started when another did not.
+  const started = await Promise.allSettled([
+    compileServerCode('kill-mid-load-').then((built) => (code = built)),
+    startPrivatePostgres().then((running) => (postgres = running)),
+    startPrivateTemporal().then((running) => (temporal = running)),
+    startFakeTikTok().then((running) => (fake = running)),
+    reservePort().then((reserved) => (ingestPort = reserved)),
+  ]);
+  for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+  ingestUrl = `http://127.0.0.1:${ingestPort.port}`;
   db = createDatabase({ url: postgres.url });
   await migrateToLatest(db);
   repos = createRepositories(db, createSecretBox(TEST_SECRET_KEY));
@@ -133,15 +151,19 @@ beforeAll(async () => {
   ingest = await startIngest();
 }, 300_000);
 
-afterAll(async () => {
-  for (const child of [ingest, worker]) if (child) await stopChild(child);
-  await temporalClient?.connection.close();
-  await fake?.close();
-  await db?.destroy();
-  await temporal?.stop();
-  await postgres?.stop();
-  if (code) rmSync(code, { recursive: true, force: true });
-});
+afterAll(() =>
+  closeAll(
+    () => ingest && stopChild(ingest),
+    () => worker && stopChild(worker),
+    () => temporalClient?.connection.close(),
+    () => fake?.close(),
+    () => db?.destroy(),
+    () => temporal?.stop(),
+    () => postgres?.stop(),
+    () => ingestPort?.release(),
+    () => code && rmSync(code, { recursive: true, force: true }),
+  ),
+);
 
 describe('kill -9 of one process while purchases arrive, then a restart', () => {
   it('the worker: the next one finishes what it was doing; TikTok counts each purchase once', async () => {

@@ -20,15 +20,19 @@ export function order(orderId: string): Order {
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504, 'no answer']);
 
-/** As a client library does: the same request again, after a short pause, until it is acknowledged (2xx) or refused. */
-export async function sendUntilAnswered(url: string, key: string, sent: Order, giveUpAfterMs = 120_000): Promise<void> {
-  for (const deadline = Date.now() + giveUpAfterMs; Date.now() < deadline; await sleep(250 + Math.random() * 250)) {
+/**
+ * As a client library does: the same request again, after a short pause, until it is acknowledged (2xx) or refused,
+ * or until `abandoned` aborts.
+ */
+export async function sendUntilAnswered(url: string, key: string, sent: Order, giveUpAfterMs = 120_000, abandoned?: AbortSignal): Promise<void> {
+  for (const deadline = Date.now() + giveUpAfterMs; Date.now() < deadline && !abandoned?.aborted; await sleep(250 + Math.random() * 250)) {
     sent.attempts += 1;
+    const timeout = AbortSignal.timeout(10_000);
     sent.answer = await fetch(`${url}/v1/batch`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: sent.body,
-      signal: AbortSignal.timeout(10_000),
+      signal: abandoned === undefined ? timeout : AbortSignal.any([timeout, abandoned]),
     }).then(
       async (response) => {
         await response.arrayBuffer();
@@ -43,22 +47,29 @@ export async function sendUntilAnswered(url: string, key: string, sent: Order, g
 export interface Load {
   /** Stops making orders and resolves, with every order made, once each has been answered for good. */
   stop(): Promise<Order[]>;
+  /** Stops making orders and sending them at once (the test failed). */
+  abandon(): void;
 }
 
 /** Posts a new order `perSecond` times a second, to the ingest API at `url`. */
 export function startLoad(url: string, key: string, prefix: string, perSecond: number): Load {
   const orders: Order[] = [];
   const sends: Promise<void>[] = [];
+  const abandoned = new AbortController();
   const timer = setInterval(() => {
     const next = order(`${prefix}-${orders.length}`);
     orders.push(next);
-    sends.push(sendUntilAnswered(url, key, next));
+    sends.push(sendUntilAnswered(url, key, next, undefined, abandoned.signal));
   }, 1000 / perSecond);
   return {
     async stop() {
       clearInterval(timer);
       await Promise.all(sends);
       return orders;
+    },
+    abandon() {
+      clearInterval(timer);
+      abandoned.abort();
     },
   };
 }

