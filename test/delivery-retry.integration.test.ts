@@ -52,8 +52,8 @@ describe('delivery through a long TikTok outage', () => {
     expect((await pipeline.repos.conversions.find(before[0]!.id))?.status).toBe('pending');
     await pipeline.fake.clearFaults();
 
-    // Still pending after the whole outage: the per-conversion workflow gave up after 12 attempts, about 18.5 of the
-    // 30 minutes (1 + 2 + … + 256 s, then 300 s twice), and marked it failed for good.
+    // Still pending after the whole outage, then delivered: a transient failure never ends a conversion before TikTok's
+    // event-time horizon.
     const settled = await Promise.all([...before, ...during].map((c) => pipeline.settled(c)));
     expect(settled.map((c) => c.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
     expect(settled[0]!.attempts).toBeGreaterThan(1);

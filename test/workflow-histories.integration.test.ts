@@ -10,8 +10,7 @@ import { TestPipeline, workflowBundle } from './helpers/pipeline';
  * Runs a workspace's group workflow through its kinds of steps (woken, a group delivered after a transient failure and
  * the backoff timer, a skipped conversion, idle) and replays the history against the current workflow code. With
  * CAPTURE_HISTORIES=1 it also stores it in test/histories, whose replay (workflows/replay.test.ts) then guards every
- * later change against non-determinism. Capture again only when a change is meant to be incompatible. The stored
- * histories of the per-conversion workflow (conversion-*.json) come from before groups and are never captured again.
+ * later change against non-determinism. Capture again only when a change is meant to be incompatible.
  */
 let pipeline: TestPipeline;
 beforeAll(async () => {
