@@ -1,4 +1,4 @@
-import type { TikTokTrackRequest } from '../adplatform/tiktok/types';
+import type { TikTokTrackRequest } from './tiktok-wire';
 import type { MatchKey, MatchKeySources } from '../db/types';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';

@@ -1,4 +1,4 @@
-import type { TikTokUser } from '../adplatform/tiktok/types';
+import type { TikTokUser } from './tiktok-wire';
 import type { MatchKeySource, MatchKeySources } from '../db/types';
 
 const DAY_MS = 86_400_000;
