@@ -1,10 +1,9 @@
 import type { TikTokTrackRequest } from './tiktok-wire';
-import type { MatchKey, MatchKeySources } from '../db/types';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';
 import { hashEmail, hashPhone, sha256Hex } from './hashing';
 import { meaningfulIdentifier } from './identifiers';
-import { chooseMatchKeys, type VisitorKeys } from './match-keys';
+import { chooseMatchKeys, type MatchKey, type MatchKeySources, type VisitorKeys } from './match-keys';
 import { pageUrl, readDeviceContext, readEmail, readPhone, readTtp, type TrackedMessage } from './message';
 import type { ConversionReason } from './reasons';
 import { buildTikTokEvent } from './tiktok-event';

@@ -1,5 +1,15 @@
 import type { TikTokUser } from './tiktok-wire';
-import type { MatchKeySource, MatchKeySources } from '../db/types';
+
+/** Where each match key sent to TikTok came from, stored with the conversion (`conversions.match_keys`). */
+export type MatchKey = 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
+
+/** `message`: the converting message itself; `visitor`: a linked visitor's profile or page views (its anonymous ID); `identity`: linked hashed identifiers. */
+export interface MatchKeySource {
+  source: 'message' | 'visitor' | 'identity';
+  anonymousId?: string;
+}
+
+export type MatchKeySources = Partial<Record<MatchKey, MatchKeySource>>;
 
 const DAY_MS = 86_400_000;
 /** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */
