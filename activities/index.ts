@@ -5,7 +5,7 @@ import { deliverConversionGroup } from './group/deliver-group';
 import { prepareConversionGroup, type GroupInput, type PrepareGroupInput } from './group/prepare-group';
 import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
-import type { AdStatsRangeInput } from './types';
+import type { AdStatsRangeInput } from './ad-stats-types';
 
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
