@@ -1,6 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake/seed';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from './tiktok-fake/seed';
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { WORKER_RUNNING } from '../worker/running';

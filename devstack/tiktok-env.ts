@@ -1,5 +1,5 @@
-import { AUTHORIZATION_PAGE_PATH } from '../adplatform/tiktok-fake/routes/authorization-page';
-import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../adplatform/tiktok-fake/seed';
+import { AUTHORIZATION_PAGE_PATH } from './tiktok-fake/routes/authorization-page';
+import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from './tiktok-fake/seed';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../ingest/routes/oauth/paths';
 
 export interface IngestTikTokEnvInput {

@@ -11,7 +11,7 @@ import {
   FAKE_TIKTOK_PIXEL_CODE,
   FAKE_TIKTOK_SECOND_ADVERTISER_ID,
   REPORT_INTEGRATED_PATH,
-} from '../adplatform/tiktok-fake';
+} from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
 import { daysIn } from '../domain/report-window';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';

@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { DEFAULT_DELIVERY_RETRY } from '../domain/delivery-retry';
 import { createConversionRetryService } from '../ingest/conversion-retry';

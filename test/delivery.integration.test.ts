@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline, workflowBundle } from './helpers/pipeline';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildFakeTikTokApp } from '../../adplatform/tiktok-fake';
+import { buildFakeTikTokApp } from '../../devstack/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { freePort } from '../../devstack/ports';

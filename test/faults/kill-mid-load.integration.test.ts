@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../devstack/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTikTokClient } from '../../adplatform/tiktok';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../devstack/tiktok-fake';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import type { Workspace, WorkspaceSettings } from '../../db/repositories/workspaces';

@@ -8,7 +8,7 @@ import {
   FAKE_TIKTOK_APP_SECRET,
   FAKE_TIKTOK_PIXEL_CODE,
   FAKE_TIKTOK_SECOND_ADVERTISER_ID,
-} from '../../../adplatform/tiktok-fake';
+} from '../../../devstack/tiktok-fake';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { adStatsScheduleId } from '../../../temporal/ad-stats-schedules';
 import { TestPipeline } from '../../../test/helpers/pipeline';

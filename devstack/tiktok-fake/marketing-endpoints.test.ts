@@ -1,4 +1,4 @@
-import { createTikTokClient, type TikTokClient } from '../tiktok';
+import { createTikTokClient, type TikTokClient } from '../../adplatform/tiktok';
 import {
   FAKE_TIKTOK_ACCESS_TOKEN,
   FAKE_TIKTOK_ADVERTISER_ID,

@@ -1,6 +1,6 @@
 import { noPixelPermission, OK, parameterError, type LogicalAnswer } from '../envelope';
-import type { TrackRequest } from '../../tiktok/track-request/schema';
-import { createTrackRequestValidator, parseTrackBody } from '../../tiktok/track-request/validate';
+import type { TrackRequest } from '../../../adplatform/tiktok/track-request/schema';
+import { createTrackRequestValidator, parseTrackBody } from '../../../adplatform/tiktok/track-request/validate';
 import { ROUTE_SCOPES } from '../scopes';
 import type { FakeTikTokState } from '../state';
 import type { TikTokCallContext, TikTokRouteDefinition } from '../tiktok-route';
