@@ -97,7 +97,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   if (tiktokUrl === undefined) {
     await assertPortFree(env.FAKE_TIKTOK_PORT, 'fake TikTok', 'FAKE_TIKTOK_PORT or TIKTOK_API_URL');
     tiktokUrl = `http://${HOST}:${env.FAKE_TIKTOK_PORT}`;
-    const fake = track(startNodeChild('tiktok', path.join(BUILD_ROOT, 'adplatform/tiktok-fake/main.js'), childEnv({ PORT: String(env.FAKE_TIKTOK_PORT), HOST })));
+    const fake = track(startNodeChild('tiktok', path.join(BUILD_ROOT, 'devstack/tiktok-fake/main.js'), childEnv({ PORT: String(env.FAKE_TIKTOK_PORT), HOST })));
     await waitForHttp(`${tiktokUrl}/_fake/events`, fake);
   }
 

@@ -4,7 +4,7 @@ import { ConfigError, loadEnv } from '../../config/env';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from './seed';
 import { startFakeTikTok } from './start';
 
-/** Launcher for the dev stack: `node dist/adplatform/tiktok-fake/main.js`. */
+/** Launcher for the dev stack: `node dist/devstack/tiktok-fake/main.js`. */
 
 const NOT_A_PORT = 'must be a port number from 0 to 65535';
 const envSchema = z.object({
