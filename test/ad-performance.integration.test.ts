@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pullReportRange, type AdStatsPullContext } from '../adplatform/ad-stats';
 import { createAdReportService } from '../adplatform/ad-stats/report-service';
 import { createTikTokClient } from '../adplatform/tiktok';
-import { createOAuthStateSigner, createTestConversionSender, createTikTokConnectionService, TikTokConnectionError, type TikTokConnectionService } from '../adplatform/tiktok-connection';
+import { createOAuthStateSigner, createTestConversionSender, createTikTokConnectionService, TikTokConnectionError, type TikTokConnectionService } from '../api/services/tiktok-connection';
 import {
   FAKE_TIKTOK_ACCESS_TOKEN,
   FAKE_TIKTOK_ADVERTISER_ID,

@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { freePort } from '../devstack/ports';
-import { buildTestApp } from '../ingest/testing/test-app';
+import { buildTestApp } from './helpers/test-app';
 import { TestPipeline } from './helpers/pipeline';
 
 /** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */

@@ -9,7 +9,7 @@ import { createRepositories, type Repositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { freePort } from '../../devstack/ports';
-import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../../ingest/testing/test-app';
+import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/test-app';
 import { WORKER_RUNNING } from '../../worker/running';
 import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../worker/schedules';
 import { compileServerCode } from '../helpers/built-code';

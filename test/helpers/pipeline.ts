@@ -9,8 +9,8 @@ import type { Workspace, WorkspaceSettings } from '../../db/repositories/workspa
 import { createSecretBox } from '../../db/secret-box';
 import type { ConversionRow } from '../../db/types';
 import { defaultTikTokEvent } from '../../domain/event-mapping';
-import { createBatchRecorder, type BatchRecorder } from '../../ingest/record-batch';
-import { parseBatch } from '../../ingest/routes/ingest/parse-messages';
+import { createBatchRecorder, type BatchRecorder } from '../../api/ingest/record-batch';
+import { parseBatch } from '../../api/ingest/parse-messages';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
 import type { ActivityDeps } from '../../activities/deps';
