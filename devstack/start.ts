@@ -114,7 +114,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   const ingest = track(
     startNodeChild(
       'ingest',
-      path.join(BUILD_ROOT, 'ingest/server.js'),
+      path.join(BUILD_ROOT, 'api/server.js'),
       childEnv({
         ...shared,
         PORT: String(env.PORT),

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Where `npm run build` puts the console (Vite's outDir), seen from dist/console-api/ or console-api/. */
-export const BUILT_CONSOLE_DIR = path.resolve(__dirname, path.basename(path.dirname(__dirname)) === 'dist' ? '../console' : '../dist/console');
+/** Where `npm run build` puts the console (Vite's outDir), seen from dist/api/console/ or api/console/. */
+export const BUILT_CONSOLE_DIR = path.resolve(__dirname, path.basename(path.resolve(__dirname, '../..')) === 'dist' ? '../../console' : '../../dist/console');
 
 /** Hashed file names change with their content, so they are cached for a year; the page itself is always revalidated. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

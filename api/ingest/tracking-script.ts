@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Where `npm run build` writes the bundle (web/build.ts), seen from dist/ingest/. */
-export const BUILT_TRACKING_SCRIPT = path.join(__dirname, '..', 'web', 'signalbox.js');
+/** Where `npm run build` writes the bundle (web/build.ts), seen from dist/api/ingest/. */
+export const BUILT_TRACKING_SCRIPT = path.join(__dirname, '..', '..', 'web', 'signalbox.js');
 
 /** The browser tracking script, read once at startup and served from memory. */
 export interface TrackingScript {

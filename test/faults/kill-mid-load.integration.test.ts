@@ -55,7 +55,7 @@ function running(child: Child): Promise<unknown> {
 
 /** At `warn` ingest also logs each request refused while PostgreSQL is down and each wake-up Temporal missed. */
 async function startIngest(logLevel: 'error' | 'warn' = 'error'): Promise<Child> {
-  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
+  const child = startNodeChild('ingest', path.join(code, 'api', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
   await waitForHttp(`${ingestUrl}/healthz`, child);
   return child;
 }
