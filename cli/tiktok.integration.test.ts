@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../devstack/tiktok-fake';
 import { freePort } from '../devstack/ports';
-import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/oauth/paths';
+import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/http/paths';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { run } from './program';

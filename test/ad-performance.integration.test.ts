@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pullReportRange, type AdStatsPullContext } from '../adplatform/ad-stats';
-import { createAdReportService } from '../adplatform/ad-stats/report-service';
+import { createAdReportService } from '../api/services/ad-report-service';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { createOAuthStateSigner, createTestConversionSender, createTikTokConnectionService, TikTokConnectionError, type TikTokConnectionService } from '../api/services/tiktok-connection';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AdReportService } from '../../adplatform/ad-stats/report-service';
+import type { AdReportService } from '../services/ad-report-service';
 import type { TikTokConnectionService } from '../services/tiktok-connection';
 import { adStatsScheduleId } from '../../temporal/ad-stats-schedules';
 import { parseOrReject } from '../http/validation';

@@ -3,7 +3,7 @@ import type { Repositories } from '../../db/repositories';
 import { hashApiKey } from '../../db/repositories/api-keys';
 import { keyFromBody, keyFromHeadersOrQuery } from './auth/api-key-source';
 import type { IngestCredential } from './auth/credential-cache';
-import { serviceErrorAsHttp } from '../http/service-errors';
+import { serviceErrorAsHttp } from '../services/service-errors';
 
 /** Per workspace and process: a flood of bad requests must not become a flood of writes. */
 const MAX_PER_SECOND = 20;

@@ -2,11 +2,11 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { claimedActor, claimedWorkspaceId, TikTokConnectionError, type TikTokConnectionService } from '../services/tiktok-connection';
 import { badRequest } from '../http/http-error';
-import { serviceErrorAsHttp } from '../http/service-errors';
+import { serviceErrorAsHttp } from '../services/service-errors';
 import { parseOrReject } from '../http/validation';
 import { CALLBACK_PAGE_HEADERS, callbackPage } from './callback-page';
 import { nextStepText } from './next-step';
-import { TIKTOK_OAUTH_CALLBACK_PATH } from './paths';
+import { TIKTOK_OAUTH_CALLBACK_PATH } from '../http/paths';
 
 const param = (whenMissing: string) => z.string({ error: (issue) => (issue.input === undefined ? whenMissing : 'must be given once') }).min(1, whenMissing);
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createAdReportService, type AdReportService } from '../../adplatform/ad-stats/report-service';
+import { createAdReportService, type AdReportService } from './ad-report-service';
 import type { TikTokClient } from '../../adplatform/tiktok';
 import {
   createOAuthStateSigner,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createAdReportService } from '../../adplatform/ad-stats/report-service';
+import { createAdReportService } from '../../api/services/ad-report-service';
 import { asPerson, personIn } from '../../test/helpers/console-client';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';

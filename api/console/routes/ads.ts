@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AdReportService } from '../../../adplatform/ad-stats/report-service';
+import type { AdReportService } from '../../services/ad-report-service';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
 import { queryText } from '../fields';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serviceErrorAsHttp } from './service-errors';
-import { databaseErrorCode, isStorageUnavailable } from './storage-errors';
+import { serviceErrorAsHttp } from './services/service-errors';
+import { databaseErrorCode, isStorageUnavailable } from './http/storage-errors';
 
 /** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;

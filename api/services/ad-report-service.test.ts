@@ -1,4 +1,4 @@
-import { exportWindows } from './report-service';
+import { exportWindows } from './ad-report-service';
 
 const byDay = (from: string, to: string) => ({ from, to, granularity: 'day' as const });
 

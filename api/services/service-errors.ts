@@ -1,7 +1,7 @@
 import { ServiceError } from '@temporalio/client';
-import { AdReportRequestError } from '../../adplatform/ad-stats/report-service';
-import { TikTokConnectionError } from '../services/tiktok-connection';
-import { HttpError } from './http-error';
+import { AdReportRequestError } from './ad-report-service';
+import { TikTokConnectionError } from './tiktok-connection';
+import { HttpError } from '../http/http-error';
 
 /** gRPC UNAVAILABLE: the Temporal frontend cannot be reached. */
 const GRPC_UNAVAILABLE = 14;

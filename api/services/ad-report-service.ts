@@ -2,7 +2,7 @@ import type { Repositories } from '../../db/repositories';
 import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { readableAdStatus } from '../../domain/ad-status';
-import { TikTokConnectionError } from '../../api/services/tiktok-connection/errors';
+import { TikTokConnectionError } from './tiktok-connection/errors';
 
 export interface AdReportRequest {
   level: AdLevel;
