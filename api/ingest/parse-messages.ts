@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { checkJsonValue, checkMessage, correctedTimestampProblem, formatIssue, parseTimestamp, type Issue, type MessageType } from '../../sdk/src/rules/index.js';
 import { badRequest, payloadTooLarge } from '../http/http-error';
-import { batchSchema, describeIssues, isoTimestamp, type IncomingMessage } from './message-schema';
+import { describeIssues } from '../http/issues';
+import { batchSchema, isoTimestamp, type IncomingMessage } from './message-schema';
 
 export type { MessageType };
 

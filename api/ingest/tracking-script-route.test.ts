@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { trackingScriptFrom } from './tracking-script';
-import { TRACKING_SCRIPT_PATH, trackingScriptRoutes } from './tracking-script-route';
+import { TRACKING_SCRIPT_PATH } from '../http/paths';
+import { trackingScriptRoutes } from './tracking-script-route';
 
 const source = Buffer.from('(()=>{window.signalbox={}})();'.repeat(20));
 const script = trackingScriptFrom(source);

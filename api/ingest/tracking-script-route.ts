@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { TRACKING_SCRIPT_PATH } from '../http/paths';
 import type { TrackingScript } from './tracking-script';
-
-/** Where pages load the script from; `v1` changes only compatibly, so pages never need to edit their tag. */
-export const TRACKING_SCRIPT_PATH = '/js/v1/signalbox.js';
 
 /**
  * A day of freshness keeps fixes flowing to every site within a day; after that browsers and CDNs revalidate with the

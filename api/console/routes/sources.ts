@@ -5,10 +5,10 @@ import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../ser
 import type { Repositories } from '../../../db/repositories';
 import { AD_URL_PARAMETERS } from '../../../domain/ad-click';
 import { notFound } from '../../http/http-error';
-import { createKeyBody, creationNotice, keyParams } from '../../admin/api-keys';
+import { createKeyBody, creationNotice, keyParams } from '../../http/api-keys';
 import { jsonBody } from '../../http/fields';
 import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
-import { TRACKING_SCRIPT_PATH } from '../../ingest/tracking-script-route';
+import { TRACKING_SCRIPT_PATH } from '../../http/paths';
 import type { ApiKeyService } from '../../services/settings/api-keys';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
