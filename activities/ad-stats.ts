@@ -16,7 +16,7 @@ import { backoffMs } from '../domain/delivery-retry';
 import { lookbackWindow, splitRange } from '../domain/report-window';
 import type { ActivityDeps } from './deps';
 import { loadWorkspace } from './load';
-import { AD_STATS_FAILURE, type AdStatsPlan, type AdStatsRangeInput, type AdStatsRangeResult } from './types';
+import { AD_STATS_FAILURE, type AdStatsPlan, type AdStatsRangeInput, type AdStatsRangeResult } from './ad-stats-types';
 
 /** Which advertiser and days to pull: the lookback window (≥ the attribution window) in ranges TikTok accepts. */
 export async function planAdStatsPull(deps: ActivityDeps, workspaceId: string): Promise<AdStatsPlan> {

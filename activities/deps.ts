@@ -1,9 +1,31 @@
 import type { Knex } from 'knex';
 import type { TikTokClient } from '../adplatform/tiktok';
 import type { Repositories } from '../db/repositories';
-import type { AdStatsSchedules } from '../temporal/ad-stats-schedules';
-import type { PipelineWaker } from '../temporal/pipeline-waker';
 import type { PipelineSettings } from './group/settings';
+
+/** What waking group workflows did (temporal/pipeline-waker.ts wakes them). */
+export interface WakeReport {
+  /** Workflows signalled (started when not running). */
+  woken: number;
+  /** Workflows busy with earlier groups: they claim the new conversions without a signal. */
+  busy: number;
+  failed: { workspaceId: string; error: string }[];
+}
+
+/*
+ * What the activities ask of Temporal's client side, declared here so that activities never import temporal/ (which
+ * imports the workflows, which import the activity types): temporal/pipeline-waker.ts and temporal/ad-stats-schedules.ts
+ * implement them, the worker passes them in.
+ */
+export interface WorkspaceWaker {
+  /** The sweeper and retries: signals the group workflows of these workspaces whether or not they look idle. */
+  wakeWorkspaces(workspaceIds: readonly string[]): Promise<WakeReport>;
+}
+
+export interface SchedulePauser {
+  /** Pauses the workspace's statistics schedule with a note shown in the Temporal UI; false when it does not exist. */
+  pause(workspaceId: string, note: string): Promise<boolean>;
+}
 
 /** Where a test may stop delivery to kill the worker at an exact point; production passes none. */
 export type DeliveryFaultPoint = 'tiktok-answered' | 'answer-recorded';
@@ -14,9 +36,9 @@ export interface ActivityDeps {
   repos: Repositories;
   tiktok: TikTokClient;
   /** Wakes the group workflows of workspaces with conversions left unclaimed (the outbox sweeper). */
-  pipelines: Pick<PipelineWaker, 'wakeWorkspaces'>;
+  pipelines: WorkspaceWaker;
   /** Only `pause` is used here: a pull that finds the token revoked stops its own schedule. */
-  adStatsSchedules: Pick<AdStatsSchedules, 'pause'>;
+  adStatsSchedules: SchedulePauser;
   pipeline: PipelineSettings;
   /** Test-only: awaited when delivery reaches each point. */
   reached?: (point: DeliveryFaultPoint) => Promise<void>;

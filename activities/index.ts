@@ -1,18 +1,12 @@
 import { Context } from '@temporalio/activity';
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
-import { checkAttributionWindow } from './attribution-window';
 import { rollUpConsoleFigures } from './console-rollup';
-import { hashUserData } from './build-payload';
-import { deliverToTikTok } from './deliver';
 import type { ActivityDeps } from './deps';
-import { prepareConversion } from './prepare';
-import { recordOutcome } from './record-outcome';
-import { resolveIdentity } from './resolve-identity';
 import { deliverConversionGroup } from './group/deliver-group';
 import { prepareConversionGroup, type GroupInput, type PrepareGroupInput } from './group/prepare-group';
 import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
-import type { AdStatsRangeInput, Outcome } from './types';
+import type { AdStatsRangeInput } from './ad-stats-types';
 
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
@@ -21,13 +15,6 @@ export function createActivities(deps: ActivityDeps) {
   return {
     prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input, groupStep()),
     deliverConversionGroup: (input: GroupInput) => deliverConversionGroup(deps, input, groupStep()),
-    // The six steps of the per-conversion workflow, for its runs started before groups.
-    prepareConversion: (conversionId: string) => prepareConversion(deps, conversionId),
-    resolveIdentity: (conversionId: string) => resolveIdentity(deps, conversionId),
-    checkAttributionWindow: (conversionId: string) => checkAttributionWindow(deps, conversionId),
-    hashUserData: (conversionId: string) => hashUserData(deps, conversionId),
-    deliverToTikTok: (conversionId: string) => deliverToTikTok(deps, conversionId),
-    recordOutcome: (conversionId: string, outcome: Outcome) => recordOutcome(deps, conversionId, outcome),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
     rollUpConsoleFigures: () => rollUpConsoleFigures(deps),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),

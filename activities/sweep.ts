@@ -1,5 +1,4 @@
-import type { WakeReport } from '../temporal/pipeline-waker';
-import type { ActivityDeps } from './deps';
+import type { ActivityDeps, WakeReport } from './deps';
 
 export interface SweepOptions {
   /** Leave conversions this young to ingest's own wake-up. */

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { reservePort } from '../devstack/ports';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { createBatchRecorder } from '../ingest/record-batch';
-import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
+import { createBatchRecorder } from '../api/ingest/record-batch';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 import { run } from './program';
 
 let testDb: TestDatabase;

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Repositories } from '../db/repositories';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN } from '../test/helpers/test-app';
 import { run } from './program';
 
 let testDb: TestDatabase;

@@ -1,8 +1,8 @@
 import os from 'node:os';
-import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../devstack/ports';
-import { TIKTOK_OAUTH_CALLBACK_PATH } from '../ingest/routes/oauth/paths';
-import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
+import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/http/paths';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 import { closeAll } from '../test/helpers/close-all';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { run } from './program';

@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// Served by the ingest process under /console/ (console-api/static-app.ts reads dist/console at start).
+// Served by the ingest process under /console/ (api/console/static-app.ts reads dist/console at start).
 export default defineConfig({
   base: '/console/',
   plugins: [react()],

@@ -1,5 +1,6 @@
 /** Row shapes as PostgreSQL returns them (timestamptz → Date, numeric → number, bigint → string). */
 import type { RetryClass } from '../domain/delivery-retry';
+import type { MatchKey, MatchKeySource, MatchKeySources } from '../domain/match-keys';
 
 export type ConversionStatus = 'pending' | 'delivered' | 'skipped' | 'failed';
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
@@ -212,17 +213,7 @@ export interface ConversionWarning {
   message: string;
 }
 
-export type MatchKey =
-  | 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'first_name' | 'last_name' | 'city' | 'state' | 'country' | 'zip_code'
-  | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
-
-/** `message`: the converting message itself; `visitor`: a linked visitor's profile or page views (its anonymous ID); `identity`: linked hashed identifiers. */
-export interface MatchKeySource {
-  source: 'message' | 'visitor' | 'identity';
-  anonymousId?: string;
-}
-
-export type MatchKeySources = Partial<Record<MatchKey, MatchKeySource>>;
+export type { MatchKey, MatchKeySource, MatchKeySources };
 
 /** One node of the identity walk; email and phone appear only as their SHA-256. */
 export interface IdentityPathNode {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { FAKE_TIKTOK_ADVERTISER_ID } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ADVERTISER_ID } from './tiktok-fake';
 import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake/seed';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from './tiktok-fake/seed';
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { WORKER_RUNNING } from '../worker/running';
@@ -97,7 +97,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   if (tiktokUrl === undefined) {
     await assertPortFree(env.FAKE_TIKTOK_PORT, 'fake TikTok', 'FAKE_TIKTOK_PORT or TIKTOK_API_URL');
     tiktokUrl = `http://${HOST}:${env.FAKE_TIKTOK_PORT}`;
-    const fake = track(startNodeChild('tiktok', path.join(BUILD_ROOT, 'adplatform/tiktok-fake/main.js'), childEnv({ PORT: String(env.FAKE_TIKTOK_PORT), HOST })));
+    const fake = track(startNodeChild('tiktok', path.join(BUILD_ROOT, 'devstack/tiktok-fake/main.js'), childEnv({ PORT: String(env.FAKE_TIKTOK_PORT), HOST })));
     await waitForHttp(`${tiktokUrl}/_fake/events`, fake);
   }
 
@@ -114,7 +114,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   const ingest = track(
     startNodeChild(
       'ingest',
-      path.join(BUILD_ROOT, 'ingest/server.js'),
+      path.join(BUILD_ROOT, 'api/server.js'),
       childEnv({
         ...shared,
         PORT: String(env.PORT),

@@ -1,4 +1,4 @@
-import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../adplatform/tiktok-fake/seed';
+import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from './tiktok-fake/seed';
 import { ingestTikTokEnv } from './tiktok-env';
 
 describe('ingestTikTokEnv', () => {

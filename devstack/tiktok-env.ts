@@ -1,6 +1,6 @@
-import { AUTHORIZATION_PAGE_PATH } from '../adplatform/tiktok-fake/routes/authorization-page';
-import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../adplatform/tiktok-fake/seed';
-import { TIKTOK_OAUTH_CALLBACK_PATH } from '../ingest/routes/oauth/paths';
+import { AUTHORIZATION_PAGE_PATH } from './tiktok-fake/routes/authorization-page';
+import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from './tiktok-fake/seed';
+import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/http/paths';
 
 export interface IngestTikTokEnvInput {
   /** The TikTok API the stack uses: the fake's URL, or the configured `TIKTOK_API_URL`. */

@@ -1,4 +1,4 @@
-import type { TikTokApp, TikTokEvent, TikTokUser } from '../adplatform/tiktok/types';
+import type { TikTokApp, TikTokEvent, TikTokUser } from './tiktok-wire';
 import { meaningfulIdentifier } from './identifiers';
 import type { TrackedMessage } from './message';
 

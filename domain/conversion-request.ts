@@ -1,11 +1,10 @@
-import type { TikTokTrackRequest } from '../adplatform/tiktok/types';
-import type { MatchKey, MatchKeySources } from '../db/types';
 import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
 import { isCustomTikTokEvent } from './event-mapping';
 import { hashEach, hashEmail, hashExternalId, hashPhone } from './hashing';
-import { chooseMatchKeys, type VisitorKeys } from './match-keys';
+import { chooseMatchKeys, type MatchKey, type MatchKeySources, type VisitorKeys } from './match-keys';
 import { pageUrl, readDeviceContext, readEmails, readExternalIds, readPhones, readTtp, type TrackedMessage } from './message';
+import type { TikTokTrackRequest } from './tiktok-wire';
 import type { ConversionReason } from './reasons';
 import { buildTikTokEvent } from './tiktok-event';
 

@@ -1,6 +1,18 @@
-import type { TikTokUser } from '../adplatform/tiktok/types';
-import type { MatchKeySource, MatchKeySources } from '../db/types';
 import { PERSON_KEYS, type PersonKeys } from './advanced-matching';
+import type { TikTokUser } from './tiktok-wire';
+
+/** Where each match key sent to TikTok came from, stored with the conversion (`conversions.match_keys`). */
+export type MatchKey =
+  | 'ttclid' | 'ttp' | 'email' | 'phone' | 'external_id' | 'first_name' | 'last_name' | 'city' | 'state' | 'country' | 'zip_code'
+  | 'ip' | 'user_agent' | 'page_url' | 'locale' | 'idfa' | 'idfv' | 'gaid';
+
+/** `message`: the converting message itself; `visitor`: a linked visitor's profile or page views (its anonymous ID); `identity`: linked hashed identifiers. */
+export interface MatchKeySource {
+  source: 'message' | 'visitor' | 'identity';
+  anonymousId?: string;
+}
+
+export type MatchKeySources = Partial<Record<MatchKey, MatchKeySource>>;
 
 const DAY_MS = 86_400_000;
 /** TikTok accepts one or more hashed values (§1.3); a few are plenty and keep a shared identity from flooding it. */

@@ -1,4 +1,4 @@
-import type { TikTokProperties } from '../adplatform/tiktok/types';
+import type { TikTokProperties } from './tiktok-wire';
 import { buildTikTokEvent, readContents, type ConversionFacts } from './tiktok-event';
 
 const facts: ConversionFacts = { tiktokEvent: 'CompletePayment', custom: false, eventId: 'o-1', eventTime: new Date('2026-03-20T12:00:00Z'), value: 46, currency: 'USD' };

@@ -1,4 +1,4 @@
-import type { TikTokContent, TikTokEvent, TikTokProperties, TikTokUser } from '../adplatform/tiktok/types';
+import type { TikTokContent, TikTokEvent, TikTokProperties, TikTokUser } from './tiktok-wire';
 import type { TrackedMessage } from './message';
 import { pageReferrer, pageUrl } from './message';
 import { isPiiKey, looksLikePii, scrubUrl } from './pii';

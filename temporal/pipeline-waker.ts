@@ -1,23 +1,16 @@
 import type { Client } from '@temporalio/client';
+import type { WakeReport, WorkspaceWaker } from '../activities/deps';
 import type { ConversionPipelineRepository } from '../db/repositories/conversion-pipelines';
 import type { CreatedConversion } from '../db/repositories/conversions';
 import { conversionPipelineWorkflowId } from '../domain/workflow-id';
 import { wakeSignal, type conversionPipelineWorkflow } from '../workflows/conversion-pipeline';
 import { WorkspaceIdAttribute } from '../workflows/search-attributes';
 
-export interface WakeReport {
-  /** Workflows signalled (started when not running). */
-  woken: number;
-  /** Workflows busy with earlier groups: they claim the new conversions without a signal. */
-  busy: number;
-  failed: { workspaceId: string; error: string }[];
-}
+export type { WakeReport };
 
-export interface PipelineWaker {
+export interface PipelineWaker extends WorkspaceWaker {
   /** Ingest, after committing new conversions. A failure leaves them to the sweeper. */
   startConversions(conversions: readonly Pick<CreatedConversion, 'workspaceId'>[]): Promise<WakeReport>;
-  /** The sweeper and retries: signals whether or not the workflow looks idle. */
-  wakeWorkspaces(workspaceIds: readonly string[]): Promise<WakeReport>;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { pullReportRange, type AdStatsPullContext } from '../adplatform/ad-stats';
-import { createAdReportService } from '../adplatform/ad-stats/report-service';
+import { createAdReportService } from '../api/services/ad-report-service';
 import { createTikTokClient } from '../adplatform/tiktok';
-import { createOAuthStateSigner, createTestConversionSender, createTikTokConnectionService, TikTokConnectionError, type TikTokConnectionService } from '../adplatform/tiktok-connection';
+import { createOAuthStateSigner, createTestConversionSender, createTikTokConnectionService, TikTokConnectionError, type TikTokConnectionService } from '../api/services/tiktok-connection';
 import {
   FAKE_TIKTOK_ACCESS_TOKEN,
   FAKE_TIKTOK_ADVERTISER_ID,
@@ -11,7 +11,7 @@ import {
   FAKE_TIKTOK_PIXEL_CODE,
   FAKE_TIKTOK_SECOND_ADVERTISER_ID,
   REPORT_INTEGRATED_PATH,
-} from '../adplatform/tiktok-fake';
+} from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
 import { daysIn } from '../domain/report-window';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_PULL_RETRY } from '../adplatform/ad-stats';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { longestProbeWaitMs } from '../domain/delivery-retry';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';
 import { TestPipeline } from './helpers/pipeline';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { daysAgo, landing, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import Signalbox from '@signalbox/api';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp } from '../ingest/testing/test-app';
+import { buildTestApp } from './helpers/test-app';
 import { daysAgo, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

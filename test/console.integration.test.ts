@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { reservePort, type ReservedPort } from '../devstack/ports';
-import { buildTestApp } from '../ingest/testing/test-app';
+import { buildTestApp } from './helpers/test-app';
 import { closeAll } from './helpers/close-all';
 import { TestPipeline } from './helpers/pipeline';
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { describeInternalError } from '../activities/group/culprits';
 import { deliverConversionGroup } from '../activities/group/deliver-group';
 import { prepareConversionGroup, type GroupStepOptions } from '../activities/group/prepare-group';
 import type { ConversionRow } from '../db/types';
 import { CONVERSION_REASONS } from '../domain/reasons';
-import { buildTestApp, type TestApp } from '../ingest/testing/test-app';
+import { buildTestApp, type TestApp } from './helpers/test-app';
 import { checkMessage } from '../sdk/src/rules/index.js';
 import { clickId, context, message, properties, timestamp } from './helpers/message-arbitraries';
 import { TestPipeline } from './helpers/pipeline';

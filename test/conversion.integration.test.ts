@@ -1,4 +1,4 @@
-import { FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { sha256Hex } from '../domain/hashing';
 import { daysAgo, identify, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';

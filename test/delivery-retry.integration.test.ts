@@ -1,8 +1,8 @@
-import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { DEFAULT_DELIVERY_RETRY, longestProbeWaitMs } from '../domain/delivery-retry';
-import { createConversionRetryService } from '../ingest/conversion-retry';
-import { createTikTokServices } from '../ingest/tiktok-services';
+import { createConversionRetryService } from '../api/services/conversion-retry';
+import { createTikTokServices } from '../api/services/tiktok-services';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 import { mostRequestsDuring, TENTH_SCALE_RETRY } from './helpers/tiktok-outage';

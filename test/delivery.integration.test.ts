@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 
@@ -53,27 +53,6 @@ describe('delivery to TikTok', () => {
       tiktok_message: 'Invalid value for event_source_id: not a valid string.',
     });
     expect(await requestsFor(orderId)).toHaveLength(1);
-  });
-
-  it('lets a per-conversion workflow started before groups run to its end: failed after its last attempt', async () => {
-    await pipeline.fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 50000, times: 2 }]);
-    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
-    await pipeline.ingest(ws, [landing('anon-exhaust', ttclid(), daysAgo(1))]);
-    const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-exhaust' }, { order_id: 'o-exhaust', total: 1, currency: 'USD' })], { start: false });
-    const workflowId = `conversion-${ws.id}-legacy-exhaust`;
-    await pipeline.repos.conversions.update(conversion!.id, { workflow_id: workflowId });
-    await pipeline.client.workflow.execute('conversionWorkflow', {
-      taskQueue: pipeline.taskQueue,
-      workflowId,
-      args: [{ conversionId: conversion!.id, delivery: { maximumAttempts: 2, initialIntervalMs: 100 } }],
-    });
-    expect(await pipeline.repos.conversions.find(conversion!.id)).toMatchObject({
-      status: 'failed',
-      reason: 'delivery_retries_exhausted',
-      attempts: 2,
-      tiktok_code: 50000,
-    });
-    expect(await requestsFor('o-exhaust')).toHaveLength(2);
   });
 
   it('marks the connection for re-authorization when TikTok rejects the token, and skips later conversions', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
-import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../ingest/testing/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from './helpers/test-app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 
 let testDb: TestDatabase;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sha256Hex } from '../domain/hashing';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

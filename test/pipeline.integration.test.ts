@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { deliverConversionGroup } from '../activities/group/deliver-group';
 import { prepareConversionGroup } from '../activities/group/prepare-group';
 import type { ConversionRow } from '../db/types';

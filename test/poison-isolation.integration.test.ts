@@ -1,7 +1,7 @@
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import { prepareConversionGroup } from '../activities/group/prepare-group';
 import type { ConversionRow } from '../db/types';
-import { buildTestApp } from '../ingest/testing/test-app';
+import { buildTestApp } from './helpers/test-app';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createAdReportService } from '../adplatform/ad-stats/report-service';
-import { DEFAULT_FAKE_TIKTOK_SEED, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE, FAKE_TIKTOK_SECOND_ADVERTISER_ID } from '../adplatform/tiktok-fake';
+import { createAdReportService } from '../api/services/ad-report-service';
+import { DEFAULT_FAKE_TIKTOK_SEED, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE, FAKE_TIKTOK_SECOND_ADVERTISER_ID } from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';
 import { track } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';

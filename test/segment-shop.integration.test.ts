@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { run } from '../cli/program';
 import type { ConversionRow } from '../db/types';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../ingest/testing/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 import { TestPipeline } from './helpers/pipeline';
 
 /**

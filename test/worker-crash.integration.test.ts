@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
@@ -15,13 +15,12 @@ beforeEach(async () => {
 });
 afterEach(() => pipeline.close());
 
-async function purchases(prefix: string, count: number, start = true): Promise<ConversionRow[]> {
+async function purchases(prefix: string, count: number): Promise<ConversionRow[]> {
   const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
   await pipeline.ingest(ws, Array.from({ length: count }, (_, i) => landing(`${prefix}-visitor-${i}`, ttclid(), daysAgo(1))));
   return pipeline.ingest(
     ws,
     Array.from({ length: count }, (_, i) => track('purchase', { anonymousId: `${prefix}-visitor-${i}` }, { order_id: `${prefix}-${i}`, total: 5, currency: 'USD' })),
-    { start },
   );
 }
 
@@ -73,20 +72,5 @@ describe('a worker killed around TikTok’s answer', () => {
       expect(lost?.answered_at).toBeNull();
       expect(settled.delivery_request_id).not.toBe(lost?.id);
     }
-  });
-
-  it('in a per-conversion workflow started before groups, after the answer was stored: not sent again', async () => {
-    const [conversion] = await purchases('legacy', 1, false);
-    const workflowId = `conversion-legacy-${conversion!.id}`;
-    await pipeline.repos.conversions.update(conversion!.id, { workflow_id: workflowId });
-    const worker = await spawnWorker(pipeline, 'answer-recorded');
-    await pipeline.client.workflow.start('conversionWorkflow', { taskQueue: pipeline.taskQueue, workflowId, args: [{ conversionId: conversion!.id }] });
-    await worker.waitForLine(/^PAUSED AT answer-recorded$/);
-    await killHard(worker);
-
-    await pipeline.startWorker();
-    expect(await pipeline.client.workflow.getHandle(workflowId).result()).toMatchObject({ status: 'delivered' });
-    expect(await pipeline.repos.conversions.find(conversion!.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(await sendsOf(conversion!.event_id)).toEqual({ requests: 1, counted: 1 });
   });
 });

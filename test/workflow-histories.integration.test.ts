@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { EVENT_TRACK_PATH } from '../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../devstack/tiktok-fake';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline, workflowBundle } from './helpers/pipeline';
 
@@ -10,8 +10,7 @@ import { TestPipeline, workflowBundle } from './helpers/pipeline';
  * Runs a workspace's group workflow through its kinds of steps (woken, a group delivered after a transient failure and
  * the backoff timer, a skipped conversion, idle) and replays the history against the current workflow code. With
  * CAPTURE_HISTORIES=1 it also stores it in test/histories, whose replay (workflows/replay.test.ts) then guards every
- * later change against non-determinism. Capture again only when a change is meant to be incompatible. The stored
- * histories of the per-conversion workflow (conversion-*.json) come from before groups and are never captured again.
+ * later change against non-determinism. Capture again only when a change is meant to be incompatible.
  */
 let pipeline: TestPipeline;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 // This file runs as web/build.ts (tests) and as dist/web/build.js (npm run build); the entry is TypeScript either way.
 const PROJECT_ROOT = path.resolve(__dirname, path.extname(__filename) === '.ts' ? '..' : '../..');
 export const TRACKING_SCRIPT_ENTRY = path.join(PROJECT_ROOT, 'web', 'src', 'index.ts');
-/** Where the ingest API reads it from (ingest/tracking-script.ts). */
+/** Where the ingest API reads it from (api/ingest/tracking-script.ts). */
 export const TRACKING_SCRIPT_OUTFILE = path.join(PROJECT_ROOT, 'dist', 'web', 'signalbox.js');
 
 export interface BuiltScript {

@@ -1,5 +1,5 @@
 import { isGrpcServiceError } from '@temporalio/client';
-import { databaseErrorCode, isStorageUnavailable } from '../../ingest/storage-errors';
+import { databaseErrorCode, isStorageUnavailable } from '../../db/storage-errors';
 
 /** gRPC codes of a Temporal service that cannot serve now: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
 const TEMPORAL_BUSY_CODES = new Set([4, 8, 14]);

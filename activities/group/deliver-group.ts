@@ -1,6 +1,6 @@
 import { createTrackRequestValidator, PARAMETER_ERROR_CODES, type TikTokCallResult } from '../../adplatform/tiktok';
 import { batchTrackRequests, type TrackBatch, type TrackEnvelope } from '../../adplatform/tiktok/track-batches';
-import type { TikTokTrackRequest } from '../../adplatform/tiktok/types';
+import type { TikTokTrackRequest } from '../../domain/tiktok-wire';
 import type { AnsweredConversion, DeliveryCandidate, TikTokAnswer } from '../../db/repositories/conversion-groups';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import type { TikTokConnection } from '../../db/repositories/tiktok-connections';

@@ -13,4 +13,3 @@ export {
   type ReportPullResult,
 } from './pull';
 export { FIGURE_METRICS, LEVELS, metricsFor, parseReportRows, ReportRowError } from './report-rows';
-export { AdReportRequestError, createAdReportService, type AdReport, type AdReportRequest, type AdReportService } from './report-service';

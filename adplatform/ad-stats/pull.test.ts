@@ -1,6 +1,6 @@
 import type { AdStatsRepository, DailyStatInput } from '../../db/repositories/ad-stats';
 import { createTikTokClient, type TikTokClient } from '../tiktok';
-import { generateAdvertiser, REPORT_INTEGRATED_PATH, startFakeTikTok, type FakeTikTok } from '../tiktok-fake';
+import { generateAdvertiser, REPORT_INTEGRATED_PATH, startFakeTikTok, type FakeTikTok } from '../../devstack/tiktok-fake';
 import { pullReportRange, TikTokCallFailed, type AdStatsPullContext, type PullProgress } from './pull';
 
 const TOKEN = 'pull-test-token';

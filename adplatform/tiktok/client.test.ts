@@ -4,11 +4,11 @@ import {
   FAKE_TIKTOK_PIXEL_CODE,
   startFakeTikTok,
   type FakeTikTok,
-} from '../tiktok-fake';
-import { sampleEvent, sha256Hex } from '../tiktok-fake/test-fixtures';
+} from '../../devstack/tiktok-fake';
+import { sampleEvent, sha256Hex } from '../../devstack/tiktok-fake/test-fixtures';
 import { createTikTokClient, type TikTokClient } from './client';
 import { buildTikTokUrl } from './request';
-import type { TikTokTrackRequest } from './types';
+import type { TikTokTrackRequest } from '../../domain/tiktok-wire';
 
 const REQUEST_ID = /^\d{14}[0-9A-F]{20}$/;
 

@@ -15,7 +15,7 @@ import type {
 } from './marketing-types';
 import { callTikTok, type TikTokTransport } from './request';
 import type { TikTokCallResult } from './result';
-import type { TikTokTrackRequest, TikTokTrackResponseData } from './types';
+import type { TikTokTrackRequest, TikTokTrackResponseData } from '../../domain/tiktok-wire';
 
 export interface TikTokClientOptions {
   /** API host without path, e.g. `https://business-api.tiktok.com` or the local fake's `url`. Required. */

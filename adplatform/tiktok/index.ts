@@ -12,5 +12,5 @@ export {
   TIKTOK_SANDBOX_BASE_URL,
 } from './config';
 export type { TikTokCallResult, TikTokPermanent, TikTokRetryable, TikTokSuccess } from './result';
-export type * from './types';
+export type * from '../../domain/tiktok-wire';
 export type * from './marketing-types';

@@ -2,7 +2,7 @@ import { isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { decideOutcome, type Decision } from './codes';
 import { TIKTOK_ACCESS_TOKEN_HEADER } from './config';
 import type { TikTokCallResult } from './result';
-import type { TikTokEnvelope } from './types';
+import type { TikTokEnvelope } from '../../domain/tiktok-wire';
 
 /** Where and how calls are made; shared by every endpoint of the client. */
 export interface TikTokTransport {

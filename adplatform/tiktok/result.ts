@@ -1,4 +1,4 @@
-import type { TikTokEnvelope } from './types';
+import type { TikTokEnvelope } from '../../domain/tiktok-wire';
 
 /**
  * Outcome of one TikTok call, decided by codes.ts. Remote failures never throw: they arrive as `retryable` or

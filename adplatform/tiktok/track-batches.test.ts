@@ -1,5 +1,5 @@
 import { batchTrackRequests } from './track-batches';
-import type { TikTokTrackRequest } from './types';
+import type { TikTokTrackRequest } from '../../domain/tiktok-wire';
 
 const single = (id: string, envelope: Partial<TikTokTrackRequest> = {}): { item: string; request: TikTokTrackRequest } => ({
   item: id,

@@ -1,5 +1,5 @@
 import { TIKTOK_LIMITS } from './config';
-import type { TikTokEvent, TikTokTrackRequest } from './types';
+import type { TikTokEvent, TikTokTrackRequest } from '../../domain/tiktok-wire';
 
 /** The request-level fields of `event/track`: everything but `data`. */
 export type TrackEnvelope = Omit<TikTokTrackRequest, 'data'>;

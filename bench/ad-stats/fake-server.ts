@@ -1,4 +1,4 @@
-import { generateAdvertiser, startFakeTikTok } from '../../adplatform/tiktok-fake';
+import { generateAdvertiser, startFakeTikTok } from '../../devstack/tiktok-fake';
 import { BENCH_ADVERTISER, BENCH_TOKEN } from './workload';
 
 /** The fake in its own process, as TikTok is remote: its CPU is not ours. Sends its URL to the parent, then serves. */

@@ -1,4 +1,4 @@
-import type { GeneratedAdvertiserShape } from '../../adplatform/tiktok-fake';
+import type { GeneratedAdvertiserShape } from '../../devstack/tiktok-fake';
 
 export const BENCH_TOKEN = 'bench-ad-stats-token';
 /** 20 campaigns × 10 ad groups × 10 ads = 2,000 ads. */

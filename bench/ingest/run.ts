@@ -50,10 +50,10 @@ async function prepareDatabase(cluster: BenchCluster, name: string, workspaces: 
   }
 }
 
-/** The ingest API as production runs it: its own process (`node dist/ingest/server.js`). */
+/** The ingest API as production runs it: its own process (`node dist/api/server.js`). */
 async function startIngest(databaseUrl: string): Promise<{ child: Child; url: string }> {
   const port = (await reservePort()).port;
-  const child = startNodeChild('ingest', path.join(BUILD_ROOT, 'ingest', 'server.js'), {
+  const child = startNodeChild('ingest', path.join(BUILD_ROOT, 'api', 'server.js'), {
     ...process.env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),

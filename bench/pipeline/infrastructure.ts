@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildFakeTikTokApp } from '../../adplatform/tiktok-fake';
+import { buildFakeTikTokApp } from '../../devstack/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { reservePort } from '../../devstack/ports';
@@ -51,7 +51,7 @@ export async function startInfrastructure() {
   startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl });
   const port = (await reservePort()).port;
   const ingestUrl = `http://127.0.0.1:${port}`;
-  const ingest = startChild('ingest', 'ingest/server.js', { PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: randomBytes(24).toString('hex') });
+  const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: randomBytes(24).toString('hex') });
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
 
   return {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../../devstack/tiktok-fake';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { runWithConcurrency } from './concurrency';

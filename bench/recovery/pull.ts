@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../../devstack/tiktok-fake';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { DEFAULT_DELIVERY_RETRY, longestProbeWaitMs } from '../../domain/delivery-retry';

@@ -1,4 +1,4 @@
-import { EVENT_TRACK_PATH } from '../../adplatform/tiktok-fake';
+import { EVENT_TRACK_PATH } from '../../devstack/tiktok-fake';
 import { backoffMs, DEFAULT_DELIVERY_RETRY, longestProbeWaitMs } from '../../domain/delivery-retry';
 import { startInfrastructure, type Infrastructure } from '../pipeline/infrastructure';
 import { post, prepareWorkspace, purchase, type BenchWorkspace } from '../pipeline/pipeline';

@@ -1,4 +1,4 @@
-/** Shapes of the console API's answers (console-api/routes/*). */
+/** Shapes of the console API's answers (api/console/routes/*). */
 
 export type Role = 'owner' | 'editor' | 'viewer';
 

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { bindings } from './bindings';
-import type { ConversionRow, ConversionStatus, ConversionWarning, WorkspaceRow } from '../types';
-import { toWorkspace, type Workspace } from './workspaces';
+import type { ConversionRow, ConversionStatus, ConversionWarning } from '../types';
 
 export interface NewConversion {
   eventRowId: string;
@@ -79,28 +78,6 @@ export function createConversionRepository(db: Knex) {
 
     async find(id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
       return executor('conversions').where({ id }).first();
-    },
-
-    /**
-     * The conversion with its event's message and its workspace, in one round trip (each conversion step needs all
-     * three); the message or workspace is undefined when its row is gone.
-     */
-    async findWithContext(id: string, executor: Knex = db): Promise<{ conversion: ConversionRow; message?: Record<string, unknown>; workspace?: Workspace } | undefined> {
-      const row = await executor('conversions as c')
-        .leftJoin('events as e', 'e.id', 'c.event_row_id')
-        .leftJoin('workspaces as w', 'w.id', 'c.workspace_id')
-        .where('c.id', id)
-        .first('c.*', { joined_message: 'e.message' }, executor.raw('to_jsonb(w) AS joined_workspace'));
-      if (row === undefined) return undefined;
-      const { joined_message: message, joined_workspace: workspace, ...conversion } = row as ConversionRow & {
-        joined_message: Record<string, unknown> | null;
-        joined_workspace: (Omit<WorkspaceRow, 'created_at'> & { created_at: string }) | null;
-      };
-      return {
-        conversion,
-        message: message ?? undefined,
-        workspace: workspace === null ? undefined : toWorkspace({ ...workspace, created_at: new Date(workspace.created_at) }),
-      };
     },
 
     async findInWorkspace(workspaceId: string, id: string, executor: Knex = db): Promise<ConversionRow | undefined> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { createAdReportService } from '../../adplatform/ad-stats/report-service';
-import { asPerson, personIn } from '../../console-api/testing/console-client';
-import { buildTestApp, type TestApp } from '../../ingest/testing/test-app';
+import { createAdReportService } from '../../api/services/ad-report-service';
+import { asPerson, personIn } from '../../test/helpers/console-client';
+import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import type { AdLevel } from '../types';
 import type { Repositories } from '.';

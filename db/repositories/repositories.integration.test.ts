@@ -95,26 +95,6 @@ describe('tiktok connections', () => {
   });
 });
 
-describe('conversions', () => {
-  it('reads a conversion with its event message and workspace settings in one call', async () => {
-    const ws = await repos.workspaces.create('Shop');
-    await repos.workspaces.updateSettings(ws.id, { attributionWindowDays: 3, testMode: true, testEventCode: 'TEST123' });
-    const occurredAt = new Date('2026-11-20T10:00:00Z');
-    const message = { type: 'track', event: 'purchase', properties: { total: 42.5 } };
-    const events = await repos.events.insertNew(ws.id, [{ messageId: 'm-1', type: 'track', eventName: 'purchase', userId: 'u1', anonymousId: null, occurredAt, message }]);
-    const [created] = await repos.conversions.insertNew(ws.id, [
-      { eventRowId: events.get('m-1') as string, messageId: 'm-1', sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', eventId: 'o-1', eventTime: occurredAt, eventSource: 'web', value: 42.5, currency: 'USD', workflowId: 'wf-1' },
-    ]);
-
-    const found = await repos.conversions.findWithContext(created?.id as string);
-    expect(found?.conversion).toMatchObject({ id: created?.id, event_id: 'o-1', status: 'pending', event_time: occurredAt });
-    expect(found?.message).toEqual(message);
-    expect(found?.workspace).toEqual({ ...(await repos.workspaces.find(ws.id)), attributionWindowDays: 3, testMode: true, testEventCode: 'TEST123' });
-    expect(found?.workspace?.createdAt).toBeInstanceOf(Date);
-    expect(await repos.conversions.findWithContext('00000000-0000-4000-8000-000000000000')).toBeUndefined();
-  });
-});
-
 describe('change log', () => {
   it('lists a workspace’s entries newest first, pages by ID, and never another workspace’s', async () => {
     const ws = await repos.workspaces.create('Shop');

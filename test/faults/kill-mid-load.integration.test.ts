@@ -3,13 +3,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../adplatform/tiktok-fake';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../../devstack/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { reservePort, type ReservedPort } from '../../devstack/ports';
-import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../../ingest/testing/test-app';
+import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/test-app';
 import { WORKER_RUNNING } from '../../worker/running';
 import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../worker/schedules';
 import { compileServerCode } from '../helpers/built-code';
@@ -57,7 +57,7 @@ function running(child: Child): Promise<unknown> {
 
 /** At `warn` ingest also logs each request refused while PostgreSQL is down and each wake-up Temporal missed. */
 async function startIngest(logLevel: 'error' | 'warn' = 'error'): Promise<Child> {
-  const child = startNodeChild('ingest', path.join(code, 'ingest', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort.port), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
+  const child = startNodeChild('ingest', path.join(code, 'api', 'server.js'), serviceEnv({ LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(ingestPort.port), ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
   await waitForHttp(`${ingestUrl}/healthz`, child).catch(async (error: unknown) => {
     await stopChild(child);
     throw error;

@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import type { RunningIngest } from '../../ingest/server';
-import { TEST_SECRET_KEY } from '../../ingest/testing/test-app';
+import type { RunningIngest } from '../../api/server';
+import { TEST_SECRET_KEY } from '../helpers/test-app';
 import { startTestIngestServer } from '../helpers/ingest-server';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres';
 

@@ -5,7 +5,7 @@ import { buildTrackingScript } from '../../web/build';
 
 const ROOT = path.join(__dirname, '..', '..');
 // sdk/src/rules: the message rules the ingest API shares with the client library, compiled into the server too.
-const SOURCE_DIRS = ['activities', 'adplatform', 'cli', 'config', 'console-api', 'db', 'devstack', 'domain', 'ingest', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
+const SOURCE_DIRS = ['activities', 'adplatform', 'api', 'cli', 'config', 'db', 'devstack', 'domain', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
 
 /**
  * The server code as `npm run build` lays it out (compiled with esbuild, file by file), with the tracking script, in a
@@ -16,7 +16,7 @@ export async function compileServerCode(prefix: string): Promise<string> {
   const out = mkdtempSync(path.join(ROOT, 'dist', prefix));
   const entryPoints = SOURCE_DIRS.flatMap((dir) =>
     (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.includes('testing'))
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
       .map((file) => path.join(ROOT, dir, file)),
   );
   await build({ entryPoints, outdir: out, outbase: ROOT, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' });

@@ -1,10 +1,10 @@
 import type { DestinationStream } from 'pino';
 import { ingestEnvSchema, loadEnv } from '../../config/env';
-import { startIngestServer, type RunningIngest } from '../../ingest/server';
-import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../../ingest/testing/test-app';
-import { trackingScriptFrom } from '../../ingest/tracking-script';
+import { startIngestServer, type RunningIngest } from '../../api/server';
+import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from './test-app';
+import { trackingScriptFrom } from '../../api/ingest/tracking-script';
 
-/** The ingest server as `node dist/ingest/server.js` runs it, listening on a free port, configured like the process. */
+/** The ingest server as `node dist/api/server.js` runs it, listening on a free port, configured like the process. */
 export async function startTestIngestServer(
   databaseUrl: string,
   { env = {}, logDestination }: { env?: Record<string, string>; logDestination?: DestinationStream } = {},

@@ -69,7 +69,7 @@ function start(): void {
       typeof navigator.sendBeacon === 'function' ? (url, body) => navigator.sendBeacon(url, body) : undefined,
       serverCookies,
     ),
-    // In the same-site mode the answer sets the anonymous ID and click as server cookies (see ingest/README.md).
+    // In the same-site mode the answer sets the anonymous ID and click as server cookies (see api/README.md).
     envelope: (batch) =>
       JSON.stringify({
         batch,

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Repositories } from '../../db/repositories';
+import { createAdminTokenCheck } from './admin-token';
+import type { MemberService } from '../services/accounts/members';
+import type { SettingsServices } from '../services/settings';
+import type { ConversionRetryService } from '../services/conversion-retry';
+import type { ErasureService } from '../services/erasure';
+import type { TikTokServices } from '../services/tiktok-services';
+import { apiKeyRoutes } from './api-keys';
+import { adminMemberRoutes } from './members';
+import { conversionRoutes } from './conversions';
+import type { WorkflowLink } from '../http/conversion-view';
+import { conversionRuleRoutes } from './conversion-rules';
+import { erasureRoutes } from './erasures';
+import { eventRoutes } from './events';
+import { matchKeyRoutes } from './match-keys';
+import { workspaceSettingsRoutes } from './settings';
+import { tiktokRoutes } from './tiktok';
+import { tiktokAdUrlRoutes } from './tiktok-ad-url';
+import { tiktokOAuthRoutes } from './tiktok-oauth';
+import { tiktokSelectionRoutes } from './tiktok-selection';
+import { tiktokStatisticsRoutes } from './tiktok-statistics';
+import { tiktokTestConversionRoutes } from './tiktok-test-conversion';
+import { loadWorkspaceFromPath } from './workspace-scope';
+import { workspaceCollectionRoutes } from './workspaces';
+
+export interface AdminRoutesOptions {
+  repos: Repositories;
+  adminToken: string;
+  tiktok: TikTokServices;
+  settings: SettingsServices;
+  members: MemberService;
+  conversionRetry: ConversionRetryService;
+  erasures: ErasureService;
+  workflowLink?: WorkflowLink;
+}
+
+/** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, conversionRetry, erasures, workflowLink }) => {
+  const requireAdminToken = createAdminTokenCheck(adminToken);
+  app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
+
+  await app.register(workspaceCollectionRoutes, { prefix: '/workspaces', workspaces: repos.workspaces });
+  await app.register(
+    async (workspace) => {
+      loadWorkspaceFromPath(workspace, repos.workspaces);
+      await workspace.register(workspaceSettingsRoutes, { workspaceSettings: settings.workspaceSettings });
+      await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, keys: settings.apiKeys });
+      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules, eventListing: repos.eventListing });
+      await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections });
+      await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
+      await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
+      await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
+      await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(adminMemberRoutes, { prefix: '/members', members });
+      await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
+      await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
+      await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
+      await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
+    },
+    { prefix: '/workspaces/:workspaceId' },
+  );
+};

@@ -1,0 +1,26 @@
+import type { ConversionRule } from '../../db/repositories/conversion-rules';
+import { eventMapping } from '../../domain/event-mapping';
+
+function mappingText(rule: ConversionRule, tiktokEventGiven: boolean): string {
+  if (tiktokEventGiven) return `${rule.sourceEvent} is sent to TikTok as ${rule.tiktokEvent}`;
+  const mapping = eventMapping(rule.sourceEvent);
+  if (mapping.origin === 'standard') return `${rule.sourceEvent} is a standard event: sent to TikTok as ${rule.tiktokEvent}`;
+  if (mapping.origin === 'segment') {
+    const name = mapping.knownAs === rule.sourceEvent ? 'a Segment spec event' : `Segment's ${mapping.knownAs}`;
+    return `${rule.sourceEvent} is ${name}: sent to TikTok as ${rule.tiktokEvent}`;
+  }
+  if (mapping.origin === 'tiktok') return `${rule.sourceEvent} is a TikTok standard event: sent to TikTok under its own name`;
+  return `${rule.sourceEvent} is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties`;
+}
+
+function valueText(rule: ConversionRule): string {
+  if (rule.valueSource === 'fixed') return `valued at ${rule.fixedValue} ${rule.currency}`;
+  if (rule.valueSource === 'none') return 'without a value';
+  const fallback = rule.currency === null ? '' : ` (${rule.currency} when the event names no currency)`;
+  return `valued at the amount in the event: properties.total, else value, revenue, or price × quantity${fallback}`;
+}
+
+/** What `PUT …/conversion-rules/:event` chose, in one sentence for the person who asked, defaults included. */
+export function ruleChoice(rule: ConversionRule, given: { tiktokEvent: boolean }): string {
+  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.`;
+}

@@ -1,0 +1,109 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Knex } from 'knex';
+import type { Repositories } from '../db/repositories';
+import { createCredentialCache } from './ingest/auth/credential-cache';
+import { consoleApiRoutes } from './console';
+import { consoleAppRoutes } from './console/static-app';
+import { createMemberService } from './services/accounts/members';
+import { createPasswordAttempts } from './services/accounts/password-attempts';
+import { createSignInService } from './services/accounts/sign-in';
+import { registerErrorHandling } from './error-handler';
+import { registerJsonBodyParser } from './http/json-body';
+import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
+import { createIngestMetrics } from './http/metrics';
+import type { ConversionRetryService } from './services/conversion-retry';
+import type { ErasureService } from './services/erasure';
+import type { ReadinessCheck } from './http/readiness';
+import type { BatchRecorder } from './ingest/record-batch';
+import { createRefusalLog } from './ingest/refusal-log';
+import { adminRoutes } from './admin';
+import type { WorkflowLink } from './http/conversion-view';
+import { browserConfigRoutes } from './ingest/browser-config';
+import { healthRoutes } from './health';
+import { ingestRoutes, type RateLimitSettings, type StartConversions } from './ingest';
+import { ingestPreflightRoutes } from './ingest/cors';
+import { metricsRoutes } from './http/metrics-route';
+import { tiktokOAuthCallbackRoutes } from './oauth/tiktok-callback';
+import { trackingScriptRoutes } from './ingest/tracking-script-route';
+import { createSettingsServices } from './services/settings';
+import { DEFAULT_STORAGE_DEADLINE_MS } from './ingest/storage-deadline';
+import type { TikTokServices } from './services/tiktok-services';
+import type { TrackingScript } from './ingest/tracking-script';
+
+export interface AppDeps {
+  /** For `/readyz` and settings writes that commit together with their change-log entry. */
+  db: Knex;
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  checkReadiness: ReadinessCheck;
+  repos: Repositories;
+  recordBatch: BatchRecorder;
+  /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
+  startConversions: StartConversions;
+  /** Sends failed conversions again (settings API). */
+  conversionRetry: ConversionRetryService;
+  adminToken: string;
+  /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
+  tiktok: TikTokServices;
+  /** Erasure of a person's data (settings API). */
+  erasures: ErasureService;
+  /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
+  workflowLink?: WorkflowLink;
+  /** Default: 1,000 requests per second per workspace (spec §8). */
+  rateLimit?: RateLimitSettings;
+  /** `INGEST_STORAGE_DEADLINE_MS`: an ingest request's storage work past it is answered 503 (default 5 s). */
+  storageDeadlineMs?: number;
+  /** How long an API key lookup is cached in-process (default 5 s). */
+  credentialCacheTtlMs?: number;
+  /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
+  trackingScript?: TrackingScript;
+  /** The built console (Vite's output); default `dist/console`. */
+  consoleDirectory?: string;
+}
+
+/** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
+export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
+  const app = Fastify(options);
+  const metrics = createIngestMetrics({ internalErrors: () => deps.repos.conversions.countInternalErrors() });
+  const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
+  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
+  const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
+  const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
+  const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
+  app.addHook('onClose', async () => refusals.drain());
+
+  registerErrorHandling(app);
+  registerJsonBodyParser(app);
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
+  });
+
+  void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
+  void app.register(metricsRoutes, { metrics });
+  if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
+  void app.register(browserConfigRoutes, { credentials });
+  void app.register(ingestPreflightRoutes, { credentials });
+  void app.register(ingestRoutes, {
+    credentials,
+    metrics,
+    recordBatch: deps.recordBatch,
+    startConversions: deps.startConversions,
+    rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+    storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
+    refusals,
+  });
+  void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });
+  void app.register(consoleApiRoutes, {
+    prefix: '/console/api',
+    db: deps.db,
+    repos: deps.repos,
+    settings,
+    tiktok: deps.tiktok,
+    signIn: createSignInService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts }),
+    members,
+    conversionRetry: deps.conversionRetry,
+    workflowLink: deps.workflowLink,
+  });
+  void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });
+  return app;
+}

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Knex } from 'knex';
+import type { Repositories } from '../../db/repositories';
+import type { MemberService } from '../services/accounts/members';
+import type { ConversionRetryService } from '../services/conversion-retry';
+import type { WorkflowLink } from '../http/conversion-view';
+import type { SignInService } from '../services/accounts/sign-in';
+import type { SettingsServices } from '../services/settings';
+import type { TikTokServices } from '../services/tiktok-services';
+import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
+import { adRoutes } from './routes/ads';
+import { conversionRoutes } from './routes/conversions';
+import { debuggerRoutes } from './routes/debugger';
+import { memberRoutes } from './routes/members';
+import { overviewRoutes } from './routes/overview';
+import { peopleRoutes } from './routes/people';
+import { ruleRoutes } from './routes/rules';
+import { sessionRoutes } from './routes/session';
+import { sourceRoutes } from './routes/sources';
+import { workspaceRoutes } from './routes/workspace';
+
+export interface ConsoleApiOptions {
+  db: Knex;
+  repos: Repositories;
+  settings: SettingsServices;
+  tiktok: TikTokServices;
+  signIn: SignInService;
+  members: MemberService;
+  /** Sends failed conversions again (the pipeline's retry service). */
+  conversionRetry: ConversionRetryService;
+  workflowLink?: WorkflowLink;
+}
+
+/**
+ * The console's JSON API under `/console/api`: session cookie auth, CSRF token on writes, and every workspace route
+ * behind the person's membership (another workspace is a 404). The admin token plays no part here.
+ */
+export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, workflowLink } = options;
+  app.decorateRequest('consoleUser', null);
+  app.decorateRequest('consoleSession', null);
+  app.decorateRequest('consoleWorkspace', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    refuseForeignOrigin(request);
+  });
+
+  await app.register(sessionRoutes, { repos, signIn, members });
+  await app.register(
+    async (workspace) => {
+      requireSession(workspace, signIn);
+      loadWorkspaceMembership(workspace, { users: repos.users, workspaces: repos.workspaces });
+      await workspace.register(workspaceRoutes, { repos, workspaceSettings: settings.workspaceSettings, connections: tiktok.connections });
+      await workspace.register(overviewRoutes, { db, repos });
+      await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys });
+      await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
+      await workspace.register(debuggerRoutes, { repos, signIn });
+      await workspace.register(peopleRoutes, { repos });
+      await workspace.register(adRoutes, { reports: tiktok.reports });
+      await workspace.register(memberRoutes, { members });
+    },
+    { prefix: '/workspaces/:workspaceId' },
+  );
+};

@@ -1,0 +1,165 @@
+import type { FastifyInstance } from 'fastify';
+import { hashEmail } from '../../domain/hashing';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
+import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
+
+let testDb: TestDatabase;
+let subject: TestApp;
+let app: FastifyInstance;
+let workspaceId: string;
+let key: string;
+let person: ReturnType<typeof asPerson>;
+let ws: string;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  subject = buildTestApp(testDb.db);
+  app = subject.app;
+  workspaceId = await createWorkspace(app, 'Tea house');
+  ws = `workspaces/${workspaceId}`;
+  key = (await adminCall(app, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { name: 'backend' })).json().key;
+  person = asPerson(app, await personIn(app, workspaceId, 'tea@tea.example', 'editor'));
+  await person('PUT', `${ws}/rules/purchase`, {});
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.destroy();
+});
+
+function ingest(body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: '/v1/batch', payload: body as object, headers: { authorization: `Bearer ${key}`, ...headers } });
+}
+
+/** Refusals are recorded in the background, after the answer. */
+async function refusalsEventually(count: number) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const seen = (await person('GET', `${ws}/debugger`)).json().refusals;
+    if (seen.length >= count) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('refusals were not recorded');
+}
+
+describe('the pages’ figures', () => {
+  it('counts events and conversions on the overview, with reasons explained and event-id coverage', async () => {
+    const purchase = (n: number, extra: object = {}) => ({ type: 'track', messageId: `p-${n}`, event: 'purchase', userId: `u-${n}`, properties: { order_id: `A-${n}`, total: 10 }, ...extra });
+    expect((await ingest({ batch: [purchase(1), purchase(2), { type: 'page', messageId: 'v-1', anonymousId: 'a-1' }, { type: 'track', messageId: 't-1', event: 'wishlist', anonymousId: 'a-1' }] })).statusCode).toBe(200);
+    const [first] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 10, text: 'A-1' });
+    await subject.repos.conversions.finish(first?.id as string, { status: 'skipped', reason: 'no_ttclid' });
+
+    const overview = (await person('GET', `${ws}/overview?from=${today()}&to=${today()}&timeZone=Europe/Berlin`)).json();
+    const events = overview.events.reduce((sum: Record<string, number>, e: { type: string; events: number }) => ({ ...sum, [e.type]: (sum[e.type] ?? 0) + e.events }), {});
+    expect(events).toEqual({ track: 3, page: 1 });
+    expect(overview.conversions.map((c: { status: string; reason: string | null; conversions: number }) => [c.status, c.reason, c.conversions]).sort()).toEqual([
+      ['pending', null, 1],
+      ['skipped', 'no_ttclid', 1],
+    ]);
+    expect(overview.tiktokEvents).toEqual([expect.objectContaining({ tiktokEvent: 'CompletePayment', status: 'no_recent_activity', lastDeliveredAt: null, learningPhase: { needed: 50, enough: false } })]);
+    expect(overview.eventIds).toEqual({ conversions: 2, shareable: 2, share: 1 });
+    expect(overview.reasons).toEqual([{ reason: 'no_ttclid', help: expect.objectContaining({ fix: expect.stringContaining('tracking tag') }) }]);
+    expect(overview.matchKeys).toMatchObject({ delivered: 0, target: 0.6 });
+
+    const rules = (await person('GET', `${ws}/rules`)).json();
+    expect(rules.rules).toEqual([expect.objectContaining({ event: 'purchase', eventsLast7Days: 2, sample: expect.objectContaining({ message: expect.objectContaining({ event: 'purchase' }) }) })]);
+    expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist' }]);
+  });
+
+  it('rolls closed hours up without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
+    const overview = async () => (await person('GET', `${ws}/overview?from=${today()}&to=${today()}`)).json();
+    const before = await overview();
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    await subject.repos.eventCounts.rollUp(later);
+    expect(await subject.repos.conversionCounts.rollUp(later)).toMatchObject({ hours: expect.any(Number), rolledUpAgain: 0 });
+    expect(await testDb.db('event_counts_hourly').where({ workspace_id: workspaceId }).sum<{ sum: number }[]>({ sum: 'events' })).toEqual([{ sum: 4 }]);
+    expect(await testDb.db('conversion_counts_hourly').where({ workspace_id: workspaceId }).sum<{ sum: number }[]>({ sum: 'conversions' })).toEqual([{ sum: 2 }]);
+    const after = await overview();
+    expect([after.events, after.conversions, after.eventIds]).toEqual([before.events, before.conversions, before.eventIds]);
+
+    // The pending conversion is delivered later (as a retry would), recorded in its history: the next run sees it.
+    const [pending] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-2' });
+    await subject.repos.conversions.finish(pending?.id as string, { status: 'delivered', tiktokCode: 0 });
+    await testDb.db('conversion_history').insert({ conversion_id: pending?.id as string, step: 'outcome', detail: { status: 'delivered' } });
+    await subject.repos.conversionCounts.rollUp(later);
+    expect(await subject.repos.conversionCounts.rollUp(later)).toMatchObject({ rolledUpAgain: 1 });
+    const statuses = (await overview()).conversions.map((c: { status: string }) => c.status).sort();
+    expect(statuses).toEqual(['delivered', 'skipped']);
+  });
+
+  it('finds conversions by status, reason and order ID, pages them, and explains one', async () => {
+    const all = (await person('GET', `${ws}/conversions?limit=1`)).json();
+    expect(all.conversions).toHaveLength(1);
+    const next = (await person('GET', `${ws}/conversions?limit=1&cursor=${all.nextCursor}`)).json();
+    expect(next.conversions).toHaveLength(1);
+    expect(next.conversions[0].id).not.toBe(all.conversions[0].id);
+    expect(next.nextCursor).toBeNull();
+
+    const skipped = (await person('GET', `${ws}/conversions?status=skipped&reason=no_ttclid`)).json().conversions;
+    expect(skipped.map((c: { eventId: string }) => c.eventId)).toEqual(['A-1']);
+    expect((await person('GET', `${ws}/conversions?q=u-2`)).json().conversions.map((c: { eventId: string }) => c.eventId)).toEqual(['A-2']);
+    expect((await person('GET', `${ws}/conversions?status=lost`)).json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
+
+    const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
+    expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null, history: [] });
+  });
+
+  it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
+    const [skipped] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-1' });
+    const [delivered] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-2' });
+    expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json().canSendAgain).toBe(true);
+    expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).json()).toEqual({ requeued: false });
+    expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json()).toEqual({ requeued: true });
+    expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
+    const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
+    expect(entry?.actor).toMatch(/^user:usr_/);
+    expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
+  });
+
+  it('shows accepted events and refused requests in the event debugger', async () => {
+    const opened = (await person('GET', `${ws}/debugger`)).json();
+    expect(opened.events.length).toBeGreaterThan(0);
+    await ingest({ batch: [{ type: 'track', messageId: 'late', event: 'signup', userId: 'u-9' }] });
+    const after = (await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json();
+    expect(after.events.map((e: { eventName: string }) => e.eventName)).toEqual(['signup']);
+
+    await ingest({ batch: [{ type: 'track', messageId: 'bad' }] });
+    await ingest({ batch: [{ type: 'track', messageId: 'x', event: 'e', userId: 'u' }] }, { 'x-workspace-id': 'ws_someone_else' });
+    const revoked = (await adminCall(app, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { name: 'old' })).json();
+    await adminCall(app, 'DELETE', `/admin/workspaces/${workspaceId}/api-keys/${revoked.id}`);
+    await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [] }, headers: { authorization: `Bearer ${revoked.key}` } });
+
+    const refusals = await refusalsEventually(3);
+    expect(refusals.map((r: { status: number; error: string; issues: string[] | null; keyPrefix: string }) => [r.status, r.error, r.issues, r.keyPrefix])).toEqual([
+      [400, 'invalid_request', ['batch[0].event is required for track messages'], key.slice(0, 9)],
+      [403, 'forbidden', null, key.slice(0, 9)],
+      [401, 'unauthorized', null, revoked.key.slice(0, 9)],
+    ]);
+    expect(JSON.stringify(refusals)).not.toContain(key);
+  });
+
+  it('looks a person up by email, hashing it, and shows their identifiers, events and conversions', async () => {
+    await ingest({
+      batch: [
+        { type: 'page', messageId: 'land', anonymousId: 'phone-1', context: { page: { url: 'https://tea.example/?ttclid=E.C.P.abc' }, traits: { email: 'Jo@Tea.example' } } },
+        { type: 'identify', messageId: 'id-1', userId: 'jo', anonymousId: 'desk-1', traits: { email: 'jo@tea.example' } },
+      ],
+    });
+    const found = (await person('POST', `${ws}/people/lookup`, { kind: 'email', value: ' JO@tea.example ' })).json();
+    expect(found.lookedUp).toEqual({ kind: 'email_sha256', value: hashEmail('jo@tea.example') });
+    expect(found.identifiers.map((i: { kind: string; value: string }) => `${i.kind}:${i.value}`)).toEqual(expect.arrayContaining(['anonymous_id:phone-1', 'anonymous_id:desk-1', 'user_id:jo']));
+    expect(found.clicks).toEqual([expect.objectContaining({ anonymousId: 'phone-1', ttclid: 'E.C.P.abc' })]);
+    expect(found.events.map((e: { id: string }) => e.id)).toHaveLength(2);
+    expect((await person('POST', `${ws}/people/lookup`, { kind: 'phone', value: 'call me' })).json().issues).toEqual(['value is not a phone number Signalbox can match']);
+  });
+
+  it('gives the tag to install and the ad URL parameters', async () => {
+    expect((await person('GET', `${ws}/install`)).json()).toEqual({
+      ingestUrl: 'http://localhost:80',
+      scriptUrl: 'http://localhost:80/js/v1/signalbox.js',
+      trackingTag: '<script async src="http://localhost:80/js/v1/signalbox.js" data-key="BROWSER_KEY"></script>',
+      adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { Repositories } from '../../../db/repositories';
+import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
+import { TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
+import { DUPLICATE_EVENT_ID_HELP, reasonHelp } from '../../../domain/reason-help';
+import { badRequest, notFound } from '../../http/http-error';
+import type { ConversionRetryService } from '../../services/conversion-retry';
+import { conversionDetail, conversionSummary, type WorkflowLink } from '../../http/conversion-view';
+import { parseOrReject } from '../../http/validation';
+import { actorOf, currentWorkspace, needs } from '../auth';
+import { queryText } from '../fields';
+import { linkBetween, pathTo } from '../identity-path';
+import { periodFields, resolvePeriod } from '../period';
+import type { Knex } from 'knex';
+
+const limitMessage = 'must be a whole number from 1 to 200';
+const listQuery = z.strictObject({
+  status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
+  reason: queryText(100).optional(),
+  tiktokEvent: queryText(100).optional(),
+  q: queryText(300).optional(),
+  from: periodFields.from.optional(),
+  to: periodFields.to.optional(),
+  timeZone: periodFields.timeZone,
+  limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
+  cursor: queryText(200).optional(),
+});
+const REPEATS_SHOWN = 20;
+const idParams = z.object({ conversionId: z.guid({ error: 'must be a conversion ID (a UUID)' }) });
+
+function encodeCursor(row: ConversionRow): string {
+  return Buffer.from(JSON.stringify([row.event_time.toISOString(), row.id])).toString('base64url');
+}
+
+function decodeCursor(text: string): { eventTime: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at))) return { eventTime: new Date(at), id };
+  } catch {
+    // the 400 below
+  }
+  throw badRequest('cursor must be a nextCursor value returned by this endpoint', ['cursor must be a nextCursor value returned by this endpoint']);
+}
+
+/** Conversions: the filterable, searchable table, and each conversion's whole story. */
+export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; conversionRetry: ConversionRetryService; workflowLink?: WorkflowLink }> = async (
+  app,
+  { db, repos, conversionRetry, workflowLink },
+) => {
+  app.get('/conversions', async (request) => {
+    const query = parseOrReject(listQuery, request.query, 'query');
+    const workspaceId = currentWorkspace(request).id;
+    if ((query.from === undefined) !== (query.to === undefined)) throw badRequest('from and to go together', ['from and to go together']);
+    const period = query.from !== undefined && query.to !== undefined ? await resolvePeriod(db, { from: query.from, to: query.to, timeZone: query.timeZone }) : undefined;
+    const rules = await repos.conversionRules.list(workspaceId);
+    const rows = await repos.conversionSearch.search(workspaceId, {
+      status: query.status,
+      reason: query.reason,
+      tiktokEvent: query.tiktokEvent,
+      from: period?.from,
+      to: period?.to,
+      text: query.q === '' ? undefined : query.q,
+      knownTiktokEvents: [...new Set([...TIKTOK_STANDARD_EVENTS, ...rules.map((rule) => rule.tiktokEvent)])],
+      limit: query.limit + 1,
+      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      conversions: page.map((row) => ({ ...conversionSummary(row), tiktokCode: row.tiktok_code, clickAnonymousId: row.click_anonymous_id })),
+      nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null,
+    };
+  });
+
+  app.get('/conversions/:conversionId', async (request) => {
+    const { conversionId } = parseOrReject(idParams, request.params, 'path');
+    const workspaceId = currentWorkspace(request).id;
+    const row = await repos.conversionSearch.detail(workspaceId, conversionId);
+    if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
+    const [history, repeatedBy, deliveryRequest] = await Promise.all([
+      repos.conversionHistory.list(row.id),
+      repos.eventListing.repeating(row.id, REPEATS_SHOWN),
+      row.delivery_request_id === null ? undefined : repos.conversionGroups.findRequest(row.delivery_request_id),
+    ]);
+    const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
+    return {
+      ...conversionDetail(row, { deliveryRequest, history, repeatedBy }, workflowLink),
+      tiktokCode: row.tiktok_code,
+      receivedAt: row.received_at,
+      userId: row.user_id,
+      anonymousId: row.anonymous_id,
+      warnings: row.warnings,
+      matchKeys: row.match_keys,
+      identityPath: identityPath?.map((node, index) => ({ ...node, linkFromPrevious: index === 0 ? null : linkBetween(identityPath[index - 1] as IdentityPathNode, node) })) ?? null,
+      identityPathRecorded: row.identity_path !== null,
+      history: history.map((h) => ({ id: String(h.id), at: h.at, step: h.step, detail: h.detail })),
+      help: reasonHelp(row.reason),
+      repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
+      canSendAgain: row.status === 'failed' || row.status === 'skipped',
+    };
+  });
+
+  /** "Send again": a failed (or skipped) conversion goes back to the pipeline; its event_id keeps TikTok counting it once. */
+  app.post('/conversions/:conversionId/retry', { preHandler: needs('editor') }, async (request) => {
+    const { conversionId } = parseOrReject(idParams, request.params, 'path');
+    const workspaceId = currentWorkspace(request).id;
+    if ((await repos.conversions.findInWorkspace(workspaceId, conversionId)) === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
+    const result = await conversionRetry.retry(workspaceId, { conversionIds: [conversionId] }, actorOf(request));
+    return { requeued: result.requeued.includes(conversionId) };
+  });
+};
+
+/** Before the pipeline records `identity_path`, the walk is rebuilt from today's identity links. */
+async function derivedIdentityPath(repos: Repositories, workspaceId: string, row: { click_anonymous_id: string | null; user_id: string | null; anonymous_id: string | null }) {
+  if (row.click_anonymous_id === null) return null;
+  const target = { kind: 'anonymous_id' as IdentityKind, value: row.click_anonymous_id };
+  const seeds: { kind: IdentityKind; value: string }[] = [];
+  if (row.anonymous_id !== null) seeds.push({ kind: 'anonymous_id', value: row.anonymous_id });
+  if (row.user_id !== null) seeds.push({ kind: 'user_id', value: row.user_id });
+  for (const seed of seeds) {
+    const path = pathTo(await repos.people.linked(workspaceId, seed), target);
+    if (path !== null) return path;
+  }
+  return null;
+}

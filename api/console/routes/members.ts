@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { MemberService } from '../../services/accounts/members';
+import { jsonBody } from '../../http/fields';
+import { parseOrReject } from '../../http/validation';
+import { actorOf, currentWorkspace, needs } from '../auth';
+import { emailField, roleField } from '../fields';
+
+const inviteBody = jsonBody({ email: emailField, role: roleField });
+const roleBody = jsonBody({ role: roleField });
+const memberParams = z.object({ userId: z.string().min(1).max(100) });
+const invitationParams = z.object({ invitationId: z.string().min(1).max(100) });
+
+/** `/members` and `/invitations`: everyone sees who has access; only owners change it. */
+export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = async (app, { members }) => {
+  const owner = { preHandler: needs('owner') };
+
+  app.get('/members', async (request) => {
+    const workspaceId = currentWorkspace(request).id;
+    const [people, invitations] = await Promise.all([members.list(workspaceId), request.consoleWorkspace?.role === 'owner' ? members.openInvitations(workspaceId) : []]);
+    return { members: people, invitations };
+  });
+
+  app.patch('/members/:userId', owner, async (request) => {
+    const { userId } = parseOrReject(memberParams, request.params, 'path');
+    const { role } = parseOrReject(roleBody, request.body, 'body');
+    return members.setRole(actorOf(request), currentWorkspace(request).id, userId, role);
+  });
+
+  app.delete('/members/:userId', owner, async (request) => {
+    const { userId } = parseOrReject(memberParams, request.params, 'path');
+    await members.remove(actorOf(request), currentWorkspace(request).id, userId);
+    return { removed: true };
+  });
+
+  app.post('/invitations', owner, async (request, reply) => {
+    const { email, role } = parseOrReject(inviteBody, request.body, 'body');
+    const invitation = await members.invite(actorOf(request), currentWorkspace(request).id, email, role);
+    const { token, ...shown } = invitation;
+    return reply.code(201).send({ ...shown, url: `${request.protocol}://${request.host}/console/invitations/${token}` });
+  });
+
+  app.delete('/invitations/:invitationId', owner, async (request) => {
+    const { invitationId } = parseOrReject(invitationParams, request.params, 'path');
+    return members.revokeInvitation(actorOf(request), currentWorkspace(request).id, invitationId);
+  });
+};

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { Repositories } from '../../../db/repositories';
+import { COVERED_MATCH_KEYS } from '../../../db/repositories/conversion-figures';
+import { reasonHelp } from '../../../domain/reason-help';
+import { parseOrReject } from '../../http/validation';
+import { currentWorkspace } from '../auth';
+import { periodFields, resolvePeriod } from '../period';
+
+/** Spec §8: TikTok's learning phase needs at least this many events a week; matching should reach this share. */
+export const LEARNING_PHASE_EVENTS_PER_WEEK = 50;
+export const MATCH_RATE_TARGET = 0.6;
+
+const overviewQuery = z.strictObject(periodFields);
+
+/** Overview: what arrived, what became of the conversions, each TikTok event's health, match keys and event IDs. */
+export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories }> = async (app, { db, repos }) => {
+  app.get('/overview', async (request) => {
+    const period = await resolvePeriod(db, parseOrReject(overviewQuery, request.query, 'query'));
+    const workspaceId = currentWorkspace(request).id;
+    const now = new Date();
+    const [events, conversions, rules, matchKeys] = await Promise.all([
+      repos.eventCounts.perDay(workspaceId, period),
+      repos.conversionFigures.perDay(workspaceId, period),
+      repos.conversionRules.list(workspaceId),
+      repos.conversionFigures.matchKeyCoverage(workspaceId, period),
+    ]);
+    const eventIds = { conversions: 0, shareable: 0 };
+    for (const count of conversions) {
+      eventIds.conversions += count.conversions;
+      eventIds.shareable += count.shareable;
+    }
+    const tiktokEvents = [...new Set([...rules.map((rule) => rule.tiktokEvent), ...conversions.map((c) => c.tiktokEvent)])].sort();
+    const activity = await repos.conversionFigures.activity(workspaceId, tiktokEvents, now);
+    const reasons = [...new Set(conversions.flatMap((c) => (c.reason === null ? [] : [c.reason])))];
+    return {
+      period: { ...period, now },
+      events: events.map(({ lastEventId: _sample, ...count }) => count),
+      conversions: conversions.map(({ shareable: _shareable, ...count }) => count),
+      tiktokEvents: activity.map((a) => ({
+        ...a,
+        status: a.deliveredLast7Days > 0 ? 'active' : 'no_recent_activity',
+        learningPhase: { needed: LEARNING_PHASE_EVENTS_PER_WEEK, enough: a.deliveredLast7Days >= LEARNING_PHASE_EVENTS_PER_WEEK },
+      })),
+      matchKeys: {
+        delivered: matchKeys.delivered,
+        sampleLimit: matchKeys.sampleLimit,
+        target: MATCH_RATE_TARGET,
+        keys: COVERED_MATCH_KEYS.map((key) => ({ key, conversions: matchKeys.withKey[key], share: matchKeys.delivered === 0 ? null : matchKeys.withKey[key] / matchKeys.delivered })),
+      },
+      eventIds: { ...eventIds, share: eventIds.conversions === 0 ? null : eventIds.shareable / eventIds.conversions },
+      reasons: reasons.map((reason) => ({ reason, help: reasonHelp(reason) })),
+    };
+  });
+};

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { SendTestConversion } from '../../services/tiktok-connection';
+import type { Repositories } from '../../../db/repositories';
+import { defaultTikTokEvent } from '../../../domain/event-mapping';
+import { notFound } from '../../http/http-error';
+import { eventParam, ruleBody, ruleFromBody, ruleView } from '../../http/rule-format';
+import type { ConversionRuleService } from '../../services/settings/conversion-rules';
+import { parseOrReject } from '../../http/validation';
+import { actorOf, currentWorkspace, needs } from '../auth';
+
+const WEEK_MS = 7 * 86_400_000;
+
+/** Conversion rules with what arrived for them lately, and the test conversion of test mode (spec §4.5 steps 3–4). */
+export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: ConversionRuleService; sendTestConversion: SendTestConversion }> = async (
+  app,
+  { repos, rules, sendTestConversion },
+) => {
+  const editor = { preHandler: needs('editor') };
+
+  app.get('/rules', async (request) => {
+    const workspaceId = currentWorkspace(request).id;
+    const to = new Date();
+    const [list, counts] = await Promise.all([
+      repos.conversionRules.list(workspaceId),
+      repos.eventCounts.perDay(workspaceId, { from: new Date(to.getTime() - WEEK_MS), to, timeZone: 'UTC' }),
+    ]);
+    const byName = new Map<string, { events: number; lastEventId: string }>();
+    for (const count of counts.filter((c) => c.type === 'track')) {
+      const seen = byName.get(count.eventName) ?? { events: 0, lastEventId: '0' };
+      byName.set(count.eventName, { events: seen.events + count.events, lastEventId: BigInt(count.lastEventId) > BigInt(seen.lastEventId) ? count.lastEventId : seen.lastEventId });
+    }
+    const mapped = new Set(list.map((rule) => rule.sourceEvent));
+    const samples = new Map((await repos.eventStream.find(workspaceId, list.flatMap((rule) => byName.get(rule.sourceEvent)?.lastEventId ?? []))).map((e) => [e.event_name, e]));
+    return {
+      rules: list.map((rule) => {
+        const sample = samples.get(rule.sourceEvent);
+        return { ...ruleView(rule), eventsLast7Days: byName.get(rule.sourceEvent)?.events ?? 0, sample: sample ? { receivedAt: sample.received_at, message: sample.message } : null };
+      }),
+      unmappedEvents: [...byName.entries()]
+        .filter(([name]) => !mapped.has(name))
+        .sort((a, b) => b[1].events - a[1].events)
+        .slice(0, 20)
+        .map(([event, seen]) => ({ event, eventsLast7Days: seen.events, suggestedTiktokEvent: defaultTikTokEvent(event) })),
+    };
+  });
+
+  app.put('/rules/:event', editor, async (request) => {
+    const { event } = parseOrReject(eventParam, request.params, 'path');
+    const body = parseOrReject(ruleBody, request.body ?? {}, 'body');
+    return ruleView(await rules.put(actorOf(request), currentWorkspace(request).id, ruleFromBody(event, body)));
+  });
+
+  app.delete('/rules/:event', editor, async (request) => {
+    const { event } = parseOrReject(eventParam, request.params, 'path');
+    if (!(await rules.remove(actorOf(request), currentWorkspace(request).id, event))) throw notFound(`no conversion rule for event ${event}`);
+    return { event, deleted: true };
+  });
+
+  app.post('/test-conversion', editor, async (request) => sendTestConversion(currentWorkspace(request).id));
+};

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { TikTokConnectionService } from '../../services/tiktok-connection';
+import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../services/tiktok-connection';
+import type { Repositories } from '../../../db/repositories';
+import { AD_URL_PARAMETERS } from '../../../domain/ad-click';
+import { notFound } from '../../http/http-error';
+import { createKeyBody, creationNotice, keyParams } from '../../http/api-keys';
+import { jsonBody } from '../../http/fields';
+import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
+import { TRACKING_SCRIPT_PATH } from '../../http/paths';
+import type { ApiKeyService } from '../../services/settings/api-keys';
+import { parseOrReject } from '../../http/validation';
+import { actorOf, currentWorkspace, needs } from '../auth';
+
+const advertiserBody = jsonBody({ advertiserId: advertiserIdField });
+const pixelBody = jsonBody({ pixelCode: pixelCodeField });
+const appBody = jsonBody({
+  appId: z.string({ error: 'must be a string of digits, or null to stop sending app events' }).trim().regex(/^\d{1,32}$/, 'must be the TikTok App ID: digits only, e.g. 7123456789012345678').nullable(),
+});
+
+export interface SourceRoutesOptions {
+  repos: Repositories;
+  connections: TikTokConnectionService;
+  keys: ApiKeyService;
+}
+
+/** Settings > Sources (spec §4.5 steps 1–2): the TikTok connection, API keys, the tag and the ad URL parameters. */
+export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app, { repos, connections, keys }) => {
+  const editor = { preHandler: needs('editor') };
+  const owner = { preHandler: needs('owner') };
+  const workspaceId = (request: Parameters<typeof currentWorkspace>[0]) => currentWorkspace(request).id;
+
+  app.get('/tiktok', async (request) => {
+    const status = await connections.status(workspaceId(request)).catch(async (error: unknown) => {
+      // The schedule lives in Temporal; the page still shows the connection while Temporal is unreachable.
+      const summary = await repos.tiktokConnections.summary(workspaceId(request));
+      if (summary === undefined) throw error;
+      request.log.warn({ err: error }, 'statistics schedule unreadable');
+      return { ...summary, missingPermissions: [] as TikTokPermissionKey[], nextStep: null, schedule: null };
+    });
+    return {
+      connection: status ?? null,
+      permissions: REQUIRED_TIKTOK_PERMISSIONS.map((p) => ({ key: p.key, description: p.description, granted: status?.grantedScopes == null ? null : !status.missingPermissions.includes(p.key) })),
+    };
+  });
+
+  app.post('/tiktok/authorize', editor, async (request) => connections.authorizationUrl(workspaceId(request), actorOf(request)));
+
+  app.get('/tiktok/advertisers', async (request) => {
+    const id = workspaceId(request);
+    return { advertisers: await connections.listAdvertisers(id), selectedAdvertiserId: (await repos.tiktokConnections.summary(id))?.advertiserId ?? null };
+  });
+
+  app.put('/tiktok/advertiser', editor, async (request) => {
+    const { advertiserId } = parseOrReject(advertiserBody, request.body, 'body');
+    return connections.selectAdvertiser(workspaceId(request), advertiserId, actorOf(request));
+  });
+
+  app.get('/tiktok/pixels', async (request) => {
+    const id = workspaceId(request);
+    return { pixels: await connections.listPixels(id), selectedPixelCode: (await repos.tiktokConnections.summary(id))?.pixelCode ?? null };
+  });
+
+  app.put('/tiktok/pixel', editor, async (request) => {
+    const { pixelCode } = parseOrReject(pixelBody, request.body, 'body');
+    return connections.selectPixel(workspaceId(request), pixelCode, actorOf(request));
+  });
+
+  app.put('/tiktok/app', editor, async (request) => {
+    const { appId } = parseOrReject(appBody, request.body, 'body');
+    const summary = await connections.setAppId(workspaceId(request), appId, actorOf(request));
+    if (summary === undefined) throw notFound('this workspace has no TikTok connection: connect TikTok before setting its App ID');
+    return summary;
+  });
+
+  app.delete('/tiktok', editor, async (request) => {
+    if (!(await connections.disconnect(workspaceId(request), actorOf(request)))) throw notFound('this workspace has no TikTok connection');
+    return { deleted: true };
+  });
+
+  app.get('/api-keys', async (request) => ({ apiKeys: await repos.apiKeys.list(workspaceId(request)) }));
+
+  app.post('/api-keys', owner, async (request, reply) => {
+    const { name, kind } = parseOrReject(createKeyBody, request.body, 'body');
+    const workspace = currentWorkspace(request);
+    const created = await keys.create(actorOf(request), workspace.id, name, kind);
+    return reply.code(201).send({ ...created, notice: creationNotice(created, workspace) });
+  });
+
+  app.delete('/api-keys/:keyId', owner, async (request) => {
+    const { keyId } = parseOrReject(keyParams, request.params, 'path');
+    const revoked = await keys.revoke(actorOf(request), workspaceId(request), keyId);
+    if (revoked === undefined) throw notFound(`API key ${keyId} does not exist in this workspace`);
+    return revoked;
+  });
+
+  app.get('/install', async (request) => {
+    const origin = `${request.protocol}://${request.host}`;
+    return {
+      ingestUrl: origin,
+      scriptUrl: `${origin}${TRACKING_SCRIPT_PATH}`,
+      trackingTag: `<script async src="${origin}${TRACKING_SCRIPT_PATH}" data-key="BROWSER_KEY"></script>`,
+      adUrlParameters: AD_URL_PARAMETERS,
+    };
+  });
+};

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { Repositories } from '../../../db/repositories';
+import type { TikTokConnectionService } from '../../services/tiktok-connection';
+import { settingsChangesBody, type WorkspaceSettingsService } from '../../services/settings/workspace-settings';
+import { parseOrReject } from '../../http/validation';
+import { actorOf, currentWorkspace, needs } from '../auth';
+
+const changeLogQuery = z.strictObject({
+  limit: z.coerce.number({ error: 'must be a whole number from 1 to 200' }).int().min(1, 'must be a whole number from 1 to 200').max(200, 'must be a whole number from 1 to 200').default(50),
+  beforeId: z.string({ error: 'must be given once' }).regex(/^\d{1,19}$/, 'must be an entry ID').optional(),
+});
+
+export interface WorkspaceRoutesOptions {
+  repos: Repositories;
+  workspaceSettings: WorkspaceSettingsService;
+  connections: TikTokConnectionService;
+}
+
+/** The workspace itself: its settings and role (every page's banner and menu), settings changes, the change log. */
+export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async (app, { repos, workspaceSettings }) => {
+  app.get('/', async (request) => {
+    const workspace = currentWorkspace(request);
+    const connection = await repos.tiktokConnections.summary(workspace.id);
+    return {
+      workspace,
+      role: request.consoleWorkspace?.role,
+      tiktok:
+        connection === undefined
+          ? null
+          : { status: connection.status, advertiserId: connection.advertiserId, pixelCode: connection.pixelCode, timeZone: connection.advertiserTimeZone, currency: connection.advertiserCurrency },
+    };
+  });
+
+  app.patch('/settings', { preHandler: needs('editor') }, async (request) => {
+    const changes = parseOrReject(settingsChangesBody, request.body, 'body');
+    return workspaceSettings.update(actorOf(request), currentWorkspace(request), changes);
+  });
+
+  app.get('/change-log', async (request) => {
+    const query = parseOrReject(changeLogQuery, request.query, 'query');
+    const rows = await repos.changeLog.list(currentWorkspace(request).id, { limit: query.limit, beforeId: query.beforeId });
+    const userIds = [...new Set(rows.map((row) => row.actor).filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5)))];
+    const people = new Map((await Promise.all(userIds.map((id) => repos.users.find(id)))).flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
+    return {
+      entries: rows.map((row) => ({
+        id: String(row.id),
+        at: row.at,
+        actor: row.actor,
+        actorName: row.actor.startsWith('user:') ? (people.get(row.actor.slice(5)) ?? 'a removed account') : row.actor === 'operator' ? 'operator (settings API)' : row.actor,
+        action: row.action,
+        target: row.target,
+        before: row.before,
+        after: row.after,
+      })),
+      nextBeforeId: rows.length === query.limit ? String(rows.at(-1)?.id) : null,
+    };
+  });
+};

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serviceErrorAsHttp } from './services/service-errors';
+import { databaseErrorCode, isStorageUnavailable } from '../db/storage-errors';
+
+/** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+interface ErrorBody {
+  error: string;
+  message: string;
+  issues?: readonly string[];
+  details?: Readonly<Record<string, unknown>>;
+}
+
+function describeFrameworkError(error: FastifyError, request: FastifyRequest): ErrorBody & { status: number } {
+  const status = error.statusCode ?? 500;
+  if (status === 413) {
+    const limit = request.routeOptions.bodyLimit;
+    return { status, error: 'payload_too_large', message: `request body exceeds the limit of ${limit} bytes (uncompressed)` };
+  }
+  if (status === 415) {
+    return { status, error: 'unsupported_media_type', message: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported: send application/json` };
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status, error: 'invalid_request', message: 'body is not valid JSON' };
+  }
+  if (status >= 400 && status < 500) return { status, error: 'invalid_request', message: error.message };
+  return { status: 500, error: 'internal_error', message: 'internal error; the server log has the details' };
+}
+
+/** Every error leaves as `{ error, message }` (plus `issues` for validation, `details` for facts), whatever raised it. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply: FastifyReply) => {
+    const known = serviceErrorAsHttp(error);
+    if (known !== undefined) {
+      if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+      const body: ErrorBody = { error: known.code, message: known.message };
+      if (known.issues) body.issues = known.issues;
+      if (known.details) body.details = known.details;
+      return reply.code(known.statusCode).headers(known.headers).send(body);
+    }
+    if (isStorageUnavailable(error)) {
+      request.log.warn({ err: error }, 'storage unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({ error: 'storage_unavailable', message: `the database is unavailable; retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds` });
+    }
+    const sqlstate = databaseErrorCode(error);
+    if (sqlstate !== undefined) {
+      // Validation should have refused whatever PostgreSQL refuses: nothing was stored, and the fault is ours.
+      // PostgreSQL's own message and detail can quote the refused value (an email, say): the log gets where, not what.
+      const { table, column, constraint, routine } = error as { table?: string; column?: string; constraint?: string; routine?: string };
+      request.log.error({ sqlstate, table, column, constraint, routine }, 'the database refused a request that passed validation');
+      return reply
+        .code(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({ error: 'storage_error', message: `the database could not store this request (SQLSTATE ${sqlstate}); nothing was stored; retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds` });
+    }
+    const { status, ...body } = describeFrameworkError(error, request);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ error: 'not_found', message: `${request.method} ${request.url.split('?')[0]} is not a route of this API` }),
+  );
+}

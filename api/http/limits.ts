@@ -1,0 +1,8 @@
+import { MAX_MESSAGE_BYTES } from '../../sdk/src/rules/index.js';
+
+/** Ingest limits (DESIGN.md "Wire contract"), defined once in the message rules the client library shares. */
+export { MAX_BATCH_BYTES, MAX_EVENTS_PER_BATCH } from '../../sdk/src/rules/index.js';
+/** JSON of one message. */
+export const MAX_EVENT_BYTES = MAX_MESSAGE_BYTES;
+/** Requests per second per workspace (spec §8). */
+export const REQUESTS_PER_SECOND_PER_WORKSPACE = 1_000;

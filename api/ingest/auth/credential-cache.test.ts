@@ -1,0 +1,74 @@
+import type { ApiKey } from '../../../db/repositories/api-keys';
+import type { Workspace } from '../../../db/repositories/workspaces';
+import { createCredentialCache } from './credential-cache';
+
+const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, createdAt: new Date() };
+const apiKey: ApiKey = { id: 'key_1', workspaceId: 'ws_1', name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', createdAt: new Date(), revokedAt: null };
+
+/** A key store whose answers can be changed and whose lookups can be held open. */
+function fakeRepos() {
+  const state = { active: true, lookups: 0, hold: undefined as Promise<void> | undefined };
+  return {
+    state,
+    repos: {
+      apiKeys: {
+        findActive: async (key: string) => {
+          state.lookups += 1;
+          const active = state.active;
+          await state.hold;
+          return active && key === 'dk_good' ? apiKey : undefined;
+        },
+      },
+      workspaces: {
+        find: async (id: string) => (id === workspace.id ? workspace : undefined),
+        anyAllowsOrigin: async (origin: string) => {
+          state.lookups += 1;
+          return state.active && workspace.allowedOrigins.includes(origin);
+        },
+      },
+    },
+  };
+}
+
+describe('credential cache', () => {
+  it('reuses a lookup until it expires', async () => {
+    let now = 0;
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos, { ttlMs: 5_000, now: () => now });
+    expect(await cache.resolve('dk_good')).toEqual({ apiKey, workspace });
+    state.active = false;
+    now = 4_999;
+    expect(await cache.resolve('dk_good')).toEqual({ apiKey, workspace });
+    now = 5_000;
+    expect(await cache.resolve('dk_good')).toBeUndefined();
+    expect(state.lookups).toBe(2);
+  });
+
+  it('forgets everything on clear(), and does not cache a lookup that was in flight during clear()', async () => {
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos);
+    let release = () => undefined as void;
+    state.hold = new Promise<void>((resolve) => (release = resolve));
+    const inFlight = cache.resolve('dk_good');
+    state.active = false;
+    cache.clear();
+    release();
+    expect(await inFlight).toEqual({ apiKey, workspace });
+    state.hold = undefined;
+    expect(await cache.resolve('dk_good')).toBeUndefined();
+  });
+
+  it('caches origin answers next to keys, and clear() forgets both', async () => {
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos);
+    expect(await cache.anyWorkspaceAllowsOrigin('https://shop.example')).toBe(true);
+    expect(await cache.anyWorkspaceAllowsOrigin('https://elsewhere.example')).toBe(false);
+    expect(await cache.resolve('dk_good')).toEqual({ apiKey, workspace });
+    state.active = false;
+    expect(await cache.anyWorkspaceAllowsOrigin('https://shop.example')).toBe(true);
+    expect(state.lookups).toBe(3);
+    cache.clear();
+    expect(await cache.anyWorkspaceAllowsOrigin('https://shop.example')).toBe(false);
+    expect(await cache.resolve('dk_good')).toBeUndefined();
+  });
+});

@@ -1,0 +1,67 @@
+import type { ApiKey, ApiKeyRepository } from '../../../db/repositories/api-keys';
+import type { Workspace, WorkspaceRepository } from '../../../db/repositories/workspaces';
+import { sha256Hex } from '../../../domain/hashing';
+
+export interface IngestCredential {
+  apiKey: ApiKey;
+  workspace: Workspace;
+}
+
+export interface CredentialCacheOptions {
+  /** How long a lookup (found or not) is reused; other processes see a revocation after at most this long. */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  value: unknown;
+  expiresAt: number;
+}
+
+/**
+ * Resolves an API key to its key record and workspace, and tells whether any workspace allows a browser origin, with
+ * a short in-process cache so that ingest does not query PostgreSQL on every request. `clear()` is called by the
+ * settings API whenever a key or a workspace changes.
+ */
+export function createCredentialCache(
+  repos: { apiKeys: Pick<ApiKeyRepository, 'findActive'>; workspaces: Pick<WorkspaceRepository, 'find' | 'anyAllowsOrigin'> },
+  { ttlMs = 5_000, maxEntries = 10_000, now = Date.now }: CredentialCacheOptions = {},
+) {
+  const entries = new Map<string, Entry>();
+  // A lookup that started before `clear()` may have read the key before it was revoked: it must not be cached.
+  let generation = 0;
+
+  async function cached<T>(id: string, lookUp: () => Promise<T>): Promise<T> {
+    const hit = entries.get(id);
+    if (hit !== undefined && hit.expiresAt > now()) return hit.value as T;
+    const startedIn = generation;
+    const value = await lookUp();
+    if (startedIn !== generation) return value;
+    entries.delete(id);
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+    entries.set(id, { value, expiresAt: now() + ttlMs });
+    return value;
+  }
+
+  async function lookUpKey(key: string): Promise<IngestCredential | undefined> {
+    const apiKey = await repos.apiKeys.findActive(key);
+    if (apiKey === undefined) return undefined;
+    const workspace = await repos.workspaces.find(apiKey.workspaceId);
+    return workspace && { apiKey, workspace };
+  }
+
+  return {
+    // Keyed by the key's hash so that plaintext keys do not sit in memory longer than a request.
+    resolve: (key: string): Promise<IngestCredential | undefined> => cached(`key:${sha256Hex(key)}`, () => lookUpKey(key)),
+
+    anyWorkspaceAllowsOrigin: (origin: string): Promise<boolean> => cached(`origin:${origin}`, () => repos.workspaces.anyAllowsOrigin(origin)),
+
+    clear(): void {
+      generation += 1;
+      entries.clear();
+    },
+  };
+}
+
+export type CredentialCache = ReturnType<typeof createCredentialCache>;

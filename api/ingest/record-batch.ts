@@ -1,0 +1,201 @@
+import type { Knex } from 'knex';
+import type { Repositories } from '../../db/repositories';
+import type { CreatedConversion, NewConversion } from '../../db/repositories/conversions';
+import type { NewEvent, RepeatedConversion } from '../../db/repositories/events';
+import type { Workspace } from '../../db/repositories/workspaces';
+import { conversionValue } from '../../domain/conversion-value';
+import { deriveEventId } from '../../domain/event-id';
+import { isPurchase } from '../../domain/event-mapping';
+import { sha256Hex } from '../../domain/hashing';
+import { isAppMessage, type TrackedMessage } from '../../domain/message';
+import { observe, type IdentityLink } from '../../domain/observation';
+import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
+import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
+import { createGroupCommit } from './group-commit';
+import { createKnownLinks, type KnownLinks } from './known-links';
+import type { IncomingMessage } from './message-schema';
+
+/** How a batch arrived. */
+export interface Receipt {
+  receivedAt: Date;
+  /** The client's `sentAt`, for clock-skew correction. */
+  sentAt?: Date;
+  /** Sent with an app key (`ak_`): its events are mobile-app events whatever their context says. */
+  fromAppKey?: boolean;
+  /**
+   * The sender's address when the sender is the user's own device (browser and app keys), for messages that do not
+   * carry `context.ip`: TikTok matches on it. A server's address (secret keys) says nothing about the user.
+   */
+  deviceIp?: string;
+}
+
+export interface BatchResult {
+  stored: number;
+  /** Messages not stored because their `messageId` already was (a retried request). */
+  duplicates: number;
+  /** Stored events that repeat an existing conversion's order_id / event_id: no new conversion was made for them. */
+  repeatedConversions: number;
+  conversions: CreatedConversion[];
+}
+
+/**
+ * What one transaction stored, by message ID: the events it inserted, those that repeat an existing conversion, and
+ * the new conversions.
+ */
+export interface StoredMessages {
+  inserted: Set<string>;
+  repeated: Set<string>;
+  conversions: (CreatedConversion & { messageId: string })[];
+}
+
+/**
+ * Resolves after the commit that holds the messages. When `signal` aborts before their transaction has begun, they
+ * are not stored and the promise rejects with its reason; once it has begun, the promise settles with its outcome.
+ */
+export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMessage[], receipt: Receipt, signal?: AbortSignal) => Promise<BatchResult>;
+
+/** A message ready to store: its ID settled, its time corrected, and how it arrived. */
+export interface Received {
+  message: TrackedMessage;
+  occurredAt: Date;
+  fromAppKey: boolean;
+}
+
+/** A message without a `messageId` gets one derived from its content, so a retried request still counts once. */
+function withMessageId(message: IncomingMessage): TrackedMessage {
+  const messageId = message.messageId ?? `sbx-${sha256Hex(JSON.stringify(message)).slice(0, 32)}`;
+  return { ...message, messageId } as TrackedMessage;
+}
+
+function withDeviceIp(message: TrackedMessage, deviceIp: string | undefined): TrackedMessage {
+  if (deviceIp === undefined || message.context?.ip !== undefined) return message;
+  return { ...message, context: { ...message.context, ip: deviceIp } };
+}
+
+/** The message's time corrected for the sender's clock (validation checked that it stays storable). */
+function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | undefined): Date {
+  if (message.timestamp === undefined) return receivedAt;
+  return new Date(correctClockSkew(parseTimestamp(message.timestamp) as number, sentAt?.getTime(), receivedAt.getTime()));
+}
+
+function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
+  return {
+    messageId: message.messageId,
+    type: message.type,
+    eventName: message.event ?? message.name ?? null,
+    userId: message.userId ?? null,
+    anonymousId: message.anonymousId ?? null,
+    occurredAt: at,
+    message: message as unknown as Record<string, unknown>,
+  };
+}
+
+/** One request's messages, each once (a repeated `messageId` within it counts once), ready to store. */
+export function receive(messages: readonly IncomingMessage[], { receivedAt, sentAt, fromAppKey = false, deviceIp }: Receipt): Received[] {
+  const received = new Map<string, Received>();
+  for (const incoming of messages) {
+    const message = withDeviceIp(withMessageId(incoming), deviceIp);
+    if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
+  }
+  return [...received.values()];
+}
+
+/** A conversion is unique per workspace, TikTok event and event_id. */
+const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
+
+/** Stores received messages, of one request or of several committed together (group-commit.ts). */
+export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
+  /**
+   * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
+   * in the batch repeats it instead.
+   */
+  async function conversionsFor(
+    workspace: Workspace,
+    stored: readonly (Received & { rowId: string })[],
+    trx: Knex,
+  ): Promise<{ candidates: NewConversion[]; repeats: RepeatedConversion[] }> {
+    const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
+    const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
+    const conversions = new Map<string, NewConversion>();
+    const repeats: RepeatedConversion[] = [];
+    for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
+      const rule = rules.get(message.event as string);
+      if (rule === undefined) continue;
+      const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
+      const key = conversionKey({ tiktokEvent: rule.tiktokEvent, eventId });
+      if (conversions.has(key)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
+        continue;
+      }
+      const { value, currency, warning } = conversionValue(rule, message.properties);
+      conversions.set(key, {
+        eventRowId: rowId,
+        messageId: message.messageId,
+        sourceEvent: rule.sourceEvent,
+        tiktokEvent: rule.tiktokEvent,
+        eventId,
+        eventTime: at,
+        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        value: value ?? null,
+        currency: currency ?? null,
+        workflowId: conversionPipelineWorkflowId(workspace.id),
+        warnings: warning === undefined ? [] : [warning],
+      });
+    }
+    return { candidates: [...conversions.values()], repeats };
+  }
+
+  /** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
+  async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: Knex) {
+    const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
+    const createdKeys = new Set(created.map(conversionKey));
+    const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
+    const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
+    return { created, repeated };
+  }
+
+  /**
+   * Stores messages in one transaction: new events (a `messageId` stored before, or earlier in `received`, is skipped),
+   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps; an
+   * event that repeats an existing conversion's order_id / event_id is marked as its duplicate.
+   */
+  return async function store(workspace: Workspace, received: readonly Received[]): Promise<StoredMessages> {
+    const byId = new Map<string, Received>();
+    for (const r of received) if (!byId.has(r.message.messageId)) byId.set(r.message.messageId, r);
+    const first = [...byId.values()];
+    let links: IdentityLink[] = [];
+    const result = await db.transaction(async (trx) => {
+      const rowIds = await repos.events.insertNew(workspace.id, first.map(toNewEvent), trx);
+      const stored = first.flatMap((r) => {
+        const rowId = rowIds.get(r.message.messageId);
+        return rowId === undefined ? [] : [{ ...r, rowId }];
+      });
+      const observations = stored.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
+      links = knownLinks.unknown(workspace.id, observations.flatMap((o) => o.links));
+      await repos.profiles.record(
+        workspace.id,
+        observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
+        links,
+        trx,
+      );
+      const candidates = await conversionsFor(workspace, stored, trx);
+      const { created, repeated } = await insertConversions(workspace, candidates, trx);
+      const messageOf = new Map(candidates.candidates.map((c) => [conversionKey(c), c.messageId]));
+      const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
+      return {
+        inserted: new Set(rowIds.keys()),
+        repeated: new Set(repeated.map((rowId) => messageOfRow.get(rowId) as string)),
+        conversions: created.map((c) => ({ ...c, messageId: messageOf.get(conversionKey(c)) as string })),
+      };
+    });
+    knownLinks.remember(workspace.id, links);
+    return result;
+  };
+}
+
+export type BatchStore = ReturnType<typeof createBatchStore>;
+
+/** What the ingest API stores batches with: concurrent requests of a workspace share transactions (group-commit.ts). */
+export function createBatchRecorder(db: Knex, repos: Repositories, knownLinks?: KnownLinks): BatchRecorder {
+  return createGroupCommit(createBatchStore(db, repos, knownLinks), receive);
+}

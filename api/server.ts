@@ -1,0 +1,127 @@
+import { Client, Connection } from '@temporalio/client';
+import type { DestinationStream } from 'pino';
+import { createTikTokClient } from '../adplatform/tiktok';
+import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
+import { createDatabase, databaseTimeouts } from '../db/knex';
+import { createRepositories } from '../db/repositories';
+import { createSecretBox } from '../db/secret-box';
+import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
+import { temporalConnectionOptions } from '../temporal/connection';
+import { createPipelineWaker } from '../temporal/pipeline-waker';
+import { buildApp } from './app';
+import { createConversionRetryService } from './services/conversion-retry';
+import { createErasureService } from './services/erasure';
+import { createKnownLinks } from './ingest/known-links';
+import { createReadinessCheck } from './http/readiness';
+import { createBatchRecorder } from './ingest/record-batch';
+import { createRequestLogger } from './http/request-log';
+import type { WorkflowLink } from './http/conversion-view';
+import { createTikTokServices } from './services/tiktok-services';
+import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
+
+export interface IngestServerOptions {
+  /** Where the log goes; default: stdout. */
+  logDestination?: DestinationStream;
+  /** Default: the built bundle (`npm run build`). */
+  trackingScript?: TrackingScript;
+}
+
+export interface RunningIngest {
+  url: string;
+  close(): Promise<void>;
+}
+
+function temporalWorkflowLink(env: IngestEnv): WorkflowLink | undefined {
+  const ui = env.TEMPORAL_UI_URL?.replace(/\/+$/, '');
+  if (ui === undefined) return undefined;
+  return (workflowId, runId) =>
+    `${ui}/namespaces/${encodeURIComponent(env.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId === null ? '' : `/${encodeURIComponent(runId)}/history`}`;
+}
+
+function trustedHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+/**
+ * Starts the ingest + settings API. The Temporal connection is lazy: ingest accepts events while Temporal is down,
+ * and the conversions whose workflow it could not wake stay `pending` for the sweeper; only the TikTok statistics
+ * schedule routes need it (they answer 503 while it is unreachable).
+ */
+export async function startIngestServer(env: IngestEnv, { logDestination, trackingScript = loadTrackingScript() }: IngestServerOptions = {}): Promise<RunningIngest> {
+  const logger = createRequestLogger(env.LOG_LEVEL, logDestination);
+  const databaseLog = logger.child({ component: 'database' });
+  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const connection = Connection.lazy(temporalConnectionOptions(env));
+  const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+  const pipelines = createPipelineWaker(client, env.TEMPORAL_TASK_QUEUE, repos.conversionPipelines);
+  const conversionRetry = createConversionRetryService({ db, repos, pipelines });
+  const tiktok = createTikTokServices({
+    db,
+    repos,
+    tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
+    oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: env.TIKTOK_OAUTH_REDIRECT_URI, authUrl: env.TIKTOK_AUTH_URL },
+    secretKey: env.SECRET_KEY,
+    schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
+    conversionRetry,
+  });
+
+  const knownLinks = createKnownLinks();
+  const app = buildApp(
+    {
+      db,
+      checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
+      repos,
+      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
+      startConversions: pipelines.startConversions,
+      conversionRetry,
+      adminToken: env.ADMIN_TOKEN,
+      tiktok,
+      erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
+      workflowLink: temporalWorkflowLink(env),
+      trackingScript,
+    },
+    {
+      loggerInstance: logger,
+      requestTimeout: 30_000,
+      // A hop count as the function Fastify builds from one (its types accept no number).
+      trustProxy: typeof env.TRUST_PROXY === 'number' ? trustedHops(env.TRUST_PROXY) : env.TRUST_PROXY,
+      // Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we closed.
+      keepAliveTimeout: 72_000,
+    },
+  );
+  app.addHook('onClose', async () => {
+    await connection.close();
+    await db.destroy();
+  });
+
+  const url = await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info(
+    { url, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, tiktokOAuth: env.TIKTOK_APP_ID === undefined ? 'not configured (manual tokens only)' : env.TIKTOK_OAUTH_REDIRECT_URI },
+    `Signalbox ingest API listening at ${url}`,
+  );
+  return { url, close: () => app.close() };
+}
+
+async function main(): Promise<void> {
+  const server = await startIngestServer(loadEnv(ingestEnvSchema));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('ingest: shutdown failed', error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,197 @@
+import type { Repositories } from '../../db/repositories';
+import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
+import type { AdLevel } from '../../db/types';
+import { readableAdStatus } from '../../domain/ad-status';
+import { TikTokConnectionError } from './tiktok-connection/errors';
+
+export interface AdReportRequest {
+  level: AdLevel;
+  /** `YYYY-MM-DD`, both inclusive, at most 366 days. */
+  from: string;
+  to: string;
+  /** Default `total`. */
+  granularity?: 'day' | 'total';
+  campaignId?: string;
+  /** Default 500, at most 10,000. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface AdReportRowView extends AdReportRow {
+  /** The status as Ads Manager words it ("Active", "Paused", "In review"). */
+  statusLabel: string | null;
+}
+
+export interface AdReport {
+  advertiserId: string;
+  level: AdLevel;
+  from: string;
+  to: string;
+  granularity: 'day' | 'total';
+  /** The advertiser's currency, which spend, CPC, CPM, value and `deliveredValue` are in; null until TikTok reported it. */
+  currency: string | null;
+  /** The zone whose days rows are grouped by, on TikTok's side and Signalbox's: the advertiser's (UTC until reported). */
+  timeZone: string;
+  /** What a reader must know to read the figures right (unknown currency or zone, values kept per currency). */
+  notes: string[];
+  rows: AdReportRowView[];
+  /** Every row of the query summed (not only this page), with the ratios recomputed from the sums. */
+  totals: AdReportFigures & { rows: number };
+  /** When statistics were last pulled, and why the last pull failed if it did. */
+  statsPulledAt: Date | null;
+  statsPullError: string | null;
+}
+
+/** Thrown for a bad report request; the message names the field. */
+export class AdReportRequestError extends Error {
+  readonly httpStatus = 400;
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdReportRequestError';
+  }
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+/** The UTC midnight of a `YYYY-MM-DD` day, in milliseconds (NaN when it is no date). */
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const addDays = (day: string, days: number) => new Date(dayStart(day) + days * DAY_MS).toISOString().slice(0, 10);
+
+function validDay(field: string, value: string): number {
+  const ms = dayStart(value);
+  if (!DAY.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw new AdReportRequestError(`${field}: must be a date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'campaignId'>> & { campaignId?: string } {
+  if (!['campaign', 'adgroup', 'ad'].includes(request.level)) throw new AdReportRequestError('level: must be campaign, adgroup or ad');
+  const from = validDay('from', request.from);
+  const to = validDay('to', request.to);
+  if (to < from) throw new AdReportRequestError('to: must not be before from');
+  if ((to - from) / DAY_MS + 1 > 366) throw new AdReportRequestError('to: the range may cover at most 366 days');
+  const granularity = request.granularity ?? 'total';
+  if (granularity !== 'day' && granularity !== 'total') throw new AdReportRequestError('granularity: must be day or total');
+  const limit = request.limit ?? 500;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdReportRequestError('limit: must be an integer from 1 to 10000');
+  const offset = request.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new AdReportRequestError('offset: must be a non-negative integer');
+  if (request.campaignId !== undefined && !/^\d{1,32}$/.test(request.campaignId)) throw new AdReportRequestError('campaignId: must be a string of digits');
+  return { ...request, granularity, limit, offset };
+}
+
+function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdReportFigures, exchangeRates: Readonly<Record<string, string>>): string[] {
+  const notes: string[] = [];
+  if (!timeZoneKnown) notes.push("TikTok has not reported the advertiser's time zone yet (it is read at each statistics pull): days are UTC days until then.");
+  if (currency === null) notes.push("TikTok has not reported the advertiser's currency yet (it is read at each statistics pull): delivered values are shown per currency.");
+  const currencies = Object.keys(totals.deliveredValues).sort();
+  const missing = currencies.filter((code) => code !== currency && exchangeRates[code] === undefined);
+  if (currency !== null && totals.deliveredValue === null && missing.length > 0) {
+    const named = missing.map((code) => (code === NO_CURRENCY ? `${NO_CURRENCY} (conversions without a currency)` : code));
+    notes.push(
+      `Delivered values are in ${currencies.join(', ')} and are shown per currency, never summed: the workspace has no exchange rate into ${currency} for ${named.join(', ')} (PATCH settings exchangeRates, or signalbox settings set --exchange-rates).`,
+    );
+  } else if (currency !== null && currencies.some((code) => code !== currency)) {
+    notes.push(`Delivered values in other currencies are converted into ${currency} with the workspace's exchange rates.`);
+  }
+  return notes;
+}
+
+/** An export reads at most this many rows per statement; a window with more is read in pages, each running its statement again. */
+const EXPORT_PAGE_ROWS = 10_000;
+
+/**
+ * The day ranges an export reads one after the other (rows are ordered by day first): the whole range for totals; by
+ * day, equal windows of about `pageRows` rows each, reckoned from the entities per day. A window is then one statement,
+ * and a range of two windows or more is read two windows at a time (see `csv`), on two cores.
+ */
+export function exportWindows(query: { from: string; to: string; granularity: 'day' | 'total' }, entities: number, pageRows = EXPORT_PAGE_ROWS): [string, string][] {
+  if (query.granularity === 'total') return [[query.from, query.to]];
+  const days = (dayStart(query.to) - dayStart(query.from)) / DAY_MS + 1;
+  const daysPerWindow = Math.ceil(days / Math.ceil((days * Math.max(1, entities)) / pageRows));
+  const windows: [string, string][] = [];
+  for (let from = query.from; from <= query.to; from = addDays(from, daysPerWindow)) {
+    const end = addDays(from, daysPerWindow - 1);
+    windows.push([from, end < query.to ? end : query.to]);
+  }
+  return windows;
+}
+
+/**
+ * The figures of the settings API's reports endpoint and the CLI's table: per campaign, ad group or ad, per day or
+ * totalled, TikTok's spend, impressions, clicks, CPC, CTR, CPM, conversions, cost per conversion, conversion rate,
+ * value (web and app purchases) and ROAS beside the conversions Signalbox delivered for the same entity. Days are the
+ * advertiser's on both sides; money never adds up different currencies. Exact decimals as strings; empty (null) where
+ * a ratio divides by zero.
+ */
+export function createAdReportService(deps: {
+  repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'>;
+  /** Rows per statement of an export (default 10,000); tests make it small to read many windows and pages. */
+  exportPageRows?: number;
+}) {
+  const exportPageRows = deps.exportPageRows ?? EXPORT_PAGE_ROWS;
+  async function prepare(workspaceId: string, request: AdReportRequest) {
+    const query = validate(request);
+    const [connection, workspace] = await Promise.all([deps.repos.tiktokConnections.summary(workspaceId), deps.repos.workspaces.find(workspaceId)]);
+    if (connection === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
+    if (connection.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
+    const exchangeRates = workspace?.exchangeRates ?? {};
+    const repoQuery = { ...query, advertiserId: connection.advertiserId, timeZone: connection.advertiserTimeZone ?? 'UTC', currency: connection.advertiserCurrency, exchangeRates };
+    return { query, connection, repoQuery };
+  }
+
+  return {
+    /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
+    async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
+      const { query, connection, repoQuery } = await prepare(workspaceId, request);
+      const { rows, totals } = await deps.repos.adReport.rowsAndTotals(workspaceId, repoQuery);
+      return {
+        advertiserId: repoQuery.advertiserId,
+        level: query.level,
+        from: query.from,
+        to: query.to,
+        granularity: query.granularity,
+        currency: connection.advertiserCurrency,
+        timeZone: repoQuery.timeZone,
+        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates),
+        rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
+        totals,
+        statsPulledAt: connection.statsPulledAt,
+        statsPullError: connection.statsPullError,
+      };
+    },
+
+    /**
+     * A report as CSV text (CSV_COLUMNS, limit and offset ignored), header first, then a page of lines at a time, for
+     * exports of any size. Throws as `report` does before the first page is read.
+     */
+    async csv(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<string> }> {
+      const { query, repoQuery } = await prepare(workspaceId, request);
+      const windows = exportWindows(query, await deps.repos.adReport.entityCount(workspaceId, repoQuery), exportPageRows);
+      const page = (from: string, to: string, offset: number) =>
+        deps.repos.adReport.csvLines(workspaceId, { ...repoQuery, from, to, limit: exportPageRows, offset });
+      async function* pages(): AsyncGenerator<string> {
+        yield `${CSV_COLUMNS.join(',')}\r\n`;
+        let current = page(...(windows[0] as [string, string]), 0);
+        for (const [index, [from, to]] of windows.entries()) {
+          // The next window is read while this one is: PostgreSQL writes both at once, on two cores.
+          const window = windows[index + 1];
+          const next = window === undefined ? undefined : page(...window, 0);
+          next?.catch(() => undefined); // awaited on the next turn; an export abandoned before then must not crash the process
+          for (let offset = 0; ; ) {
+            const { lines, rows } = await current;
+            yield lines;
+            if (rows < exportPageRows) break;
+            offset += exportPageRows;
+            current = page(from, to, offset);
+          }
+          if (next !== undefined) current = next;
+        }
+      }
+      return { level: query.level, from: query.from, to: query.to, pages: pages() };
+    },
+  };
+}
+
+export type AdReportService = ReturnType<typeof createAdReportService>;

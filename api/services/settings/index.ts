@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import type { Repositories } from '../../../db/repositories';
+import { createApiKeyService, type ApiKeyService } from './api-keys';
+import { createConversionRuleService, type ConversionRuleService } from './conversion-rules';
+import { createWorkspaceSettingsService, type WorkspaceSettingsService } from './workspace-settings';
+
+export type { Actor } from './actor';
+export { userActor } from './actor';
+
+/** The settings writes the `/admin` API and the console share; each records its change-log entry in its transaction. */
+export interface SettingsServices {
+  workspaceSettings: WorkspaceSettingsService;
+  conversionRules: ConversionRuleService;
+  apiKeys: ApiKeyService;
+}
+
+/** `onCredentialsChange` clears ingest's key cache whenever a key or a workspace's settings change. */
+export function createSettingsServices(deps: { db: Knex; repos: Repositories; onCredentialsChange: () => void }): SettingsServices {
+  return {
+    workspaceSettings: createWorkspaceSettingsService({ db: deps.db, repos: deps.repos, onChange: deps.onCredentialsChange }),
+    conversionRules: createConversionRuleService({ db: deps.db, repos: deps.repos }),
+    apiKeys: createApiKeyService({ db: deps.db, repos: deps.repos, onRevoke: deps.onCredentialsChange }),
+  };
+}
