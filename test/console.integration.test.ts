@@ -252,4 +252,14 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     const actions = (await pipeline.database.db('change_log').where({ workspace_id: workspaceId }).select('action', 'actor')).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['tiktok.connect', 'tiktok.advertiser', 'tiktok.pixel', 'key.create', 'rule.put', 'settings.update']));
   });
+
+  it('asks for the current password before changing it, on the account page', async () => {
+    await page.goto(`${ingestUrl}/console/account`);
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.getByLabel('Current password', { exact: true }).fill('not-the-password-at-all');
+    await page.getByLabel('New password', { exact: true }).fill('a-brand-new-passphrase-2026');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(/is not the password of this account/).first().waitFor();
+    await shot('13-account');
+  });
 });
