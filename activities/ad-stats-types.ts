@@ -37,4 +37,5 @@ export const AD_STATS_FAILURE = {
   transient: 'TikTokTransient',
   throttled: 'TikTokThrottled',
   connectionChanged: 'TikTokConnectionChanged',
+  unexpected: 'AdStatsPullFailed',
 } as const;

@@ -11,6 +11,7 @@ import {
 } from '../adplatform/ad-stats';
 import { TIKTOK_LIMITS } from '../adplatform/tiktok';
 import type { AdLevel } from '../db/types';
+import { isStorageUnavailable } from '../db/storage-errors';
 import { MetricFormatError } from '../domain/ad-metrics';
 import { backoffMs } from '../domain/delivery-retry';
 import { lookbackWindow, splitRange } from '../domain/report-window';
@@ -45,6 +46,9 @@ async function pullContext(deps: ActivityDeps, workspaceId: string, advertiserId
   };
 }
 
+/** Attempts before a failure that is neither TikTok's nor PostgreSQL's unavailability ends the pull (about 15 s in). */
+const UNEXPECTED_FAILURE_ATTEMPTS = 5;
+
 /**
  * Turns a failure into what Temporal should do: an invalid or revoked token marks the connection for
  * re-authorization and pauses the schedule (so it stops failing every hour); other rejections fail at once;
@@ -67,6 +71,12 @@ async function failureOf(deps: ActivityDeps, workspaceId: string, error: unknown
   }
   if (error instanceof ReportRowError || error instanceof MetricFormatError) {
     throw ApplicationFailure.nonRetryable(`TikTok sent a report row Signalbox cannot read: ${error.message}`, AD_STATS_FAILURE.rejected);
+  }
+  // PostgreSQL being unavailable is waited out; anything else that keeps failing (a bug, a data edge) ends the pull
+  // with its error recorded for the console, instead of retrying unseen while the schedule skips its runs.
+  const { attempt } = Context.current().info;
+  if (!isStorageUnavailable(error) && attempt >= UNEXPECTED_FAILURE_ATTEMPTS) {
+    throw ApplicationFailure.nonRetryable(`the statistics pull failed ${attempt} times: ${error instanceof Error ? error.message : String(error)}`, AD_STATS_FAILURE.unexpected);
   }
   throw error;
 }

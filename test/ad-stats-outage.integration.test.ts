@@ -55,4 +55,22 @@ describe('statistics pull through a long TikTok outage', () => {
     expect(failed.length).toBeLessThanOrEqual(mostRequestsDuring(retry, recoveredAt - outageStarts, DEFAULT_PULL_RETRY.attempts));
     expect(await pipeline.repos.tiktokConnections.summary(ws.id)).toMatchObject({ statsPullError: null });
   });
+
+  it('ends a pull that keeps failing for a reason of its own, with its error recorded for the console', async () => {
+    const ws = await pipeline.workspace({ connected: false });
+    await pipeline.repos.tiktokConnections.put(ws.id, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
+    // TikTok answers; PostgreSQL refuses this workspace's statistics rows: neither TikTok's failure nor an outage.
+    const { db } = pipeline.database;
+    await db.raw(`CREATE FUNCTION refuse_statistics() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'statistics rows refused by a test trigger'; END $$`);
+    await db.raw(`CREATE TRIGGER refuse_statistics BEFORE INSERT ON ad_stats_daily FOR EACH ROW WHEN (NEW.workspace_id = '${ws.id}') EXECUTE FUNCTION refuse_statistics()`);
+    const handle = await pipeline.client.workflow.start('adStatsPullWorkflow', {
+      taskQueue: pipeline.taskQueue,
+      workflowId: `test-ad-stats-failing-${randomBytes(6).toString('hex')}`,
+      args: [{ workspaceId: ws.id }],
+    });
+
+    await expect(handle.result()).rejects.toMatchObject({ cause: { message: expect.stringMatching(/statistics rows refused by a test trigger/) } });
+    const connection = await pipeline.repos.tiktokConnections.summary(ws.id);
+    expect(connection?.statsPullError).toMatch(/^the statistics pull failed 5 times: .*statistics rows refused by a test trigger/);
+  });
 });

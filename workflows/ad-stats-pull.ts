@@ -18,7 +18,8 @@ const bookkeeping = proxyActivities<Activities>({
 // Throttling (40100, 40133) and transient faults are retried inside the activity first, then here for as long as TikTok
 // fails, at the waits the activity asks for (`nextRetryDelay`: one probe per ≤ 20 s during an outage, minutes when
 // throttled), so a pull caught in an outage of any length succeeds soon after TikTok answers again. Other failures
-// (PostgreSQL) are retried at most 20 s apart too; TikTok's refusals end the pull at once.
+// (PostgreSQL) are retried at most 20 s apart too; TikTok's refusals end the pull at once, and so does any other error
+// after a few attempts (the activity makes it non-retryable), its message recorded on the connection.
 const pulls = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '2 minutes',
