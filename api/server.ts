@@ -72,7 +72,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       db,
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
       startConversions: pipelines.startConversions,
       conversionRetry,

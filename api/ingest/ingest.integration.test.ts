@@ -281,7 +281,7 @@ describe('authentication', () => {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After once a workspace exceeds its rate, without limiting other workspaces', async () => {
-    const limited = buildTestApp(testDb.db, { rateLimit: { max: 2, timeWindowMs: 60_000 } });
+    const limited = buildTestApp(testDb.db, { rateLimit: { perSecond: 0.01, burst: 2 } });
     const busy = await limited.repos.workspaces.create('Busy shop');
     const busyKey = (await limited.repos.apiKeys.create(busy.id, 'backend')).key;
     const send = (key: string, id: string) =>
@@ -292,7 +292,7 @@ describe('rate limit', () => {
     const third = await send(busyKey, 'm-r3');
     expect(third.statusCode).toBe(429);
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    expect(third.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^this workspace sent more than 2 requests in 60 s; retry in /) });
+    expect(third.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^this workspace sent more than 0.01 requests per second \(bursts up to 2 more\); retry in \d+ seconds$/) });
     expect((await send(shopKey, 'm-other-workspace')).statusCode).toBe(200);
     expect(await eventCount(busy.id)).toBe(2);
     await limited.app.close();
@@ -323,7 +323,7 @@ describe('storage unavailable', () => {
     const closed = createDatabase({ url: `postgres://postgres@127.0.0.1:${closedPort.port}/signalbox` });
     const unreachableRepos = createRepositories(closed, createSecretBox(TEST_SECRET_KEY));
     // Keys resolve against the live database, so the failure is the one of storing the batch.
-    const storing = buildTestApp(testDb.db, { recordBatch: createBatchRecorder(closed, unreachableRepos) });
+    const storing = buildTestApp(testDb.db, { recordBatch: createBatchRecorder(unreachableRepos) });
     const whole = buildTestApp(closed);
     try {
       const request = { method: 'POST' as const, url: '/v1/batch', headers: { authorization: `Bearer ${shopKey}` }, payload: { batch: [track('m-db-down')] } };

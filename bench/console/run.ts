@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       db,
       checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000 }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: noWake,
       conversionRetry,
       adminToken: ADMIN_TOKEN,

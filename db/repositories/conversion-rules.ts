@@ -9,7 +9,7 @@ export interface ConversionRule {
   currency: string | null;
 }
 
-function toRule(row: ConversionRuleRow): ConversionRule {
+export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'value_source' | 'fixed_value' | 'currency'>): ConversionRule {
   return {
     sourceEvent: row.source_event,
     tiktokEvent: row.tiktok_event,

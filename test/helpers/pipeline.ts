@@ -98,7 +98,7 @@ export class TestPipeline {
       adStatsSchedules,
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
     };
-    const pipeline = new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
+    const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();
     return pipeline;
   }

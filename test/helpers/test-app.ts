@@ -103,7 +103,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       db,
       checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: starts.start,
       conversionRetry,
       adminToken: TEST_ADMIN_TOKEN,
