@@ -5,8 +5,14 @@ export interface LoadResult {
   requests: number;
   events: number;
   failed: number;
+  /** Failed requests by HTTP status (0: no answer). */
+  failures: Record<number, number>;
   seconds: number;
   latency: LatencySummary;
+}
+
+function countFailure(failures: Record<number, number>, status: number): void {
+  failures[status] = (failures[status] ?? 0) + 1;
 }
 
 /** POSTs prepared bodies over kept-alive connections; resolves with the status and the time to the whole answer. */
@@ -35,6 +41,7 @@ export type Sender = ReturnType<typeof createSender>;
 /** As fast as `concurrency` senders can go: each posts its next body as soon as the last one is answered. */
 export async function closedLoop(sender: Sender, path: string, bodies: readonly { body: Buffer; events: number }[], concurrency: number): Promise<LoadResult> {
   const latencies: number[] = [];
+  const failures: Record<number, number> = {};
   let next = 0;
   let failed = 0;
   let events = 0;
@@ -46,11 +53,14 @@ export async function closedLoop(sender: Sender, path: string, bodies: readonly 
         const { status, ms } = await sender.post(path, item.body);
         latencies.push(ms);
         if (status === 200) events += item.events;
-        else failed += 1;
+        else {
+          failed += 1;
+          countFailure(failures, status);
+        }
       }
     }),
   );
-  return { requests: bodies.length, events, failed, seconds: (performance.now() - started) / 1000, latency: summarize(latencies) };
+  return { requests: bodies.length, events, failed, failures, seconds: (performance.now() - started) / 1000, latency: summarize(latencies) };
 }
 
 /**
@@ -59,6 +69,7 @@ export async function closedLoop(sender: Sender, path: string, bodies: readonly 
  */
 export async function openLoop(path: string, requests: readonly { sender: Sender; body: Buffer }[], perSecond: number): Promise<LoadResult> {
   const latencies: number[] = [];
+  const failures: Record<number, number> = {};
   const pending: Promise<void>[] = [];
   let failed = 0;
   let sent = 0;
@@ -71,7 +82,10 @@ export async function openLoop(path: string, requests: readonly { sender: Sender
         pending.push(
           sender.post(path, body).then(({ status, ms }) => {
             latencies.push(ms);
-            if (status !== 200) failed += 1;
+            if (status !== 200) {
+              failed += 1;
+              countFailure(failures, status);
+            }
           }),
         );
       }
@@ -82,5 +96,5 @@ export async function openLoop(path: string, requests: readonly { sender: Sender
   });
   await Promise.all(pending);
   const seconds = (performance.now() - started) / 1000;
-  return { requests: requests.length, events: requests.length - failed, failed, seconds, latency: summarize(latencies) };
+  return { requests: requests.length, events: requests.length - failed, failed, failures, seconds, latency: summarize(latencies) };
 }
