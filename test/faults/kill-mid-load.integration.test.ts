@@ -11,7 +11,7 @@ import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devsta
 import { reservePort, type ReservedPort } from '../../devstack/ports';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/test-app';
 import { WORKER_RUNNING } from '../../worker/running';
-import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../worker/schedules';
+import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../temporal/schedules';
 import { compileServerCode } from '../helpers/built-code';
 import { closeAll } from '../helpers/close-all';
 import { order, sendUntilAnswered, startLoad, type Order } from '../helpers/conversion-load';
