@@ -65,8 +65,23 @@ describe('signalbox migrate', () => {
     const app = startApp();
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ error: 'schema_behind', pendingMigrations: [latest] });
     expect((await signalbox(['migrate', '--status'])).stdout).toBe(['1 migration(s) pending:', `  ${latest}`, 'Run `signalbox migrate`.'].join('\n'));
+
+    await testDb.db('knex_migrations_lock').update({ is_locked: 1 });
+    const locked = await signalbox(['migrate']);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain('Error: the migrations are locked: another `signalbox migrate` is running, or one was killed mid-run');
+    await testDb.db('knex_migrations_lock').update({ is_locked: 0 });
+
     expect(await signalbox(['migrate'])).toEqual({ code: 0, stdout: ['Ran 1 migration(s):', `  ${latest}`].join('\n'), stderr: '' });
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('refuses a database a newer version migrated, naming the migrations this code does not ship', async () => {
+    const newer = '20991231000000_from_a_newer_version.ts';
+    await testDb.db('knex_migrations').insert({ name: newer, batch: 99, migration_time: new Date() });
+    const result = await signalbox(['migrate']);
+    await testDb.db('knex_migrations').where({ name: newer }).delete();
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `Error: the database has run migrations this code does not ship (${newer}): a newer version migrated it` });
   });
 
   it('names a missing or malformed DATABASE_URL', async () => {
