@@ -33,7 +33,7 @@ import type { TrackingScript } from './ingest/tracking-script';
 export interface AppDeps {
   /** For `/readyz` and settings writes that commit together with their change-log entry. */
   db: Knex;
-  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline, with the schema this code needs. */
   checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;

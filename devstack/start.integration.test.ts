@@ -11,7 +11,7 @@ import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';
 import { closeAll } from '../test/helpers/close-all';
-import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
+import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../temporal/schedules';
 import { reservePort, type ReservedPort } from './ports';
 
 /**

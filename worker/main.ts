@@ -12,8 +12,8 @@ import { createPipelineWaker } from '../temporal/pipeline-waker';
 import { DEFAULT_PIPELINE_SETTINGS } from '../activities/group/settings';
 import { createSignalboxWorker } from './create-worker';
 import { WORKER_RUNNING } from './running';
-import { ensureConsoleRollupSchedule, ensureOutboxSweeperSchedule, ensureRetentionSchedule, reconcileAdStatsSchedules } from './schedules';
-import { ensureSearchAttributes } from './search-attributes';
+import { ensureRecurringSchedules, reconcileAdStatsSchedules } from '../temporal/schedules';
+import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { untilDone } from './until-done';
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
@@ -24,22 +24,18 @@ async function main(): Promise<void> {
     untilDone(run, { onFailure: (error, retryInMs) => logger.warn({ err: error, retryInMs }, `start-up: ${step} failed; retrying`) });
 
   const databaseLog = logger.child({ component: 'database' });
-  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
+  const db = createDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connectionOptions = temporalConnectionOptions(env);
   const clientConnection = await untilAvailable('connecting to Temporal', () => Connection.connect(connectionOptions));
   const client = new Client({ connection: clientConnection, namespace: env.TEMPORAL_NAMESPACE });
 
   const added = await ensureSearchAttributes(clientConnection, env.TEMPORAL_NAMESPACE).catch((error: unknown) => {
-    logger.warn({ err: error }, 'could not register search attributes; register them on the cluster');
+    logger.warn({ err: error }, 'could not register the search attributes: run `signalbox temporal setup` (on Temporal Cloud it prints the tcld command)');
     return [];
   });
   if (added.length > 0) logger.info({ added }, 'registered search attributes');
-  await untilAvailable('creating the schedules', async () => {
-    await ensureOutboxSweeperSchedule(client, env.TEMPORAL_TASK_QUEUE);
-    await ensureRetentionSchedule(client, env.TEMPORAL_TASK_QUEUE);
-    await ensureConsoleRollupSchedule(client, env.TEMPORAL_TASK_QUEUE);
-  });
+  await untilAvailable('creating the schedules', () => ensureRecurringSchedules(client, env.TEMPORAL_TASK_QUEUE));
   const adStatsSchedules = createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL });
   const reconciled = await untilAvailable('reconciling the TikTok statistics schedules with the database', () =>
     reconcileAdStatsSchedules(repos.tiktokConnections, adStatsSchedules),

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import { createRepositories } from '../../db/repositories';
 import { createDatabase, migrateToLatest } from '../../db/knex';
+import { pendingMigrations } from '../../db/migration-status';
 import { createSecretBox } from '../../db/secret-box';
 import { buildApp } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     const knownLinks = createKnownLinks();
     const app = buildApp({
       db,
-      checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000 }),
+      checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: noWake,

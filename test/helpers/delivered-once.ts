@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, type FakeTikTok } from '../../devstack/tiktok-fake';
 import type { Repositories } from '../../db/repositories';
-import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../worker/schedules';
+import { OUTBOX_SWEEPER_SCHEDULE_ID } from '../../temporal/schedules';
 import type { Order } from './conversion-load';
 
 /** A shop with a purchase rule, a TikTok pixel and an API key. */

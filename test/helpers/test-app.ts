@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Knex } from 'knex';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import type { TikTokOAuthApp } from '../../api/services/tiktok-connection';
+import { pendingMigrations } from '../../db/migration-status';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
@@ -101,7 +102,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const app = buildApp(
     {
       db,
-      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: starts.start,
