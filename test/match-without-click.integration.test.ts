@@ -1,7 +1,9 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { createAdReportService } from '../api/services/ad-report-service';
 import { run } from '../cli/program';
+import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
 import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
@@ -94,7 +96,8 @@ describe('conversions without a click (issue 18)', () => {
   });
 
   it('sends a conversion whose only click is older than the window without it, keeps one with a click inside it click-attributed, and counts them apart', async () => {
-    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { matchWithoutClick: true, attributionWindowDays: 7 } });
+    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { matchWithoutClick: true, attributionWindowDays: 7 }, connected: false });
+    await pipeline.repos.tiktokConnections.put(ws.id, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
     const oldClick = ttclid();
     const newClick = ttclid();
     const campaignLanding = (visitor: string, click: string, at: Date) =>
@@ -129,9 +132,12 @@ describe('conversions without a click (issue 18)', () => {
     const days = { from: daysAgo(1).toISOString().slice(0, 10), to: daysAgo(-1).toISOString().slice(0, 10), timeZone: 'UTC' };
     expect(await pipeline.repos.conversionFigures.deliveredWithoutClick(ws.id, days)).toBe(1);
 
-    // The campaign's delivered figure holds only the click-attributed conversion.
+    // The campaign's delivered figure holds only the click-attributed conversion; the report's note counts the other.
     await pipeline.repos.deliveredDaily.rollUp(later);
     const perCampaign = await pipeline.database.db('delivered_conversions_daily').where({ workspace_id: ws.id });
     expect(perCampaign.map((row) => [row.campaign_id, Number(row.conversions)])).toEqual([['1801', 1]]);
+    const report = await createAdReportService({ repos: pipeline.repos }).report(ws.id, { level: 'campaign', from: days.from, to: days.to });
+    expect(report.rows.map((row) => [row.entityId, row.deliveredConversions])).toEqual([['1801', 1]]);
+    expect(report.notes).toContainEqual(expect.stringMatching(/^1 conversion\(s\) of these days were sent without a click \(the workspace's matchWithoutClick\)/));
   });
 });
