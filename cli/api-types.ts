@@ -12,6 +12,8 @@ export interface WorkspaceView {
   consentRequired: boolean;
   /** One unit of each currency in the TikTok advertiser's currency. */
   exchangeRates: Record<string, string>;
+  /** Conversions without a click inside the window are sent too, for TikTok to match on other keys. */
+  matchWithoutClick: boolean;
   createdAt: string;
 }
 
@@ -166,6 +168,8 @@ export interface ConversionSummaryView {
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  /** Delivered with no click inside the attribution window, for TikTok to match on its other keys. */
+  sentWithoutClick: boolean;
   tiktokRequestId: string | null;
   warnings: ConversionWarningView[];
   createdAt: string;

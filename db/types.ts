@@ -21,6 +21,8 @@ export interface WorkspaceRow {
   exchange_rates: Record<string, string> | null;
   /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
   event_retention_days: number;
+  /** A conversion without a click inside the attribution window is sent all the same, for TikTok to match on its other keys. */
+  match_without_click: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -185,6 +187,8 @@ export interface ConversionRow {
   click_adgroup_id: string | null;
   click_ad_id: string | null;
   ttp: string | null;
+  /** Sent with no click inside the attribution window (the workspace's `match_without_click`): TikTok matched it on other keys. */
+  sent_without_click: boolean;
   test_mode: boolean;
   tiktok_code: number | null;
   tiktok_message: string | null;
@@ -340,6 +344,7 @@ export interface ConversionCountHourlyRow {
   reason: string;
   tiktok_code: number;
   test_mode: boolean;
+  sent_without_click: boolean;
   conversions: string;
   shareable: string;
 }

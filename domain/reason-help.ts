@@ -14,11 +14,11 @@ export interface ReasonHelp {
 export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
   no_ttclid: {
     explanation: 'No TikTok click ID (ttclid) is known for this person before the conversion, so TikTok cannot tell which ad it came from. Usually they did not come from an ad, or the landing page lost the ttclid.',
-    fix: "Install the tracking tag on every landing page (Sources), keep the ttclid query parameter in your ads' landing URLs, and send the same anonymousId (or userId, email or phone) with the purchase that the landing visit had.",
+    fix: "Install the tracking tag on every landing page (Sources), keep the ttclid query parameter in your ads' landing URLs, and send the same anonymousId (or userId, email or phone) with the purchase that the landing visit had. To have TikTok match such conversions on email, phone and the other keys instead, turn on \"Send conversions without a click\" in Settings.",
   },
   click_outside_attribution_window: {
     explanation: "The person's last TikTok click is older than this workspace's attribution window, so the conversion is not credited to the ad.",
-    fix: 'If longer journeys are normal for your shop, widen the attribution window in Settings (up to 90 days; TikTok itself counts clicks up to 28 days).',
+    fix: 'If longer journeys are normal for your shop, widen the attribution window in Settings (up to 90 days; TikTok itself counts clicks up to 28 days), or turn on "Send conversions without a click" to have TikTok match them on the other keys.',
   },
   conversion_rule_removed: {
     explanation: 'The conversion rule for this event was deleted before the conversion was processed.',
@@ -70,6 +70,13 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
 export const DUPLICATE_EVENT_ID_HELP: ReasonHelp = {
   explanation: "Another event arrived with the same order ID or event_id, so no second conversion was made: TikTok would have counted only one anyway. If they were different purchases, they shared an ID by mistake.",
   fix: 'Give every order its own order_id, and send the browser pixel the same event_id as the server for the same purchase only.',
+};
+
+/** Not a reason either: a conversion delivered with no click inside the window (the workspace's `matchWithoutClick`). */
+export const SENT_WITHOUT_CLICK_HELP: ReasonHelp = {
+  explanation:
+    "No TikTok click was found for this person inside the attribution window, and this workspace sends such conversions for TikTok to match on the person's other keys (hashed email and phone, external ID, IP address, user agent, _ttp). TikTok may still credit an ad it showed them; Signalbox's reports count it apart from click-attributed conversions and under no campaign.",
+  fix: 'Nothing is wrong. To send only conversions with a click inside the window, turn off "Send conversions without a click" in Settings.',
 };
 
 export function reasonHelp(reason: string | null): ReasonHelp | null {

@@ -253,6 +253,24 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     expect(actions).toEqual(expect.arrayContaining(['tiktok.connect', 'tiktok.advertiser', 'tiktok.pixel', 'key.create', 'rule.put', 'settings.update']));
   });
 
+  it('sends a conversion without a click once Settings allows it, and tells it apart on its page and the overview', async () => {
+    await open('settings');
+    const saved = page.waitForResponse((response) => response.url().endsWith('/settings') && response.status() === 200);
+    await page.getByRole('switch').click({ force: true });
+    await saved;
+    await page.getByText('Send conversions without a click: on').waitFor();
+    await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1003', total: 15, currency: 'EUR' } }] });
+    const sent = await settledConversion('F-1003');
+    expect(sent).toMatchObject({ status: 'delivered', sent_without_click: true, ttclid: null });
+    await open(`conversions/${sent.id}`);
+    await page.getByRole('heading', { name: 'Sent without a click' }).waitFor();
+    await page.getByText('TikTok matches it on: external_id.').waitFor();
+    await shot('12-conversion-without-click');
+    await open('overview?period=7d');
+    await page.getByText('sent without a click for TikTok to match', { exact: false }).waitFor();
+    await shot('12-overview-without-click');
+  });
+
   it('asks for the current password before changing it, on the account page', async () => {
     await page.goto(`${ingestUrl}/console/account`);
     await page.getByRole('heading', { name: 'Your account' }).waitFor();

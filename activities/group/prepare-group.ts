@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrepareCandidate, PreparedConversion } from '../../db/repositories/conversion-groups';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
-import { chooseClick } from '../../domain/attribution';
+import { chooseClick, decideSend, type SendDecision } from '../../domain/attribution';
 import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
 import { deliveryDeadline } from '../../domain/delivery-retry';
 import { meaningfulIdentifier } from '../../domain/identifiers';
@@ -91,16 +91,13 @@ interface EarlyContext {
 }
 
 /**
- * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent. An app event
- * with an advertising ID is sent all the same (TikTok attributes it by device), without a click outside the window.
+ * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent, unless the
+ * event is an app's with an advertising ID or the workspace matches without a click (domain/attribution.ts).
  */
-function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, windowDays: number): { eligible: boolean; reason?: ConversionReason; keepClick: boolean } {
-  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, windowDays);
-  if (decision.attributed) return { eligible: true, keepClick: true };
-  if (candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage))) {
-    return { eligible: true, keepClick: false };
-  }
-  return { eligible: false, reason: decision.reason, keepClick: true };
+function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, workspace: GroupContext['workspace']): SendDecision {
+  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, workspace.attributionWindowDays);
+  const advertisingId = candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage));
+  return decideSend(decision, { advertisingId, matchWithoutClick: workspace.matchWithoutClick });
 }
 
 interface GroupContext extends EarlyContext {
@@ -113,8 +110,8 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
   const { workspace, connection } = context;
   const prepared: PreparedConversion[] = [];
   const history: HistoryEntry[] = [];
-  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys'>, skip: Skip) => {
-    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null });
+  const finish = (candidate: PrepareCandidate, base: Pick<PreparedConversion, 'click' | 'ttp' | 'identityPath'>, skip: Skip) => {
+    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null, sentWithoutClick: false });
     history.push({ conversionId: candidate.id, step: 'outcome', detail: { status: skip.status, reason: skip.reason } });
   };
 
@@ -133,10 +130,17 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       step: 'identity_resolved',
       detail: { linkedVisitors: identity.linkedVisitors, ...(click && { clickAnonymousId: click.anonymousId, clickCapturedAt: click.capturedAt.toISOString() }) },
     });
-    const window = checkWindow(candidate, identity, workspace.attributionWindowDays);
-    history.push({ conversionId: candidate.id, step: 'window_checked', detail: { eligible: window.eligible, ...(window.reason && { reason: window.reason }) } });
-    const found = window.keepClick ? { click, ttp, identityPath } : { click: null, ttp, identityPath: null };
-    if (!window.eligible) return finish(candidate, found, { status: 'skipped', reason: window.reason as ConversionReason });
+    const window = checkWindow(candidate, identity, workspace);
+    const sentWithoutClick = window.send && window.by === 'match_keys';
+    history.push({
+      conversionId: candidate.id,
+      step: 'window_checked',
+      detail: window.send ? { eligible: true, ...(sentWithoutClick && { sentWithoutClick }) } : { eligible: false, reason: window.reason },
+    });
+    // A click outside the window stays on a skipped conversion to explain it; one sent without its click carries none.
+    const keepClick = !window.send || window.by === 'click';
+    const found = keepClick ? { click, ttp, identityPath } : { click: null, ttp, identityPath: null };
+    if (!window.send) return finish(candidate, found, { status: 'skipped', reason: window.reason });
 
     const built = buildConversionRequest({
       message: candidate.message as unknown as TrackedMessage,
@@ -145,7 +149,7 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       connection,
       linked: { emails: walk.values('email_sha256', LINKED_HASH_HOPS), phones: walk.values('phone_sha256', LINKED_HASH_HOPS) },
       // Without its click, only the converting visitor's own profile may lend match keys.
-      visitors: window.keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
+      visitors: keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
     });
     if (!built.ready) return finish(candidate, found, { status: 'skipped', reason: built.reason });
     prepared.push({
@@ -156,6 +160,7 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       requestPayload: built.payload as unknown as Record<string, unknown>,
       testMode: workspace.testMode,
       matchKeys: built.matchKeys,
+      sentWithoutClick,
     });
     history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
   });

@@ -42,7 +42,7 @@ describe('admin auth', () => {
 describe('workspaces', () => {
   it('creates, lists and shows workspaces with the default settings', async () => {
     const created = await newWorkspace('Bakery');
-    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30 });
+    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, matchWithoutClick: false });
     expect((await admin('GET', '/admin/workspaces')).json().workspaces.map((w: Workspace) => w.id)).toContain(created.id);
     expect((await admin('GET', `/admin/workspaces/${created.id}`)).json()).toEqual(created);
   });
@@ -74,16 +74,35 @@ describe('settings', () => {
 
   it('names each invalid setting', async () => {
     const ws = await newWorkspace();
-    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 91, defaultPhoneRegion: 'XX', testMode: 'yes', eventRetentionDays: 0 });
+    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {
+      attributionWindowDays: 91,
+      defaultPhoneRegion: 'XX',
+      testMode: 'yes',
+      eventRetentionDays: 0,
+      matchWithoutClick: 'on',
+    });
     expect(response.json().issues).toEqual([
       'attributionWindowDays must be a whole number of days from 1 to 90',
       'testMode must be true or false',
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
       'eventRetentionDays must be a whole number of days from 1 to 3650',
+      'matchWithoutClick must be true or false',
     ]);
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick',
     );
+  });
+
+  it('turns matching without a click on and off, each change in the change log', async () => {
+    const ws = await newWorkspace();
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { matchWithoutClick: true })).json()).toMatchObject({ matchWithoutClick: true });
+    expect((await admin('GET', `/admin/workspaces/${ws.id}`)).json()).toMatchObject({ matchWithoutClick: true });
+    await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { matchWithoutClick: false });
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ action, target, before, after }) => ({ action, target, before, after }))).toEqual([
+      { action: 'settings.update', target: 'matchWithoutClick', before: { matchWithoutClick: true }, after: { matchWithoutClick: false } },
+      { action: 'settings.update', target: 'matchWithoutClick', before: { matchWithoutClick: false }, after: { matchWithoutClick: true } },
+    ]);
   });
 
   it('stores allowed origins as browsers send them, and names each one that is not an origin', async () => {

@@ -17,6 +17,8 @@ export function conversionSummary(row: ConversionRow) {
     value: row.value,
     currency: row.currency,
     testMode: row.test_mode,
+    /** Sent with no click inside the attribution window, for TikTok to match on its other keys (`matchWithoutClick`). */
+    sentWithoutClick: row.sent_without_click,
     tiktokRequestId: row.tiktok_request_id,
     warnings: row.warnings,
     createdAt: row.created_at,

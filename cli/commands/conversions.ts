@@ -10,7 +10,7 @@ const money = (c: { value: number | null; currency: string | null }) => (c.value
 function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
   const table = formatTable(
     ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
-    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.tiktokRequestId, [c.reason, ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.tiktokRequestId, [c.reason, c.sentWithoutClick && 'sent without a click', ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
   );
   return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
 }
@@ -34,6 +34,7 @@ function detailText(c: ConversionDetailView): string {
       ['Source', c.eventSource],
       ['Value', money(c)],
       ['Test mode', c.testMode ? 'yes' : 'no'],
+      ['Sent without click', withoutClickText(c)],
       ['Click (ttclid)', c.click.ttclid],
       ['Click captured', c.click.capturedAt],
       ['Click visitor', c.click.anonymousId],
@@ -60,6 +61,13 @@ function detailText(c: ConversionDetailView): string {
     'Timeline:',
     formatTable(['at', 'step', 'detail'], c.timeline.map((t) => [t.at, t.step, JSON.stringify(t.detail)])),
   ].join('\n');
+}
+
+/** Plain words for a conversion sent with no click inside the window, and the keys TikTok matches it on. */
+function withoutClickText(c: ConversionDetailView): string {
+  if (!c.sentWithoutClick) return 'no';
+  const keys = Object.keys(c.matchKeys ?? {}).sort();
+  return `yes: no TikTok click inside the attribution window, so TikTok matches it on ${keys.length > 0 ? keys.join(', ') : 'the keys it carried'}; reports count it under no campaign`;
 }
 
 /** `ip from visitor anon-1, email from message`: where each key sent to TikTok came from. */

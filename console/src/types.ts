@@ -17,6 +17,7 @@ export interface Workspace {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  matchWithoutClick: boolean;
 }
 
 export interface WorkspaceAnswer {
@@ -43,6 +44,8 @@ export interface ConversionSummary {
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  /** Delivered with no click inside the attribution window: TikTok matched it on its other keys. */
+  sentWithoutClick: boolean;
   createdAt: string;
   completedAt: string | null;
   tiktokCode: number | null;

@@ -46,6 +46,8 @@ export interface PreparedConversion {
   requestPayload: Record<string, unknown> | null;
   testMode: boolean | null;
   matchKeys: MatchKeySources | null;
+  /** Its request carries no click: the workspace matches without one and none was inside the window. */
+  sentWithoutClick: boolean;
 }
 
 export interface DeliveryCandidate {
@@ -141,13 +143,13 @@ export function createConversionGroupRepository(db: Knex) {
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
            click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, ttp = u.ttp,
            identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
-           test_mode = coalesce(u.test_mode, c.test_mode),
+           test_mode = coalesce(u.test_mode, c.test_mode), sent_without_click = u.sent_without_click,
            completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
            claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
            claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
            updated_at = now()
-         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
-           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode)
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
+           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
          WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'`,
         bindings(
           column((p) => p.id),
@@ -164,6 +166,7 @@ export function createConversionGroupRepository(db: Knex) {
           column((p) => json(p.requestPayload)),
           column((p) => json(p.matchKeys)),
           column((p) => p.testMode),
+          column((p) => p.sentWithoutClick),
           claimId,
         ),
       );

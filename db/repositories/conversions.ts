@@ -122,6 +122,7 @@ export function createConversionRepository(db: Knex) {
           claim_id: null,
           claimed_until: null,
           request_payload: null,
+          sent_without_click: false,
           response_body: null,
           tiktok_code: null,
           tiktok_message: null,

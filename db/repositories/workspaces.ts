@@ -18,6 +18,11 @@ export interface WorkspaceSettings {
   exchangeRates: Record<string, string>;
   /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
   eventRetentionDays: number;
+  /**
+   * A mapped conversion without a click inside the attribution window is sent all the same (without `ttclid`, with
+   * every other match key held for the person) for TikTok to match; false (default) skips it, as spec §6.4 says.
+   */
+  matchWithoutClick: boolean;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -38,6 +43,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     consentRequired: row.consent_required,
     exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
+    matchWithoutClick: row.match_without_click,
     createdAt: row.created_at,
   };
 }
@@ -77,6 +83,7 @@ export function createWorkspaceRepository(db: Knex) {
           consent_required: changes.consentRequired,
           exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
+          match_without_click: changes.matchWithoutClick,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
 import { TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
-import { DUPLICATE_EVENT_ID_HELP, reasonHelp } from '../../../domain/reason-help';
+import { DUPLICATE_EVENT_ID_HELP, reasonHelp, SENT_WITHOUT_CLICK_HELP } from '../../../domain/reason-help';
 import { badRequest, notFound } from '../../http/http-error';
 import type { ConversionRetryService } from '../../services/conversion-retry';
 import { conversionDetail, conversionSummary, type WorkflowLink } from '../../http/conversion-view';
@@ -96,6 +96,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       identityPathRecorded: row.identity_path !== null,
       history: history.map((h) => ({ id: String(h.id), at: h.at, step: h.step, detail: h.detail })),
       help: reasonHelp(row.reason),
+      withoutClickHelp: row.sent_without_click ? SENT_WITHOUT_CLICK_HELP : null,
       repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
       canSendAgain: row.status === 'failed' || row.status === 'skipped',
     };

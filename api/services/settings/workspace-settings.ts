@@ -51,9 +51,10 @@ export const settingsChangesBody = jsonBody({
     .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
     .optional(),
   eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
+  matchWithoutClick: z.boolean({ error: 'must be true or false' }).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;

@@ -26,6 +26,7 @@ interface Detail extends ConversionSummary {
   identityPathRecorded: boolean;
   history: { id: string; at: string; step: string; detail: Record<string, unknown> }[];
   help: HelpText | null;
+  withoutClickHelp: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
   canSendAgain: boolean;
@@ -94,6 +95,13 @@ export function ConversionPage() {
           {sendAgain.data && <p role="status">{sendAgain.data.requeued ? 'Sent back to the pipeline: its status is pending until TikTok answers.' : 'It is no longer failed or skipped: nothing to send again.'}</p>}
         </section>
       )}
+      {d.withoutClickHelp && (
+        <section aria-labelledby="without-click" className="why">
+          <h2 id="without-click">Sent without a click</h2>
+          <Help help={d.withoutClickHelp} />
+          {d.matchKeys && <p>TikTok matches it on: {Object.keys(d.matchKeys).sort().join(', ')}.</p>}
+        </section>
+      )}
       {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
           <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>
@@ -133,7 +141,7 @@ export function ConversionPage() {
       <section aria-labelledby="identity">
         <h2 id="identity">How the click was found</h2>
         {d.identityPath === null ? (
-          <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : 'No click was found for this person.'}</p>
+          <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : d.sentWithoutClick ? 'No click inside the attribution window: sent without one.' : 'No click was found for this person.'}</p>
         ) : (
           <ol className="path">
             {d.identityPath.map((node, i) => (

@@ -12,6 +12,12 @@ import type { ConversionSummary } from '../types';
 const REASONS = ['no_ttclid', 'click_outside_attribution_window', 'conversion_rule_removed', 'tiktok_not_connected', 'tiktok_connection_incomplete', 'tiktok_reauthorization_required', 'app_events_not_configured', 'test_mode', 'tiktok_rejected', 'event_invalid', 'expired', 'internal_error', 'delivery_retries_exhausted'];
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
 
+/** The reason, TikTok's code, and whether it went without a click, in a few words. */
+function reasonText(c: ConversionSummary): string {
+  const why = c.reason ?? (c.tiktokCode ? `code ${c.tiktokCode}` : null);
+  return [why, c.sentWithoutClick ? 'sent without a click' : null].filter((part) => part !== null).join(' · ');
+}
+
 export function ConversionsPage() {
   const { ws, base } = useWorkspace();
   const timeZone = useTimeZone();
@@ -27,7 +33,7 @@ export function ConversionsPage() {
   const columns: ColumnDef<ConversionSummary, unknown>[] = [
     { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
     { header: 'Status', accessorKey: 'status', cell: (c) => <Status status={c.row.original.status} testMode={c.row.original.testMode} /> },
-    { header: 'Reason', accessorKey: 'reason', cell: (c) => c.row.original.reason ?? (c.row.original.tiktokCode ? `code ${c.row.original.tiktokCode}` : '') },
+    { header: 'Reason', accessorKey: 'reason', cell: (c) => reasonText(c.row.original) },
     { header: 'TikTok event', accessorKey: 'tiktokEvent' },
     { header: 'Event', accessorKey: 'sourceEvent' },
     { header: 'event_id', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },

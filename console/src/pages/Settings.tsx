@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Switch } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
 import { ConfirmButton, CopyButton, Loading } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
@@ -23,6 +24,7 @@ export function SettingsPage() {
     <>
       <h1>Settings</h1>
       <WorkspaceSettings base={base} editor={canEdit(data.role)} />
+      <MatchWithoutClick base={base} editor={canEdit(data.role)} />
       <Team base={base} owner={data.role === 'owner'} />
       <History base={base} />
     </>
@@ -61,6 +63,30 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
         <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
         {editor && <Submit pending={save.isPending}>Save settings</Submit>}
       </Form>
+    </section>
+  );
+}
+
+function MatchWithoutClick({ base, editor }: { base: string; editor: boolean }) {
+  const { data } = useWorkspace();
+  const queries = useQueryClient();
+  const save = useMutation({
+    mutationFn: (matchWithoutClick: boolean) => api('PATCH', `${base}/settings`, { matchWithoutClick }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['workspace'] }),
+  });
+  const on = data?.workspace.matchWithoutClick;
+  if (on === undefined) return null;
+  return (
+    <section aria-labelledby="without-click">
+      <h2 id="without-click">Conversions without a click</h2>
+      <p>
+        By default only a conversion whose person clicked a TikTok ad within the attribution window is sent. When this is on, the others are sent too, without a click ID, for TikTok to match on the person's
+        hashed email and phone, external ID, IP address, user agent and _ttp. Each says it was sent without a click, and reports count them apart from click-attributed ones.
+      </p>
+      <Switch className="switch" isSelected={on} isDisabled={!editor || save.isPending} onChange={(value) => save.mutate(value)}>
+        <div className="indicator" aria-hidden="true" /> Send conversions without a click: {on ? 'on' : 'off'}
+      </Switch>
+      <FormError error={save.error} />
     </section>
   );
 }
