@@ -8,6 +8,7 @@ import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionStatus, Help as HelpText } from '../types';
+import { MATCH_KEYS } from '../words';
 
 interface Overview {
   events: { day: string; type: string; eventName: string; events: number }[];
@@ -18,7 +19,6 @@ interface Overview {
   reasons: { reason: string; help: HelpText | null }[];
 }
 
-const KEY_NAMES: Record<string, string> = { ttclid: 'ttclid (click ID)', ttp: '_ttp cookie', email: 'Email (hashed)', phone: 'Phone (hashed)', ip: 'IP address', user_agent: 'User agent' };
 const COLORS = { delivered: '#1a7f37', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
 
 function sum<T>(rows: T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
@@ -65,8 +65,9 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
   const byType = [...sum(data.events, (e) => e.type, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]);
   const topNames = [...sum(data.events.filter((e) => e.type === 'track'), (e) => e.eventName, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
   const skippedByReason = [...sum(data.conversions.filter((c) => c.status === 'skipped' || (c.status === 'delivered' && c.testMode)), (c) => c.reason ?? 'unknown', (c) => c.conversions).entries()];
-  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${c.reason ?? 'failed'}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const helpOf = new Map(data.reasons.map((r) => [r.reason, r.help]));
+  const labelOf = (reason: string | null) => (reason === null ? 'Failed' : (helpOf.get(reason)?.label ?? reason));
+  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
   return (
     <>
@@ -121,7 +122,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
                 {skippedByReason.map(([reason, count]) => (
                   <li key={reason}>
                     <Link to={`/w/${ws}/conversions?reason=${reason}`}>
-                      <strong>{reason}</strong>: {number(count)}
+                      <strong>{labelOf(reason)}</strong>: {number(count)}
                     </Link>
                     <Help help={helpOf.get(reason) ?? null} />
                   </li>
@@ -158,7 +159,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
           <ul className="bars">
             {data.matchKeys.keys.map((k) => (
               <li key={k.key}>
-                <span className="bar-label">{KEY_NAMES[k.key] ?? k.key}</span>
+                <span className="bar-label">{MATCH_KEYS[k.key] ?? k.key}</span>
                 <span className="bar" aria-hidden="true">
                   <span className={(k.share ?? 0) >= data.matchKeys.target ? 'fill ok' : 'fill warn'} style={{ width: `${Math.round((k.share ?? 0) * 100)}%` }} />
                 </span>
