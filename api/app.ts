@@ -9,7 +9,7 @@ import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
-import { REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
+import { MAX_PATH_PARAMETER_LENGTH, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
@@ -62,7 +62,7 @@ export interface AppDeps {
 
 /** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
 export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
-  const app = Fastify(options);
+  const app = Fastify({ ...options, routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ...options.routerOptions } });
   const metrics = createIngestMetrics({ internalErrors: () => deps.repos.conversions.countInternalErrors() });
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });

@@ -243,9 +243,13 @@ describe('change log', () => {
 
     const shown = (await editor('GET', `${ws}/change-log?limit=3`)).json();
     expect(shown.entries).toHaveLength(3);
-    expect(shown.entries[0]).toMatchObject({ action: 'tiktok.connect', actorName: 'operator (settings API)' });
+    expect(shown.entries[0]).toMatchObject({ action: 'tiktok.connect', actorName: 'an operator (settings API)', summary: 'Connected TikTok with a token from Events Manager' });
     expect(shown.nextBeforeId).toEqual(expect.any(String));
     const ruleEntry = (await editor('GET', `${ws}/change-log?limit=200`)).json().entries.find((e: { actor: string }) => e.actor === `user:${editorId}`);
-    expect(ruleEntry.actorName).toBe('ed@fern.example');
+    expect(ruleEntry).toMatchObject({
+      actorName: 'ed@fern.example',
+      summary: 'Added the rule “lead” → SubmitForm, worth 25 USD',
+      changes: expect.arrayContaining([{ field: 'TikTok event', before: '–', after: 'SubmitForm' }]),
+    });
   });
 });

@@ -102,7 +102,12 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/conversions?status=lost`)).json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
 
     const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
-    expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null, history: [] });
+    expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { label: 'No TikTok click found', explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null });
+    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event “purchase” arrived', 'Became a conversion: purchase → CompletePayment', 'Not sent: No TikTok click found']);
+
+    const reasons = (await person('GET', `${ws}/reasons`)).json().reasons;
+    expect(reasons).toContainEqual({ reason: 'no_ttclid', label: 'No TikTok click found', explanation: expect.any(String), fix: expect.stringContaining('tracking tag') });
+    expect(reasons.every((r: { label: string }) => r.label !== '' && !r.label.includes('_'))).toBe(true);
   });
 
   it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
@@ -114,6 +119,8 @@ describe('the pages’ figures', () => {
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);
+    const timeline = (await person('GET', `${ws}/conversions/${skipped?.id}`)).json().timeline;
+    expect(timeline.at(-1)).toEqual({ at: expect.any(String), summary: 'Sent again at the request of tea@tea.example', details: [{ label: 'Asked by', value: 'tea@tea.example' }] });
     expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
   });
 
@@ -158,8 +165,21 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/install`)).json()).toEqual({
       ingestUrl: 'http://localhost:80',
       scriptUrl: 'http://localhost:80/js/v1/signalbox.js',
-      trackingTag: '<script async src="http://localhost:80/js/v1/signalbox.js" data-key="BROWSER_KEY"></script>',
       adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',
     });
+  });
+
+  it('takes a rule for any event name ingest accepts, in the console and the settings API alike, and names the limit past it', async () => {
+    const longest = 'x'.repeat(200);
+    const accented = 'é'.repeat(200);
+    for (const event of [longest, accented]) {
+      expect((await person('PUT', `${ws}/rules/${encodeURIComponent(event)}`, { tiktokEvent: 'ViewContent' })).statusCode).toBe(200);
+      expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/${encodeURIComponent(event)}`, { tiktokEvent: 'Search' })).statusCode).toBe(200);
+      expect(await subject.repos.conversionRules.find(workspaceId, event)).toMatchObject({ tiktokEvent: 'Search' });
+      expect((await person('DELETE', `${ws}/rules/${encodeURIComponent(event)}`)).json()).toEqual({ event, deleted: true });
+    }
+    const tooLong = encodeURIComponent(`${longest}y`);
+    expect((await person('PUT', `${ws}/rules/${tooLong}`, {})).json().issues).toEqual(['event must be at most 200 characters']);
+    expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/${tooLong}`, {})).json().issues).toEqual(['event must be at most 200 characters']);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import { eventMapping, valuedByDefault } from '../../domain/event-mapping';
+import { MAX_NAME_LENGTH } from '../../sdk/src/rules/index.js';
 import { currencyCode, jsonBody } from './fields';
 
 /** Far below what numeric(18,4) holds: a single conversion worth more than a billion is a typo. */
@@ -31,8 +32,9 @@ export const ruleBody = jsonBody({
   value: value.optional(),
 });
 
+/** An event name as ingest accepts it (the wire contract's limit), so every event that arrives can have a rule. */
 export const eventParam = z.object({
-  event: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  event: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
 });
 
 export type RuleValue = z.infer<typeof value>;

@@ -27,6 +27,7 @@ export interface WorkspaceAnswer {
 }
 
 export interface Help {
+  label: string;
   explanation: string;
   fix: string;
 }

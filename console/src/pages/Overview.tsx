@@ -8,6 +8,7 @@ import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionStatus, Help as HelpText } from '../types';
+import { MATCH_KEYS } from '../words';
 
 interface Overview {
   events: { day: string; type: string; eventName: string; events: number }[];
@@ -18,7 +19,6 @@ interface Overview {
   reasons: { reason: string; help: HelpText | null }[];
 }
 
-const KEY_NAMES: Record<string, string> = { ttclid: 'ttclid (click ID)', ttp: '_ttp cookie', email: 'Email (hashed)', phone: 'Phone (hashed)', ip: 'IP address', user_agent: 'User agent' };
 const COLORS = { delivered: '#1a7f37', 'delivered without a click': '#4ac26b', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
 
 /** Where a count goes on the chart: test deliveries and deliveries without a click apart from click-attributed ones. */
@@ -71,9 +71,10 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
   const byType = [...sum(data.events, (e) => e.type, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]);
   const topNames = [...sum(data.events.filter((e) => e.type === 'track'), (e) => e.eventName, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
   const skippedByReason = [...sum(data.conversions.filter((c) => c.status === 'skipped' || (c.status === 'delivered' && c.testMode)), (c) => c.reason ?? 'unknown', (c) => c.conversions).entries()];
-  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${c.reason ?? 'failed'}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const delivered = sum(data.conversions, bucket, (c) => c.conversions);
   const helpOf = new Map(data.reasons.map((r) => [r.reason, r.help]));
+  const labelOf = (reason: string | null) => (reason === null ? 'Failed' : (helpOf.get(reason)?.label ?? reason));
+  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
   return (
     <>
@@ -137,7 +138,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
                 {skippedByReason.map(([reason, count]) => (
                   <li key={reason}>
                     <Link to={`/w/${ws}/conversions?reason=${reason}`}>
-                      <strong>{reason}</strong>: {number(count)}
+                      <strong>{labelOf(reason)}</strong>: {number(count)}
                     </Link>
                     <Help help={helpOf.get(reason) ?? null} />
                   </li>
@@ -174,7 +175,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
           <ul className="bars">
             {data.matchKeys.keys.map((k) => (
               <li key={k.key}>
-                <span className="bar-label">{KEY_NAMES[k.key] ?? k.key}</span>
+                <span className="bar-label">{MATCH_KEYS[k.key] ?? k.key}</span>
                 <span className="bar" aria-hidden="true">
                   <span className={(k.share ?? 0) >= data.matchKeys.target ? 'fill ok' : 'fill warn'} style={{ width: `${Math.round((k.share ?? 0) * 100)}%` }} />
                 </span>

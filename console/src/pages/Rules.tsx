@@ -30,6 +30,8 @@ const STANDARD: [string, string][] = [
   ['search', 'Search'],
 ];
 
+const MAX_EVENT_NAME_LENGTH = 200;
+
 const valueText = (value: Value) => (value.source === 'order_total' ? 'order total' : value.source === 'fixed' ? `${value.amount} ${value.currency}` : 'no value');
 
 export function RulesPage() {
@@ -38,7 +40,11 @@ export function RulesPage() {
   const queries = useQueryClient();
   const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
   const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(null);
-  const remove = useMutation({ mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['rules', base] }) });
+  const remove = useMutation({
+    mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`),
+    meta: { done: 'Rule deleted' },
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['rules', base] }),
+  });
   return (
     <>
       <h1>Conversion rules</h1>
@@ -106,6 +112,7 @@ function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { even
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: ({ event, body }: { event: string; body: object }) => api('PUT', `${base}/rules/${encodeURIComponent(event)}`, body),
+    meta: { done: 'Rule saved' },
     onSuccess: () => {
       setErrors({});
       onSaved();
@@ -117,6 +124,11 @@ function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { even
     const event = String(data.get('event') ?? '').trim();
     if (event === '') {
       setErrors({ event: 'is required: the name your code sends, e.g. purchase' });
+      return;
+    }
+    // The API's limit too (an event name as ingest accepts it); checked here because the name goes in the URL.
+    if (event.length > MAX_EVENT_NAME_LENGTH) {
+      setErrors({ event: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
       return;
     }
     const tiktokEvent = String(data.get('tiktokEvent') ?? '').trim();

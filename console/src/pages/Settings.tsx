@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
-import { ConfirmButton, CopyButton, Loading } from '../components/bits';
+import { ConfirmButton, CopyButton, FactDetails, Loading } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
 import { canEdit, useWorkspace } from '../session';
@@ -13,7 +13,7 @@ interface Members {
   invitations: { id: string; email: string; role: Role; expiresAt: string; invitedBy: string }[];
 }
 interface ChangeLog {
-  entries: { id: string; at: string; actorName: string; action: string; target: string | null; before: unknown; after: unknown }[];
+  entries: { id: string; at: string; actorName: string; summary: string; changes: { field: string; before: string; after: string }[] }[];
   nextBeforeId: string | null;
 }
 
@@ -37,6 +37,7 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (body: object) => api('PATCH', `${base}/settings`, body),
+    meta: { done: 'Settings saved' },
     onSuccess: () => {
       setErrors({});
       void queries.invalidateQueries({ queryKey: ['workspace'] });
@@ -99,6 +100,7 @@ function Team({ base, owner }: { base: string; owner: boolean }) {
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
   const invite = useMutation({
     mutationFn: (body: { email: string; role: string }) => api<{ url: string }>('POST', `${base}/invitations`, body),
+    meta: { done: 'Invitation link created' },
     onSuccess: (answer) => {
       setLink(answer.url);
       setErrors({});
@@ -106,9 +108,9 @@ function Team({ base, owner }: { base: string; owner: boolean }) {
     },
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
-  const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: string }) => api('PATCH', `${base}/members/${id}`, { role }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/members/${id}`), onSuccess: refresh });
-  const withdraw = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/invitations/${id}`), onSuccess: refresh });
+  const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: string }) => api('PATCH', `${base}/members/${id}`, { role }), meta: { done: 'Role changed' }, onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/members/${id}`), meta: { done: 'Removed from the workspace' }, onSuccess: refresh });
+  const withdraw = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/invitations/${id}`), meta: { done: 'Invitation withdrawn' }, onSuccess: refresh });
   if (members.isPending) return <Loading what="people" />;
   return (
     <section aria-labelledby="team">
@@ -185,12 +187,11 @@ function History({ base }: { base: string }) {
       <ul className="log">
         {log.data?.entries.map((e) => (
           <li key={e.id}>
-            <span className="muted">{dateTime(e.at)}</span> <strong>{e.actorName}</strong> {e.action}
-            {e.target ? ` ${e.target}` : ''}
-            <details>
-              <summary>before → after</summary>
-              <pre className="code">{`${JSON.stringify(e.before, null, 1)}\n→ ${JSON.stringify(e.after, null, 1)}`}</pre>
-            </details>
+            <strong>{e.summary}</strong>
+            <div className="muted">
+              {dateTime(e.at)} by {e.actorName}
+            </div>
+            <FactDetails summary="What changed" facts={e.changes.map((c) => ({ label: c.field, value: `${c.before} → ${c.after}` }))} />
           </li>
         ))}
       </ul>
