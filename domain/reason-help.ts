@@ -90,6 +90,7 @@ export const DUPLICATE_EVENT_ID_HELP: ReasonHelp = {
 
 /** Not a reason either: a conversion delivered with no click inside the window (the workspace's `matchWithoutClick`). */
 export const SENT_WITHOUT_CLICK_HELP: ReasonHelp = {
+  label: 'Sent without a click',
   explanation:
     "No TikTok click was found for this person inside the attribution window, and this workspace sends such conversions for TikTok to match on the person's other keys (hashed email and phone, external ID, IP address, user agent, _ttp). TikTok may still credit an ad it showed them; Signalbox's reports count it apart from click-attributed conversions and under no campaign.",
   fix: 'Nothing is wrong. To send only conversions with a click inside the window, turn off "Send conversions without a click" in Settings.',

@@ -429,10 +429,10 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await open(`conversions/${sent.id}`);
     await page.getByRole('heading', { name: 'Sent without a click' }).waitFor();
     await page.getByText('TikTok matches it on: external_id.').waitFor();
-    await shot('12-conversion-without-click');
+    await shots('12-conversion-without-click');
     await open('overview?period=7d');
     await page.getByText('sent without a click for TikTok to match', { exact: false }).waitFor();
-    await shot('12-overview-without-click');
+    await shots('12-overview-without-click');
   });
 
   it('asks for the current password before changing it, on the account page', async () => {
