@@ -12,6 +12,8 @@ export interface WorkspaceView {
   consentRequired: boolean;
   /** One unit of each currency in the TikTok advertiser's currency. */
   exchangeRates: Record<string, string>;
+  /** Group workflows the conversions are split among. */
+  pipelinePartitions: number;
   createdAt: string;
 }
 

@@ -16,6 +16,7 @@ interface SettingsFlags {
   consentRequired?: boolean;
   exchangeRates?: string;
   clearExchangeRates?: boolean;
+  pipelinePartitions?: string;
 }
 
 /** `EUR=1.08,JPY=0.0065` as `{ EUR: '1.08', JPY: '0.0065' }`; the server checks codes and rates and names what is wrong. */
@@ -50,9 +51,10 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.consentRequired !== undefined) body.consentRequired = flags.consentRequired;
   if (flags.exchangeRates !== undefined) body.exchangeRates = exchangeRatesOf(flags.exchangeRates);
   if (flags.clearExchangeRates) body.exchangeRates = {};
+  if (flags.pipelinePartitions !== undefined) body.pipelinePartitions = numberOrText(flags.pipelinePartitions);
   if (Object.keys(body).length === 0) {
     throw new CliError(
-      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates or --retention-days',
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days or --pipeline-partitions',
     );
   }
   return body;
@@ -64,6 +66,7 @@ const SETTINGS_FLAGS = {
   testEventCode: '--test-event-code',
   defaultPhoneRegion: '--phone-region',
   allowedOrigins: '--allowed-origins',
+  pipelinePartitions: '--pipeline-partitions',
 };
 
 export function registerSettingsCommands(program: Command, io: CliIo): void {
@@ -71,7 +74,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates or event retention')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event retention or pipeline partitions')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -85,6 +88,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--exchange-rates <rates>', "what one unit of each currency is worth in the TikTok advertiser's currency, for reports (replaces the list), e.g. EUR=1.08,JPY=0.0065")
     .option('--clear-exchange-rates', 'reports show delivered values per currency again')
     .option('--retention-days <days>', 'days raw events keep their message, then deleted or stripped of personal data (1-3650, default 30)')
+    .option('--pipeline-partitions <count>', "group workflows the workspace's conversions are split among, for a very large shop (1-16, default 1)")
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);

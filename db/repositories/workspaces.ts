@@ -18,6 +18,8 @@ export interface WorkspaceSettings {
   exchangeRates: Record<string, string>;
   /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
   eventRetentionDays: number;
+  /** Group workflows the conversions are split among (README "Scaling one workspace"); 1 by default. */
+  pipelinePartitions: number;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -38,6 +40,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     consentRequired: row.consent_required,
     exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
+    pipelinePartitions: row.pipeline_partitions,
     createdAt: row.created_at,
   };
 }
@@ -77,6 +80,7 @@ export function createWorkspaceRepository(db: Knex) {
           consent_required: changes.consentRequired,
           exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
+          pipeline_partitions: changes.pipelinePartitions,
           updated_at: executor.fn.now(),
         })
         .returning('*');
