@@ -1,15 +1,17 @@
 import type { Knex } from 'knex';
 import type { TikTokClient } from '../adplatform/tiktok';
 import type { Repositories } from '../db/repositories';
+import type { PipelinePartition } from '../db/repositories/conversion-pipelines';
 import type { PipelineSettings } from './group/settings';
 
-/** What waking group workflows did (temporal/pipeline-waker.ts wakes them). */
+/** What waking group workflows did (temporal/pipeline-waker.ts wakes them), counted per partition's workflow. */
 export interface WakeReport {
   /** Workflows signalled (started when not running). */
   woken: number;
   /** Workflows busy with earlier groups: they claim the new conversions without a signal. */
   busy: number;
-  failed: { workspaceId: string; error: string }[];
+  /** Without `partition`: the workspace's partitions could not even be looked up. */
+  failed: { workspaceId: string; partition?: number; error: string }[];
 }
 
 /*
@@ -18,8 +20,10 @@ export interface WakeReport {
  * implement them, the worker passes them in.
  */
 export interface WorkspaceWaker {
-  /** The sweeper and retries: signals the group workflows of these workspaces whether or not they look idle. */
+  /** Retries, a partition retiring: signals every group workflow of these workspaces whether or not it looks idle. */
   wakeWorkspaces(workspaceIds: readonly string[]): Promise<WakeReport>;
+  /** The sweeper, a change of the partition count: signals these partitions' workflows whether or not they look idle. */
+  wakePartitions(partitions: readonly PipelinePartition[]): Promise<WakeReport>;
 }
 
 export interface SchedulePauser {

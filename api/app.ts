@@ -29,6 +29,7 @@ import { createSettingsServices } from './services/settings';
 import { DEFAULT_STORAGE_DEADLINE_MS } from './ingest/storage-deadline';
 import type { TikTokServices } from './services/tiktok-services';
 import type { TrackingScript } from './ingest/tracking-script';
+import type { PipelineWaker } from '../temporal/pipeline-waker';
 
 export interface AppDeps {
   /** For `/readyz` and settings writes that commit together with their change-log entry. */
@@ -39,6 +40,8 @@ export interface AppDeps {
   recordBatch: BatchRecorder;
   /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
   startConversions: StartConversions;
+  /** Wakes a workspace's group workflows when its partition count changes (settings). */
+  pipelines: Pick<PipelineWaker, 'wakePartitions'>;
   /** Sends failed conversions again (settings API). */
   conversionRetry: ConversionRetryService;
   adminToken: string;
@@ -65,7 +68,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const app = Fastify({ ...options, routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ...options.routerOptions } });
   const metrics = createIngestMetrics({ internalErrors: () => deps.repos.conversions.countInternalErrors() });
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
-  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
+  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onCredentialsChange: () => credentials.clear() });
   const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });

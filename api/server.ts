@@ -76,6 +76,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       recordBatch: createBatchRecorder(db, repos, knownLinks),
       storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
       startConversions: pipelines.startConversions,
+      pipelines,
       conversionRetry,
       adminToken: env.ADMIN_TOKEN,
       tiktok,

@@ -13,7 +13,9 @@ export interface WorkspaceView {
   /** One unit of each currency in the TikTok advertiser's currency. */
   exchangeRates: Record<string, string>;
   /** Conversions without a click inside the window are sent too, for TikTok to match on other keys. */
+  /** Group workflows the conversions are split among. */
   matchWithoutClick: boolean;
+  pipelinePartitions: number;
   createdAt: string;
 }
 

@@ -170,6 +170,8 @@ describe('signalbox CLI', () => {
   it("phrases the server's refusals in the CLI's own flags", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Flag shop', '--json'])).stdout);
     expect(await signalbox(['settings', 'set', ws.id, '--window', '365'])).toEqual({ code: 1, stdout: '', stderr: 'Error: --window must be a whole number of days from 1 to 90' });
+    expect((await signalbox(['settings', 'set', ws.id, '--pipeline-partitions', 'many'])).stderr).toBe('Error: --pipeline-partitions must be a whole number of workflows from 1 to 16');
+    expect((await signalbox(['settings', 'set', ws.id, '--pipeline-partitions', '4'])).stdout).toMatch(/^Pipeline partitions: +4$/m);
     expect((await signalbox(['settings', 'set', ws.id, '--test-mode'])).stderr).toBe(
       'Error: --test-event-code is required while --test-mode is true: copy it from TikTok Events Manager > Test events',
     );

@@ -22,7 +22,9 @@ export interface WorkspaceRow {
   /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
   event_retention_days: number;
   /** A conversion without a click inside the attribution window is sent all the same, for TikTok to match on its other keys. */
+  /** Group workflows the workspace's conversions are split among (1–16). */
   match_without_click: boolean;
+  pipeline_partitions: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -389,13 +391,20 @@ export interface TikTokRequestRow {
 /** State of a workspace's group workflow shared with ingest (wake-ups) and kept across its runs (backoff). */
 export interface ConversionPipelineRow {
   workspace_id: string;
-  /** The workflow found nothing to claim and waits for a wake-up signal. */
-  idle: boolean;
   retry_class: RetryClass | null;
   /** Consecutive transient failures of `retry_class`. */
   class_failures: number;
   /** No delivery before this time (TikTok failed transiently). */
   resume_at: Date | null;
+  updated_at: Date;
+}
+
+/** The group workflow of one partition of a workspace's conversions. */
+export interface ConversionPipelinePartitionRow {
+  workspace_id: string;
+  partition: number;
+  /** The workflow found nothing to claim and waits for a wake-up signal (or has ended: its partition was retired). */
+  idle: boolean;
   updated_at: Date;
 }
 
@@ -438,6 +447,7 @@ declare module 'knex/types/tables' {
     delivered_conversions_daily_zones: DeliveredConversionDailyZoneRow;
     tiktok_requests: TikTokRequestRow;
     conversion_pipelines: ConversionPipelineRow;
+    conversion_pipeline_partitions: ConversionPipelinePartitionRow;
     erasure_requests: ErasureRequestRow;
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrepareCandidate, PreparedConversion } from '../../db/repositories/conversion-groups';
+import type { PartitionScope, PipelinePartition } from '../../db/repositories/conversion-pipelines';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
 import { chooseClick, decideSend, type SendDecision } from '../../domain/attribution';
@@ -23,6 +24,8 @@ export interface GroupInput {
 export interface PrepareGroupInput extends GroupInput {
   /** Conversions keep coming: let the group fill for up to the batching window. */
   fill: boolean;
+  /** The workflow's partition of the workspace's conversions; absent for partition 0, as before partitions existed. */
+  partition?: number;
 }
 
 /** How a group step runs this time; the workflow's input and history do not carry it. */
@@ -39,6 +42,8 @@ export interface PreparedGroup {
   failed: number;
   /** Nothing was claimed: the wait before there can be work without a wake-up (a backoff or a lease ending), if any. */
   wakeInMs: number | null;
+  /** The workspace has fewer partitions now: nothing was claimed, what the run held is given back, the workflow ends. */
+  retired?: true;
 }
 
 /**
@@ -46,29 +51,45 @@ export interface PreparedGroup {
  * the window for the next ones: the workflow, busy meanwhile, is not woken for each of them (a signal, a claim and a
  * delivery per request when requests come a little slower than a group is sent).
  */
-async function fillGroup({ repos, pipeline }: ActivityDeps, workspaceId: string): Promise<void> {
-  const { count, oldest } = await repos.conversionGroups.waiting(workspaceId, pipeline.maxGroupSize);
+async function fillGroup({ repos, pipeline }: ActivityDeps, scope: PartitionScope): Promise<void> {
+  const { count, oldest } = await repos.conversionGroups.waiting(scope, pipeline.maxGroupSize);
   if (count >= pipeline.maxGroupSize) return;
   const wait = oldest === null ? pipeline.batchingWindowMs : oldest.getTime() + pipeline.batchingWindowMs - Date.now();
   if (wait > 0) await sleep(Math.min(wait, pipeline.batchingWindowMs));
 }
 
-/** Claims the next group, or marks the workflow idle when there is none. */
-async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<{ claimed: number; wakeInMs: number | null }> {
+/**
+ * The partition count fell to this partition or below: the run gives back what it still holds, and the partitions
+ * that remain are woken to claim it along with anything its last group gave back unsent. Its partition is marked
+ * idle, so that a wake-up on a stale count finds the workflow ended or ends it again.
+ */
+async function retire(deps: ActivityDeps, partition: PipelinePartition, runId: string): Promise<void> {
+  await deps.repos.conversionGroups.releaseRun(partition.workspaceId, runId);
+  await deps.repos.conversionPipelines.markIdle(partition);
+  await deps.pipelines.wakeWorkspaces([partition.workspaceId]);
+}
+
+/** Claims the next group of the workflow's partition, or marks it idle when there is none. */
+async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<Pick<PreparedGroup, 'claimed' | 'wakeInMs' | 'retired'>> {
   const { conversionGroups: groups, conversionPipelines: pipelines } = deps.repos;
-  const state = await pipelines.find(input.workspaceId);
-  const backoffLeft = state?.resume_at ? state.resume_at.getTime() - Date.now() : 0;
+  const partition = { workspaceId: input.workspaceId, partition: input.partition ?? 0 };
+  const { partitions, idle, resumeAt } = await pipelines.partitionState(partition);
+  if (partition.partition >= partitions) {
+    await retire(deps, partition, input.runId);
+    return { claimed: 0, wakeInMs: null, retired: true };
+  }
+  const scope: PartitionScope = { ...partition, partitions };
+  const backoffLeft = resumeAt ? resumeAt.getTime() - Date.now() : 0;
   if (backoffLeft > 0) return { claimed: 0, wakeInMs: backoffLeft };
-  if (input.fill) await fillGroup(deps, input.workspaceId);
-  const claim = () =>
-    groups.claim({ workspaceId: input.workspaceId, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
+  if (input.fill) await fillGroup(deps, scope);
+  const claim = () => groups.claim({ ...scope, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
   let ids = await claim();
   if (ids.length === 0) {
-    const idle = await pipelines.declareIdle(input.workspaceId);
-    if (!idle.work) return { claimed: 0, wakeInMs: idle.leaseEndsAt === null ? null : Math.max(0, idle.leaseEndsAt.getTime() - Date.now()) };
+    const found = await pipelines.declareIdle(scope);
+    if (!found.work) return { claimed: 0, wakeInMs: found.leaseEndsAt === null ? null : Math.max(0, found.leaseEndsAt.getTime() - Date.now()) };
     ids = await claim();
-  } else if (state?.idle) {
-    await pipelines.markBusy(input.workspaceId);
+  } else if (idle) {
+    await pipelines.markBusy(partition);
   }
   return { claimed: ids.length, wakeInMs: null };
 }
@@ -180,8 +201,8 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
  * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
  */
 export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
-  const { claimed, wakeInMs } = await claimGroup(deps, input);
-  if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs };
+  const { claimed, wakeInMs, retired } = await claimGroup(deps, input);
+  if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs, ...(retired && { retired }) };
 
   const { repos } = deps;
   const candidates = await repos.conversionGroups.toPrepare(input.claimId);

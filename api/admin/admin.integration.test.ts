@@ -42,7 +42,7 @@ describe('admin auth', () => {
 describe('workspaces', () => {
   it('creates, lists and shows workspaces with the default settings', async () => {
     const created = await newWorkspace('Bakery');
-    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, matchWithoutClick: false });
+    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, matchWithoutClick: false, pipelinePartitions: 1 });
     expect((await admin('GET', '/admin/workspaces')).json().workspaces.map((w: Workspace) => w.id)).toContain(created.id);
     expect((await admin('GET', `/admin/workspaces/${created.id}`)).json()).toEqual(created);
   });
@@ -72,6 +72,20 @@ describe('settings', () => {
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { testEventCode: null })).statusCode).toBe(400);
   });
 
+  it('splits a workspace among pipeline partitions, logs the change and wakes every partition the change concerns', async () => {
+    const ws = await newWorkspace();
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 4 })).json()).toMatchObject({ pipelinePartitions: 4 });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 2 })).json()).toMatchObject({ pipelinePartitions: 2 });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 2 })).statusCode).toBe(200);
+    // 1 → 4 wakes the four, 4 → 2 the four again (two to claim what moved, two to end); setting 2 again changes nothing.
+    expect(subject.starts.wokenPartitions.filter((p) => p.workspaceId === ws.id).map((p) => p.partition)).toEqual([0, 1, 2, 3, 0, 1, 2, 3]);
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ actor, action, target, before, after }) => ({ actor, action, target, before, after }))).toEqual([
+      { actor: 'operator', action: 'settings.update', target: 'pipelinePartitions', before: { pipelinePartitions: 4 }, after: { pipelinePartitions: 2 } },
+      { actor: 'operator', action: 'settings.update', target: 'pipelinePartitions', before: { pipelinePartitions: 1 }, after: { pipelinePartitions: 4 } },
+    ]);
+  });
+
   it('names each invalid setting', async () => {
     const ws = await newWorkspace();
     const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {
@@ -80,6 +94,7 @@ describe('settings', () => {
       testMode: 'yes',
       eventRetentionDays: 0,
       matchWithoutClick: 'on',
+      pipelinePartitions: 17,
     });
     expect(response.json().issues).toEqual([
       'attributionWindowDays must be a whole number of days from 1 to 90',
@@ -87,9 +102,13 @@ describe('settings', () => {
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
       'eventRetentionDays must be a whole number of days from 1 to 3650',
       'matchWithoutClick must be true or false',
+      'pipelinePartitions must be a whole number of workflows from 1 to 16',
     ]);
+    for (const partitions of [0, 2.5, '4']) {
+      expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: partitions })).json().issues).toEqual(['pipelinePartitions must be a whole number of workflows from 1 to 16']);
+    }
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick, pipelinePartitions',
     );
   });
 

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       repos,
       recordBatch: createBatchRecorder(db, repos, knownLinks),
       startConversions: noWake,
+      pipelines: { wakePartitions: noWake },
       conversionRetry,
       adminToken: ADMIN_TOKEN,
       tiktok,

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { PIPELINE_WORKFLOW_PREFIX } from '../../domain/workflow-id';
+import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { bindings } from './bindings';
-import { CLAIMABLE } from './conversion-pipelines';
+import { CLAIMABLE, IN_PARTITION, type PartitionScope } from './conversion-pipelines';
 import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
 
-export interface ClaimRequest {
-  workspaceId: string;
+/** A claim by the workflow of one partition of the workspace's conversions. */
+export interface ClaimRequest extends PartitionScope {
   /** Names the group: `<run>:<group number>`. */
   claimId: string;
   runId: string;
@@ -79,37 +79,58 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 /** The conversions of one group, claimed with a lease, prepared and delivered with set-based statements. */
 export function createConversionGroupRepository(db: Knex) {
   return {
-    /** How many conversions wait to be claimed (counting up to `upTo`) and since when the oldest waits. */
-    async waiting(workspaceId: string, upTo: number, executor: Knex = db): Promise<{ count: number; oldest: Date | null }> {
+    /** How many conversions of the partition wait to be claimed (counting up to `upTo`) and since when the oldest waits. */
+    async waiting(scope: PartitionScope, upTo: number, executor: Knex = db): Promise<{ count: number; oldest: Date | null }> {
       const { rows } = await executor.raw<{ rows: { count: number; oldest: Date | null }[] }>(
         `SELECT count(*)::int AS count, min(created_at) AS oldest FROM (
-           SELECT c.created_at FROM conversions c WHERE c.workspace_id = ? AND ${CLAIMABLE} ORDER BY c.created_at LIMIT ?
+           SELECT c.created_at FROM conversions c WHERE c.workspace_id = ? AND ${CLAIMABLE} AND ${IN_PARTITION} ORDER BY c.created_at LIMIT ?
          ) w`,
-        [workspaceId, PIPELINE_WORKFLOW_PREFIX, upTo],
+        [scope.workspaceId, scope.partitions, scope.partition, upTo],
       );
       return rows[0] as { count: number; oldest: Date | null };
     },
 
     /**
-     * Oldest first; conversions still pending under any claim of this run join this one without waiting for its lease.
-     * A run works one group at a time and releases or finishes each, so such a claim was made in a workflow task that
-     * a crash kept out of history: the run, replayed, claims again under the numbers it has reached, which may be lower
-     * than those of groups the lost task had already claimed. Returns the IDs of the group.
+     * Oldest first, of the partition; conversions still pending under any claim of this run join this one without
+     * waiting for its lease. A run works one group at a time and releases or finishes each, so such a claim was made in
+     * a workflow task that a crash kept out of history: the run, replayed, claims again under the numbers it has
+     * reached, which may be lower than those of groups the lost task had already claimed. Each conversion records the
+     * claiming workflow and run. A conversion is taken only while it is still claimable (rows another claim has
+     * locked are skipped; rows it took meanwhile are checked again and fail the condition), so two workflows never
+     * hold the same conversion, whatever partitions they think they have. Returns the IDs of the group.
      */
     async claim(request: ClaimRequest, executor: Knex = db): Promise<string[]> {
       const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `WITH picked AS (
            SELECT c.id FROM conversions c
-           WHERE c.workspace_id = ? AND (${CLAIMABLE} OR (c.workflow_run_id = ? AND c.status = 'pending'))
+           WHERE c.workspace_id = ? AND ((${CLAIMABLE} AND ${IN_PARTITION}) OR (c.workflow_run_id = ? AND c.status = 'pending'))
            ORDER BY c.created_at LIMIT ? FOR UPDATE SKIP LOCKED
          )
-         UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_run_id = ?,
+         UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_id = ?, workflow_run_id = ?,
            workflow_started_at = coalesce(c.workflow_started_at, now()), updated_at = now()
          FROM picked WHERE c.id = picked.id
          RETURNING c.id`,
-        [request.workspaceId, PIPELINE_WORKFLOW_PREFIX, request.runId, request.limit, request.claimId, request.leaseMs, request.runId],
+        [
+          request.workspaceId,
+          request.partitions,
+          request.partition,
+          request.runId,
+          request.limit,
+          request.claimId,
+          request.leaseMs,
+          conversionPipelineWorkflowId(request.workspaceId, request.partition),
+          request.runId,
+        ],
       );
       return rows.map((row) => row.id);
+    },
+
+    /** A run whose partition was retired gives back what it still holds (claims of a workflow task lost to a crash). */
+    async releaseRun(workspaceId: string, runId: string, executor: Knex = db): Promise<void> {
+      await executor('conversions')
+        .where({ workspace_id: workspaceId, workflow_run_id: runId, status: 'pending' })
+        .whereNotNull('claim_id')
+        .update({ claim_id: null, claimed_until: null, updated_at: executor.fn.now() });
     },
 
     /** Claimed conversions that have no request yet (new ones, or sent back for a retry by an operator). */

@@ -23,6 +23,8 @@ export interface WorkspaceSettings {
    * every other match key held for the person) for TikTok to match; false (default) skips it, as spec §6.4 says.
    */
   matchWithoutClick: boolean;
+  /** Group workflows the conversions are split among (README "Scaling one workspace"); 1 by default. */
+  pipelinePartitions: number;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -44,6 +46,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
     matchWithoutClick: row.match_without_click,
+    pipelinePartitions: row.pipeline_partitions,
     createdAt: row.created_at,
   };
 }
@@ -84,6 +87,7 @@ export function createWorkspaceRepository(db: Knex) {
           exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
           match_without_click: changes.matchWithoutClick,
+          pipeline_partitions: changes.pipelinePartitions,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -63,7 +63,7 @@ export interface TestPipelineOptions {
  * waker exactly as the ingest API uses them.
  */
 export class TestPipeline {
-  private worker?: { worker: Worker; running: Promise<void>; connection: NativeConnection };
+  private readonly workers: { worker: Worker; running: Promise<void>; connection: NativeConnection }[] = [];
 
   private constructor(
     readonly database: TestDatabase,
@@ -103,7 +103,7 @@ export class TestPipeline {
     return pipeline;
   }
 
-  /** A worker in this process on the pipeline's task queue. */
+  /** A worker in this process on the pipeline's task queue; called again, another one, as a second worker instance would be. */
   async startWorker(): Promise<void> {
     const connection = await NativeConnection.connect({ address: temporalTestAddress() });
     const worker = await createSignalboxWorker({
@@ -114,7 +114,7 @@ export class TestPipeline {
       shutdownGraceTime: '1 second',
       deps: this.deps,
     });
-    this.worker = { worker, running: worker.run(), connection };
+    this.workers.push({ worker, running: worker.run(), connection });
   }
 
   /** What ingest calls after its commit: wakes the workspace's group workflow if it is idle. */
@@ -162,10 +162,10 @@ export class TestPipeline {
     for await (const execution of this.client.workflow.list({ query: `TaskQueue = '${this.taskQueue}' AND ExecutionStatus = 'Running'` })) {
       await this.client.workflow.getHandle(execution.workflowId).terminate('test finished').catch(() => undefined);
     }
-    if (this.worker) {
-      this.worker.worker.shutdown();
-      await this.worker.running;
-      await this.worker.connection.close();
+    for (const { worker, running, connection } of this.workers) {
+      worker.shutdown();
+      await running;
+      await connection.close();
     }
     await this.clientConnection.close();
     await this.fake.close();
