@@ -28,6 +28,7 @@ interface Detail extends ConversionSummary {
   help: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
+  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummary['status'] }[];
   canSendAgain: boolean;
 }
 
@@ -53,6 +54,29 @@ function Timeline({ detail }: { detail: Detail }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The other TikTok events its rule sent the same message as, each a conversion of its own. */
+function MessageEvents({ detail }: { detail: Detail }) {
+  const { ws } = useWorkspace();
+  return (
+    <section aria-labelledby="message-events">
+      <h2 id="message-events">
+        {detail.messageEvent.position} of {detail.messageEvent.of} TikTok events sent for this message
+      </h2>
+      <p className="muted">
+        Its rule sends each event as several TikTok events, each a conversion of its own, delivered and explained on its own. {detail.messageEvents[0]?.tiktokEvent} keeps the event's event_id, the one the browser pixel
+        shares; the others add :&lt;their name&gt; to it.
+      </p>
+      <ul>
+        {detail.messageEvents.map((e) => (
+          <li key={e.id}>
+            {e.id === detail.id ? <strong>{e.tiktokEvent} (this one)</strong> : <Link to={`/w/${ws}/conversions/${e.id}`}>{e.tiktokEvent}</Link>} event_id <code>{e.eventId}</code> <Status status={e.status} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -94,6 +118,7 @@ export function ConversionPage() {
           {sendAgain.data && <p role="status">{sendAgain.data.requeued ? 'Sent back to the pipeline: its status is pending until TikTok answers.' : 'It is no longer failed or skipped: nothing to send again.'}</p>}
         </section>
       )}
+      {d.messageEvent.of > 1 && <MessageEvents detail={d} />}
       {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
           <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>
