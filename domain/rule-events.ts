@@ -17,7 +17,8 @@ export interface RuleEvent {
 /**
  * The event_id of an additional event: the message's event_id and the TikTok event's name. Only the rule's own event
  * keeps the plain event_id, the one the browser pixel shares, so TikTok deduplicates it with the pixel as before; an
- * additional event is deduplicated with the pixel only when the pixel sends it under this event_id.
+ * additional event is deduplicated with the pixel only when the pixel sends it under this event_id. The overview's
+ * count of pixel-shareable event_ids knows this form (`SHAREABLE_COUNT` in db/repositories/conversion-counts.ts).
  */
 export function additionalEventId(eventId: string, tiktokEvent: string): string {
   return `${eventId}:${tiktokEvent}`;
