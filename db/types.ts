@@ -99,6 +99,8 @@ export interface ConversionRuleRow {
   workspace_id: string;
   source_event: string;
   tiktok_event: string;
+  /** TikTok standard events each matching event is also sent as, each a conversion of its own (at most 3). */
+  also_send_as: string[];
   value_source: ValueSource;
   fixed_value: number | null;
   currency: string | null;
@@ -164,6 +166,8 @@ export interface ConversionRow {
   source_event: string;
   tiktok_event: string;
   event_id: string;
+  /** Which of its rule's TikTok events it is: 0 the rule's own, 1… its `also_send_as` events in order. */
+  rule_event_index: number;
   event_time: Date;
   event_source: 'web' | 'app';
   value: number | null;

@@ -448,4 +448,32 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
   it('asked this server for nothing that does not exist', () => {
     expect(notFound).toEqual([]);
   });
+
+  it('also sends purchases as PlaceAnOrder: the rule form names too many events beside the field, and each conversion says which of the two it is', async () => {
+    await open('rules');
+    await page.locator('li.rule').filter({ hasText: 'purchase → CompletePayment' }).getByRole('button', { name: 'Edit' }).click();
+    const alsoSendAs = page.getByRole('group', { name: /Also send as/ });
+    for (const name of ['PlaceAnOrder', 'Purchase', 'AddPaymentInfo', 'Subscribe']) await alsoSendAs.getByText(name, { exact: true }).click();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await alsoSendAs.getByText('must name at most 3 TikTok events, not 4').waitFor();
+    await shots('14-rules-also-send-as-refused');
+    expect((await pipeline.repos.conversionRules.find(workspaceId, 'purchase'))?.alsoSendAs).toEqual([]);
+    for (const name of ['Purchase', 'AddPaymentInfo', 'Subscribe']) await alsoSendAs.getByText(name, { exact: true }).click();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByRole('heading', { name: 'purchase → CompletePayment + PlaceAnOrder' }).waitFor();
+    await shots('15-rules-also-send-as');
+
+    await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'fern-lover', anonymousId: 'desk-visitor', properties: { order_id: 'F-1003', total: 20, currency: 'EUR' } }] });
+    expect(await settledConversion('F-1003')).toMatchObject({ status: 'delivered', tiktok_event: 'CompletePayment' });
+    expect(await settledConversion('F-1003:PlaceAnOrder')).toMatchObject({ status: 'delivered', tiktok_event: 'PlaceAnOrder' });
+    await open('conversions?q=F-1003');
+    const placed = page.locator('tr').filter({ hasText: 'F-1003:PlaceAnOrder' });
+    await placed.getByText('(2 of 2)').waitFor();
+    await page.locator('tr').filter({ hasText: 'CompletePayment (1 of 2)' }).waitFor();
+    await shots('16-conversions-two-events');
+    await placed.getByRole('link').click();
+    await page.getByRole('heading', { name: '2 of 2 TikTok events sent for this message' }).waitFor();
+    await page.getByRole('link', { name: 'CompletePayment' }).waitFor();
+    await shots('17-conversion-two-events');
+  });
 });

@@ -196,18 +196,21 @@ describe('conversion rules', () => {
     expect((await admin('PUT', `${base}/purchase`, {})).json()).toEqual({
       event: 'purchase',
       tiktokEvent: 'CompletePayment',
+      alsoSendAs: [],
       value: { source: 'order_total' },
       chosen: 'purchase is a standard event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect((await admin('PUT', `${base}/lead`, { value: { source: 'fixed', amount: 25, currency: 'usd' } })).json()).toEqual({
       event: 'lead',
       tiktokEvent: 'SubmitForm',
+      alsoSendAs: [],
       value: { source: 'fixed', amount: 25, currency: 'USD' },
       chosen: 'lead is a standard event: sent to TikTok as SubmitForm, valued at 25 USD.',
     });
     expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({
       event: 'subscription_started',
       tiktokEvent: 'subscription_started',
+      alsoSendAs: [],
       value: { source: 'none' },
       chosen: 'subscription_started is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties, without a value.',
     });
@@ -224,6 +227,7 @@ describe('conversion rules', () => {
     expect(await put('Order Completed')).toEqual({
       event: 'Order Completed',
       tiktokEvent: 'CompletePayment',
+      alsoSendAs: [],
       value: { source: 'order_total' },
       chosen: 'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
@@ -254,10 +258,10 @@ describe('conversion rules', () => {
         actor: 'operator',
         action: 'rule.put',
         target: 'Order Completed',
-        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } },
-        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'none' } },
+        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } },
+        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' } },
       },
-      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } } },
+      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } } },
     ]);
   });
 
@@ -281,6 +285,39 @@ describe('conversion rules', () => {
       { event: 'Product Viewed', count: 3, lastSeenAt: expect.any(String), tiktokEvent: 'ViewContent', mapping: 'segment', value: { source: 'order_total' } },
       { event: 'Wishlist Shared', count: 1, lastSeenAt: expect.any(String), tiktokEvent: 'Wishlist Shared', mapping: 'custom', value: { source: 'none' } },
     ]);
+  });
+
+  it('also sends a rule\'s events as other TikTok events, says so, and names what is wrong with them', async () => {
+    const ws = await newWorkspace();
+    const base = `/admin/workspaces/${ws.id}/conversion-rules`;
+    expect((await admin('PUT', `${base}/Order%20Completed`, { alsoSendAs: ['PlaceAnOrder'] })).json()).toEqual({
+      event: 'Order Completed',
+      tiktokEvent: 'CompletePayment',
+      alsoSendAs: ['PlaceAnOrder'],
+      value: { source: 'order_total' },
+      chosen:
+        'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.' +
+        ' Each is also sent as PlaceAnOrder: one conversion per TikTok event, the additional ones under their own event_id (<event_id>:PlaceAnOrder); CompletePayment keeps the plain event_id, which the browser pixel shares.',
+    });
+    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' } }]);
+
+    const refused = async (body: unknown) => {
+      const response = await admin('PUT', `${base}/Order%20Completed`, body);
+      expect(response.statusCode).toBe(400);
+      return response.json().issues;
+    };
+    expect(await refused({ alsoSendAs: ['placeanorder'] })).toEqual(['alsoSendAs names "placeanorder", which is not a TikTok standard event: did you mean PlaceAnOrder?']);
+    expect(await refused({ alsoSendAs: ['OrderShipped'] })).toEqual([expect.stringMatching(/^alsoSendAs names "OrderShipped", which is not a TikTok standard event: one of AddPaymentInfo, /)]);
+    expect(await refused({ alsoSendAs: ['PlaceAnOrder', 'PlaceAnOrder'] })).toEqual(['alsoSendAs names PlaceAnOrder twice']);
+    expect(await refused({ alsoSendAs: ['CompletePayment'] })).toEqual(["alsoSendAs names CompletePayment, the rule's own TikTok event, which is sent already"]);
+    expect(await refused({ tiktokEvent: 'Purchase', alsoSendAs: ['Purchase'] })).toEqual(["alsoSendAs names Purchase, the rule's own TikTok event, which is sent already"]);
+    expect(await refused({ alsoSendAs: ['PlaceAnOrder', 'Purchase', 'AddPaymentInfo', 'Subscribe'] })).toEqual(['alsoSendAs must name at most 3 TikTok events, not 4']);
+    expect(await refused({ alsoSendAs: 'PlaceAnOrder' })).toEqual(['alsoSendAs must be a list of TikTok event names, e.g. ["PlaceAnOrder"]']);
+    expect(await refused({ alsoSendAs: [7] })).toEqual(['alsoSendAs[0] must be a TikTok event name']);
+    expect((await subject.repos.conversionRules.find(ws.id, 'Order Completed'))?.alsoSendAs).toEqual(['PlaceAnOrder']);
+
+    // PUT replaces the whole rule: without alsoSendAs it sends its own TikTok event only.
+    expect((await admin('PUT', `${base}/Order%20Completed`, {})).json().alsoSendAs).toEqual([]);
   });
 
   it('names what is wrong with a value', async () => {

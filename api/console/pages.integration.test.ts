@@ -88,6 +88,23 @@ describe('the pages’ figures', () => {
     expect(statuses).toEqual(['delivered', 'skipped']);
   });
 
+  it('shows a rule\'s additional TikTok events on the overview, and counts their event_ids as shareable only when the event\'s own is', async () => {
+    const shopId = await createWorkspace(app, 'Sign-up shop');
+    const shopKey = (await adminCall(app, 'POST', `/admin/workspaces/${shopId}/api-keys`, { name: 'backend' })).json().key;
+    const editor = asPerson(app, await personIn(app, shopId, 'signup@tea.example', 'editor'));
+    expect((await editor('PUT', `workspaces/${shopId}/rules/signup`, { alsoSendAs: ['Lead'] })).json()).toMatchObject({ tiktokEvent: 'CompleteRegistration', alsoSendAs: ['Lead'] });
+    const signup = (n: number, properties: object = {}) => ({ type: 'track', messageId: `s-${n}`, event: 'signup', userId: `u-${n}`, properties });
+    const sent = await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [signup(1, { event_id: 'px-1' }), signup(2)] }, headers: { authorization: `Bearer ${shopKey}` } });
+    expect(sent.statusCode).toBe(200);
+    expect((await testDb.db('conversions').where({ workspace_id: shopId }).orderBy('event_id')).map((c) => c.event_id)).toEqual(['px-1', 'px-1:Lead', 's-2', 's-2:Lead']);
+
+    // The test before rolled every hour up: these conversions are counted as they are rolled up again.
+    await subject.repos.conversionCounts.rollUp(new Date(Date.now() + 8 * 86_400_000));
+    const overview = (await editor('GET', `workspaces/${shopId}/overview?from=${today()}&to=${today()}`)).json();
+    expect(overview.tiktokEvents.map((e: { tiktokEvent: string }) => e.tiktokEvent)).toEqual(['CompleteRegistration', 'Lead']);
+    expect(overview.eventIds).toEqual({ conversions: 4, shareable: 2, share: 0.5 });
+  });
+
   it('finds conversions by status, reason and order ID, pages them, and explains one', async () => {
     const all = (await person('GET', `${ws}/conversions?limit=1`)).json();
     expect(all.conversions).toHaveLength(1);

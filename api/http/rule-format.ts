@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import { eventMapping, valuedByDefault } from '../../domain/event-mapping';
 import { MAX_NAME_LENGTH } from '../../sdk/src/rules/index.js';
+import { additionalEventProblems } from '../../domain/rule-events';
 import { currencyCode, jsonBody } from './fields';
+import { badRequest } from './http-error';
 
 /** Far below what numeric(18,4) holds: a single conversion worth more than a billion is a typo. */
 const MAX_FIXED_AMOUNT = 1_000_000_000;
@@ -29,6 +31,10 @@ export const ruleBody = jsonBody({
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters')
     .optional(),
+  /** Checked in `ruleFromBody`, against the rule's TikTok event (which the event's name may decide). */
+  alsoSendAs: z
+    .array(z.string({ error: 'must be a TikTok event name' }).trim().max(100, 'must be at most 100 characters'), { error: 'must be a list of TikTok event names, e.g. ["PlaceAnOrder"]' })
+    .optional(),
   value: value.optional(),
 });
 
@@ -39,13 +45,20 @@ export const eventParam = z.object({
 
 export type RuleValue = z.infer<typeof value>;
 
-/** The stored rule for `PUT .../conversion-rules/:event`, with the documented defaults filled in. */
+/**
+ * The stored rule for `PUT .../conversion-rules/:event`, with the documented defaults filled in (no `alsoSendAs`: the
+ * rule's own TikTok event only); a 400 naming `alsoSendAs` when its events cannot go with the rule's.
+ */
 export function ruleFromBody(sourceEvent: string, body: z.infer<typeof ruleBody>): ConversionRule {
   const tiktokEvent = body.tiktokEvent ?? eventMapping(sourceEvent).tiktokEvent;
+  const alsoSendAs = body.alsoSendAs ?? [];
+  const problems = additionalEventProblems(tiktokEvent, alsoSendAs).map((problem) => `alsoSendAs ${problem}`);
+  if (problems.length > 0) throw badRequest(problems.join('; '), problems);
   const chosen: RuleValue = body.value ?? { source: valuedByDefault(sourceEvent, tiktokEvent) ? 'order_total' : 'none' };
   return {
     sourceEvent,
     tiktokEvent,
+    alsoSendAs,
     valueSource: chosen.source,
     fixedValue: chosen.source === 'fixed' ? chosen.amount : null,
     currency: chosen.source === 'none' ? null : (chosen.currency ?? null),
@@ -57,5 +70,5 @@ export function ruleView(rule: ConversionRule) {
   const currency = rule.currency === null ? {} : { currency: rule.currency };
   const valueView =
     rule.valueSource === 'fixed' ? { source: 'fixed', amount: rule.fixedValue, ...currency } : rule.valueSource === 'order_total' ? { source: 'order_total', ...currency } : { source: 'none' };
-  return { event: rule.sourceEvent, tiktokEvent: rule.tiktokEvent, value: valueView };
+  return { event: rule.sourceEvent, tiktokEvent: rule.tiktokEvent, alsoSendAs: rule.alsoSendAs, value: valueView };
 }

@@ -9,6 +9,7 @@ import { isPurchase } from '../../domain/event-mapping';
 import { sha256Hex } from '../../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../../domain/message';
 import { observe, type IdentityLink } from '../../domain/observation';
+import { ruleEvents } from '../../domain/rule-events';
 import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
@@ -106,8 +107,8 @@ const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tikt
 /** Stores received messages, of one request or of several committed together (group-commit.ts). */
 export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
   /**
-   * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
-   * in the batch repeats it instead.
+   * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events); an event
+   * whose conversion (TikTok event and event_id) came earlier in the batch repeats it instead.
    */
   async function conversionsFor(
     workspace: Workspace,
@@ -121,26 +122,28 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
     for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
       const rule = rules.get(message.event as string);
       if (rule === undefined) continue;
-      const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
-      const key = conversionKey({ tiktokEvent: rule.tiktokEvent, eventId });
-      if (conversions.has(key)) {
-        repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
-        continue;
-      }
       const { value, currency, warning } = conversionValue(rule, message.properties);
-      conversions.set(key, {
-        eventRowId: rowId,
-        messageId: message.messageId,
-        sourceEvent: rule.sourceEvent,
-        tiktokEvent: rule.tiktokEvent,
-        eventId,
-        eventTime: at,
-        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
-        value: value ?? null,
-        currency: currency ?? null,
-        workflowId: conversionPipelineWorkflowId(workspace.id),
-        warnings: warning === undefined ? [] : [warning],
-      });
+      for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
+        const key = conversionKey({ tiktokEvent, eventId });
+        if (conversions.has(key)) {
+          repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
+          continue;
+        }
+        conversions.set(key, {
+          eventRowId: rowId,
+          messageId: message.messageId,
+          sourceEvent: rule.sourceEvent,
+          tiktokEvent,
+          eventId,
+          ruleEventIndex: index,
+          eventTime: at,
+          eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+          value: value ?? null,
+          currency: currency ?? null,
+          workflowId: conversionPipelineWorkflowId(workspace.id),
+          warnings: warning === undefined ? [] : [warning],
+        });
+      }
     }
     return { candidates: [...conversions.values()], repeats };
   }

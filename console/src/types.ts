@@ -41,6 +41,8 @@ export interface ConversionSummary {
   sourceEvent: string;
   tiktokEvent: string;
   eventId: string;
+  /** Which of the TikTok events sent for its message it is; `of` > 1 when its rule also sends it as other events. */
+  messageEvent: { position: number; of: number };
   eventTime: string;
   value: number | null;
   currency: string | null;

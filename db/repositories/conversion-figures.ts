@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ConversionStatus } from '../types';
+import { SHAREABLE_COUNT } from './conversion-counts';
 
 export interface ConversionDayCount {
   /** `YYYY-MM-DD` in the query's time zone. */
@@ -50,7 +51,7 @@ const COUNTED = `
     WHERE workspace_id = ? AND hour > ?::timestamptz - interval '1 hour' AND hour < ? AND hour < ?
     UNION ALL
     SELECT date_bin('1 hour', event_time, '2000-01-01T00:00:00Z'), tiktok_event, status, coalesce(reason, ''), coalesce(tiktok_code, 0), test_mode,
-           sent_without_click, count(*), count(*) FILTER (WHERE event_id <> message_id)
+           sent_without_click, count(*), ${SHAREABLE_COUNT}
     FROM conversions WHERE workspace_id = ? AND event_time >= ? AND event_time < ?
     GROUP BY 1, 2, 3, 4, 5, 6, 7
   )`;

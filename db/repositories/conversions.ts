@@ -8,6 +8,8 @@ export interface NewConversion {
   sourceEvent: string;
   tiktokEvent: string;
   eventId: string;
+  /** Which of its rule's TikTok events it is: 0 (the default) the rule's own, 1… its additional events. */
+  ruleEventIndex?: number;
   eventTime: Date;
   eventSource: 'web' | 'app';
   value: number | null;
@@ -46,16 +48,34 @@ export interface ListConversionsQuery {
   before?: { createdAt: Date; id: string };
 }
 
+/** Which of the conversions made from one message a conversion is, in its rule's order ("1 of 2"). */
+export interface MessagePosition {
+  message_position: number;
+  message_conversions: number;
+}
+
+/** The MessagePosition columns of the conversions selected under `table` (its name or alias). */
+export function messagePositionColumns(executor: Knex, table: string): Knex.Raw[] {
+  const sameMessage = 'FROM conversions s WHERE s.event_row_id = ??';
+  return [
+    executor.raw(`(SELECT count(*)::int ${sameMessage} AND s.rule_event_index <= ??) AS message_position`, [`${table}.event_row_id`, `${table}.rule_event_index`]),
+    executor.raw(`(SELECT count(*)::int ${sameMessage}) AS message_conversions`, [`${table}.event_row_id`]),
+  ];
+}
+
+/** A conversion made from the same message as another, for that one's detail. */
+export type MessageConversion = Pick<ConversionRow, 'id' | 'tiktok_event' | 'event_id' | 'status' | 'rule_event_index'>;
+
 export function createConversionRepository(db: Knex) {
   return {
     /** Inserts conversions not recorded yet (unique per workspace, TikTok event and event_id); returns the new ones. */
     async insertNew(workspaceId: string, conversions: readonly NewConversion[], executor: Knex = db): Promise<CreatedConversion[]> {
       if (conversions.length === 0) return [];
       const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string; event_id: string }[] }>(
-        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
-         SELECT ?, c.event_row_id, c.message_id, c.source_event, c.tiktok_event, c.event_id, c.event_time, c.event_source, c.value, c.currency, c.workflow_id, c.warnings::jsonb
-         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::text[])
-           AS c(event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
+        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
+         SELECT ?, c.event_row_id, c.message_id, c.source_event, c.tiktok_event, c.event_id, c.rule_event_index, c.event_time, c.event_source, c.value, c.currency, c.workflow_id, c.warnings::jsonb
+         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::text[])
+           AS c(event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
          ON CONFLICT DO NOTHING
          RETURNING id, workflow_id, tiktok_event, event_id`,
         bindings(
@@ -65,6 +85,7 @@ export function createConversionRepository(db: Knex) {
           conversions.map((c) => c.sourceEvent),
           conversions.map((c) => c.tiktokEvent),
           conversions.map((c) => c.eventId),
+          conversions.map((c) => c.ruleEventIndex ?? 0),
           conversions.map((c) => c.eventTime.toISOString()),
           conversions.map((c) => c.eventSource),
           conversions.map((c) => c.value),
@@ -84,8 +105,16 @@ export function createConversionRepository(db: Knex) {
       return executor('conversions').where({ workspace_id: workspaceId, id }).first();
     },
 
-    async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<ConversionRow[]> {
-      const builder = executor('conversions').where({ workspace_id: workspaceId });
+    /** Every conversion made from the message stored as `eventRowId`, in its rule's order. */
+    async ofMessage(workspaceId: string, eventRowId: string, executor: Knex = db): Promise<MessageConversion[]> {
+      return executor('conversions')
+        .where({ workspace_id: workspaceId, event_row_id: eventRowId })
+        .orderBy('rule_event_index')
+        .select('id', 'tiktok_event', 'event_id', 'status', 'rule_event_index');
+    },
+
+    async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<(ConversionRow & MessagePosition)[]> {
+      const builder = executor('conversions').select('conversions.*', ...messagePositionColumns(executor, 'conversions')).where({ workspace_id: workspaceId });
       if (query.status) builder.where({ status: query.status });
       if (query.before) {
         builder.whereRaw('(created_at, id) < (?, ?)', [query.before.createdAt, query.before.id]);

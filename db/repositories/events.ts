@@ -41,15 +41,21 @@ export function createEventRepository(db: Knex) {
 
     /**
      * Points each event at the conversion it repeats (a resent order_id or event_id), in one statement; an event that
-     * is that conversion's own is left alone. Returns the IDs of the events marked.
+     * is that conversion's own is left alone. An event that repeats several (a rule sending it as several TikTok
+     * events) points at the first in its rule's order. Returns the IDs of the events marked.
      */
     async markDuplicates(workspaceId: string, repeats: readonly RepeatedConversion[], executor: Knex = db): Promise<string[]> {
       if (repeats.length === 0) return [];
       const { rows } = await executor.raw<{ rows: { id: string }[] }>(
-        `UPDATE events e SET duplicate_of_conversion_id = c.id
-         FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(event_row_id, tiktok_event, event_id)
-         JOIN conversions c ON c.workspace_id = ? AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
-         WHERE e.id = r.event_row_id AND c.event_row_id <> r.event_row_id
+        `UPDATE events e SET duplicate_of_conversion_id = d.conversion_id
+         FROM (
+           SELECT DISTINCT ON (r.event_row_id) r.event_row_id, c.id AS conversion_id
+           FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(event_row_id, tiktok_event, event_id)
+           JOIN conversions c ON c.workspace_id = ? AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
+           WHERE c.event_row_id <> r.event_row_id
+           ORDER BY r.event_row_id, c.rule_event_index
+         ) d
+         WHERE e.id = d.event_row_id
          RETURNING e.id`,
         bindings(
           repeats.map((r) => r.eventRowId),

@@ -83,15 +83,16 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     const workspaceId = currentWorkspace(request).id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
     if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
-    const [history, repeatedBy, deliveryRequest] = await Promise.all([
+    const [history, repeatedBy, deliveryRequest, ofMessage] = await Promise.all([
       repos.conversionHistory.list(row.id),
       repos.eventListing.repeating(row.id, REPEATS_SHOWN),
       row.delivery_request_id === null ? undefined : repos.conversionGroups.findRequest(row.delivery_request_id),
+      repos.conversions.ofMessage(workspaceId, row.event_row_id),
     ]);
     const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
     const nameOf = await actorNames(repos.users, history.flatMap((h) => (h.step === 'retry_requested' ? [String(h.detail.by)] : [])));
     return {
-      ...conversionDetail(row, { deliveryRequest, history, repeatedBy }, workflowLink),
+      ...conversionDetail(row, { deliveryRequest, history, repeatedBy, ofMessage }, workflowLink),
       tiktokCode: row.tiktok_code,
       receivedAt: row.received_at,
       userId: row.user_id,

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { Button, FieldError, Form as AriaForm, Input, Label, Text, TextField } from 'react-aria-components';
+import { Button, Checkbox, CheckboxGroup, FieldError, Form as AriaForm, Input, Label, Text, TextField } from 'react-aria-components';
 
 const FieldErrors = createContext<Record<string, string>>({});
 
@@ -41,6 +41,25 @@ export function Field(props: { name: string; label: string; type?: string; defau
       {props.description && <Text slot="description">{props.description}</Text>}
       <FieldError className="field-error">{error}</FieldError>
     </TextField>
+  );
+}
+
+/** Checkboxes submitted under one name (`FormData.getAll`), with the server's error for that name beside them. */
+export function Checkboxes(props: { name: string; label: string; options: readonly string[]; defaultValue?: readonly string[]; description?: string }) {
+  return (
+    <CheckboxGroup name={props.name} defaultValue={props.defaultValue === undefined ? undefined : [...props.defaultValue]} className="field checks">
+      <Label>{props.label}</Label>
+      <div className="check-grid">
+        {props.options.map((option) => (
+          <Checkbox key={option} value={option} className="check">
+            <span className="box" aria-hidden="true" />
+            {option}
+          </Checkbox>
+        ))}
+      </div>
+      {props.description && <Text slot="description">{props.description}</Text>}
+      <FieldError className="field-error" />
+    </CheckboxGroup>
   );
 }
 

@@ -28,6 +28,7 @@ interface Detail extends ConversionSummary {
   withoutClickHelp: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
+  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummary['status'] }[];
   canSendAgain: boolean;
 }
 
@@ -47,6 +48,29 @@ function Timeline({ entries }: { entries: Detail['timeline'] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The other TikTok events its rule sent the same message as, each a conversion of its own. */
+function MessageEvents({ detail }: { detail: Detail }) {
+  const { ws } = useWorkspace();
+  return (
+    <section aria-labelledby="message-events">
+      <h2 id="message-events">
+        {detail.messageEvent.position} of {detail.messageEvent.of} TikTok events sent for this message
+      </h2>
+      <p className="muted">
+        Its rule sends each event as several TikTok events, each a conversion of its own, delivered and explained on its own. {detail.messageEvents[0]?.tiktokEvent} keeps the event's event_id, the one the browser pixel
+        shares; the others add :&lt;their name&gt; to it.
+      </p>
+      <ul>
+        {detail.messageEvents.map((e) => (
+          <li key={e.id}>
+            {e.id === detail.id ? <strong>{e.tiktokEvent} (this one)</strong> : <Link to={`/w/${ws}/conversions/${e.id}`}>{e.tiktokEvent}</Link>} event_id <code>{e.eventId}</code> <Status status={e.status} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -109,6 +133,7 @@ export function ConversionPage() {
           {d.matchKeys && <p>TikTok matches it on: {Object.keys(d.matchKeys).sort().join(', ')}.</p>}
         </section>
       )}
+      {d.messageEvent.of > 1 && <MessageEvents detail={d} />}
       {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
           <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>

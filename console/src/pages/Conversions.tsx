@@ -35,7 +35,20 @@ export function ConversionsPage() {
     { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
     { header: 'Status', accessorKey: 'status', cell: (c) => <Status status={c.row.original.status} testMode={c.row.original.testMode} /> },
     { header: 'Reason', accessorKey: 'reason', cell: (c) => reasonText(c.row.original, reasons.label) },
-    { header: 'TikTok event', accessorKey: 'tiktokEvent' },
+    {
+      header: 'TikTok event',
+      accessorKey: 'tiktokEvent',
+      cell: (c) => {
+        const { tiktokEvent, messageEvent } = c.row.original;
+        return messageEvent.of > 1 ? (
+          <>
+            {tiktokEvent} <span className="muted" title="TikTok events sent for this message">({messageEvent.position} of {messageEvent.of})</span>
+          </>
+        ) : (
+          tiktokEvent
+        );
+      },
+    },
     { header: 'Your event', accessorKey: 'sourceEvent' },
     { header: 'Order or event ID', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
     { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
