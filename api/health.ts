@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { STORAGE_RETRY_AFTER_SECONDS } from './error-handler';
-import type { ReadinessCheck } from './http/readiness';
+import type { ReadinessCheck } from '../db/readiness';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL answers); both without auth, for load balancers, so the

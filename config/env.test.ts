@@ -36,4 +36,13 @@ describe('loadEnv', () => {
   it('rejects a TikTok URL that is not a URL', () => {
     expect(() => loadEnv(workerEnvSchema, { ...valid, TIKTOK_API_URL: 'business-api' })).toThrow(/TIKTOK_API_URL must be an http\(s\) URL/);
   });
+
+  it("reads the worker's health server address: off unless a port is given", () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY };
+    const defaults = loadEnv(workerEnvSchema, worker);
+    expect(defaults.WORKER_HEALTH_PORT).toBeUndefined();
+    expect(defaults).toMatchObject({ WORKER_HEALTH_HOST: '0.0.0.0', READINESS_TIMEOUT_MS: 2_000 });
+    expect(loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '127.0.0.1' })).toMatchObject({ WORKER_HEALTH_PORT: 9464, WORKER_HEALTH_HOST: '127.0.0.1' });
+    expect(() => loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT must be a port number from 1 to 65535/);
+  });
 });
