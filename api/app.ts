@@ -13,7 +13,7 @@ import { MAX_PATH_PARAMETER_LENGTH, REQUESTS_PER_SECOND_PER_WORKSPACE } from './
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
-import type { ReadinessCheck } from './http/readiness';
+import type { ReadinessCheck } from '../db/readiness';
 import type { BatchRecorder } from './ingest/record-batch';
 import { createRefusalLog } from './ingest/refusal-log';
 import { adminRoutes } from './admin';

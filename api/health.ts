@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { STORAGE_RETRY_AFTER_SECONDS } from './error-handler';
-import { SchemaBehindError, type ReadinessCheck } from './http/readiness';
+import { SchemaBehindError, type ReadinessCheck } from '../db/readiness';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL answers, with the schema this code needs); both without

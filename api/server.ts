@@ -13,7 +13,7 @@ import { buildApp } from './app';
 import { createConversionRetryService } from './services/conversion-retry';
 import { createErasureService } from './services/erasure';
 import { createKnownLinks } from './ingest/known-links';
-import { createReadinessCheck } from './http/readiness';
+import { createReadinessCheck } from '../db/readiness';
 import { createBatchRecorder } from './ingest/record-batch';
 import { createRequestLogger } from './http/request-log';
 import type { WorkflowLink } from './http/conversion-view';

@@ -50,4 +50,13 @@ describe('loadEnv', () => {
     expect(env).toMatchObject({ TEMPORAL_TLS_CA_PATH: '/etc/temporal/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
     expect(() => loadEnv(ingestEnvSchema, { ...valid, TEMPORAL_TLS_SERVER_NAME: 'https://temporal.internal' })).toThrow(/TEMPORAL_TLS_SERVER_NAME must be a DNS name/);
   });
+
+  it("reads the worker's health server address: off unless a port is given", () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY };
+    const defaults = loadEnv(workerEnvSchema, worker);
+    expect(defaults.WORKER_HEALTH_PORT).toBeUndefined();
+    expect(defaults).toMatchObject({ WORKER_HEALTH_HOST: '0.0.0.0', READINESS_TIMEOUT_MS: 2_000 });
+    expect(loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '127.0.0.1' })).toMatchObject({ WORKER_HEALTH_PORT: 9464, WORKER_HEALTH_HOST: '127.0.0.1' });
+    expect(() => loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT must be a port number from 1 to 65535/);
+  });
 });

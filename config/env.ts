@@ -101,6 +101,12 @@ const temporal = {
   TEMPORAL_TLS_KEY_PATH: z.string().min(1, 'must not be empty').optional(),
 };
 
+const PORT_RULE = 'must be a port number from 1 to 65535';
+const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
+
+/** `/readyz` answers "not ready" when PostgreSQL has not answered on a connection of its own within this time. */
+const readinessTimeout = milliseconds(2_000);
+
 export const ingestEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
   DATABASE_POOL_MAX: databasePoolMax,
@@ -110,8 +116,7 @@ export const ingestEnvSchema = z.object({
    * the request is answered 503 with Retry-After, well inside the client library's 10 s request timeout.
    */
   INGEST_STORAGE_DEADLINE_MS: milliseconds(5_000),
-  /** `/readyz` answers "not ready" when PostgreSQL has not answered on a connection of its own within this time. */
-  READINESS_TIMEOUT_MS: milliseconds(2_000),
+  READINESS_TIMEOUT_MS: readinessTimeout,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: trustProxy,
@@ -136,6 +141,10 @@ export const workerEnvSchema = z.object({
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
   SECRET_KEY: secretKeySchema,
   LOG_LEVEL: logLevel,
+  /** The worker's `/healthz`, `/readyz` and `/metrics`; unset, it serves none. */
+  WORKER_HEALTH_PORT: listenPort.optional(),
+  WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  READINESS_TIMEOUT_MS: readinessTimeout,
   ...temporal,
 });
 

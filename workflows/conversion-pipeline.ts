@@ -49,7 +49,7 @@ export async function conversionPipelineWorkflow(input: ConversionPipelineInput)
     const prepared: PreparedGroup = await steps.prepareConversionGroup({ ...claim, fill: busy, ...(partition !== undefined && { partition }) });
     if (prepared.retired) return;
     busy = prepared.claimed > 0;
-    if (busy) await steps.deliverConversionGroup(claim);
+    if (busy) await steps.deliverConversionGroup({ ...claim, prepared: prepared.summary });
     else if (prepared.wakeInMs === null) await condition(() => woken);
     else if (prepared.wakeInMs > 0) await condition(() => woken, prepared.wakeInMs);
   }

@@ -11,7 +11,8 @@ import type { TrackedMessage } from '../../domain/message';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
 import { loadWorkspace } from '../load';
-import { workIsolatingCulprits } from './internal-error';
+import { workIsolatingCulprits, type GroupWork } from './internal-error';
+import { countEnded, noOutcomes, type EndedConversion, type PreparationSummary } from './outcomes';
 import { resolveIdentities, type ResolvedIdentity } from './resolve-identities';
 
 export interface GroupInput {
@@ -44,6 +45,8 @@ export interface PreparedGroup {
   wakeInMs: number | null;
   /** The workspace has fewer partitions now: nothing was claimed, what the run held is given back, the workflow ends. */
   retired?: true;
+  /** Conversions were claimed: for the group's log line, which the delivery step writes. */
+  summary?: PreparationSummary;
 }
 
 /**
@@ -126,14 +129,16 @@ interface GroupContext extends EarlyContext {
 }
 
 /** Identity, window and request for these conversions, stored in one transaction: all of them, or none. */
-async function preparePart(deps: ActivityDeps, claimId: string, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
+async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
   const { repos } = deps;
   const { workspace, connection } = context;
   const prepared: PreparedConversion[] = [];
   const history: HistoryEntry[] = [];
-  const finish = (candidate: PrepareCandidate, base: Pick<PreparedConversion, 'click' | 'ttp' | 'identityPath'>, skip: Skip) => {
+  const skipped = new Map<string, EndedConversion>();
+  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys' | 'sentWithoutClick'>, skip: Skip) => {
     prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null, sentWithoutClick: false });
     history.push({ conversionId: candidate.id, step: 'outcome', detail: { status: skip.status, reason: skip.reason } });
+    skipped.set(candidate.id, { ...skip, createdAt: candidate.createdAt });
   };
 
   const toResolve = candidates.filter((candidate) => {
@@ -186,10 +191,12 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
     history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
   });
 
-  await deps.db.transaction(async (trx) => {
-    await repos.conversionGroups.storePrepared(claimId, prepared, trx);
+  const stored = await deps.db.transaction(async (trx) => {
+    const ids = await repos.conversionGroups.storePrepared(group.claimId, prepared, trx);
     await repos.conversionHistory.record(history, trx);
+    return ids;
   });
+  countEnded(deps.metrics, group.outcomes, stored.flatMap((id) => skipped.get(id) ?? []));
   const ready = prepared.filter((p) => p.status === 'pending').length;
   tally.ready += ready;
   tally.skipped += prepared.length - ready;
@@ -203,16 +210,17 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
 export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
   const { claimed, wakeInMs, retired } = await claimGroup(deps, input);
   if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs, ...(retired && { retired }) };
+  const summary: PreparationSummary = { claimed, claimedAt: Date.now(), outcomes: noOutcomes() };
 
   const { repos } = deps;
   const candidates = await repos.conversionGroups.toPrepare(input.claimId);
-  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null };
+  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null, summary };
   const workspace = await loadWorkspace(deps, input.workspaceId);
   const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
   const context: GroupContext = { workspace, ruleEvents: new Set(rules.keys()), connection: await repos.tiktokConnections.summary(workspace.id) };
 
-  const group = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits } as const;
+  const group: GroupWork = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits, outcomes: summary.outcomes };
   const tally = { ready: 0, skipped: 0 };
-  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, input.claimId, context, part, tally));
-  return { claimed, ...tally, failed, wakeInMs: null };
+  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, group, context, part, tally));
+  return { claimed, ...tally, failed, wakeInMs: null, summary };
 }

@@ -10,7 +10,7 @@ import { buildApp } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
 import { createKnownLinks } from '../../api/ingest/known-links';
-import { createReadinessCheck } from '../../api/http/readiness';
+import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
 import type { AdStatsSchedules } from '../../temporal/ad-stats-schedules';

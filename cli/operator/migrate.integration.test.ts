@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createReadinessCheck, SchemaBehindError } from '../../api/http/readiness';
+import { createReadinessCheck, SchemaBehindError } from '../../db/readiness';
 import { migrationConfig } from '../../db/knex';
 import { pendingMigrations } from '../../db/migration-status';
 import { runSignalbox } from '../../test/helpers/cli';

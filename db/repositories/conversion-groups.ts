@@ -24,6 +24,7 @@ export interface PrepareCandidate {
   value: number | null;
   currency: string | null;
   message: Record<string, unknown>;
+  createdAt: Date;
 }
 
 export interface ChosenClick {
@@ -55,6 +56,7 @@ export interface DeliveryCandidate {
   requestPayload: Record<string, unknown>;
   eventTime: Date;
   attempts: number;
+  createdAt: Date;
 }
 
 export interface TikTokAnswer {
@@ -140,7 +142,7 @@ export function createConversionGroupRepository(db: Knex) {
         .where({ 'c.claim_id': claimId, 'c.status': 'pending' })
         .whereNull('c.request_payload')
         .orderBy(['c.created_at', 'c.id'])
-        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message');
+        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message', 'c.created_at');
       return rows.map((r) => ({
         id: r.id,
         sourceEvent: r.source_event,
@@ -151,14 +153,18 @@ export function createConversionGroupRepository(db: Knex) {
         value: r.value,
         currency: r.currency,
         message: r.message,
+        createdAt: r.created_at,
       }));
     },
 
-    /** Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one statement. */
-    async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<void> {
-      if (prepared.length === 0) return;
+    /**
+     * Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one
+     * statement. Returns the conversions that were still this claim's.
+     */
+    async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<string[]> {
+      if (prepared.length === 0) return [];
       const column = <T>(pick: (p: PreparedConversion) => T) => prepared.map(pick);
-      await executor.raw(
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `UPDATE conversions c SET
            status = u.status, reason = u.reason,
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
@@ -171,7 +177,8 @@ export function createConversionGroupRepository(db: Knex) {
            updated_at = now()
          FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
            AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
-         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'`,
+         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
+         RETURNING c.id`,
         bindings(
           column((p) => p.id),
           column((p) => p.status),
@@ -191,6 +198,7 @@ export function createConversionGroupRepository(db: Knex) {
           claimId,
         ),
       );
+      return rows.map((row) => row.id);
     },
 
     /** Claimed conversions with a request, in claim order: a step run again finds only those not answered yet. */
@@ -199,8 +207,8 @@ export function createConversionGroupRepository(db: Knex) {
         .where({ claim_id: claimId, status: 'pending' })
         .whereNotNull('request_payload')
         .orderBy(['created_at', 'id'])
-        .select('id', 'request_payload', 'event_time', 'attempts');
-      return rows.map((r) => ({ id: r.id, requestPayload: r.request_payload as Record<string, unknown>, eventTime: r.event_time, attempts: r.attempts }));
+        .select('id', 'request_payload', 'event_time', 'attempts', 'created_at');
+      return rows.map((r) => ({ id: r.id, requestPayload: r.request_payload as Record<string, unknown>, eventTime: r.event_time, attempts: r.attempts, createdAt: r.created_at }));
     },
 
     /** Written before the request leaves: a request without an answer is one whose fate is unknown. */

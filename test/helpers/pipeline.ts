@@ -16,6 +16,7 @@ import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline
 import type { ActivityDeps } from '../../activities/deps';
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
 import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
+import { createWorkerMetrics } from '../../worker/metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -97,6 +98,8 @@ export class TestPipeline {
       pipelines: waker,
       adStatsSchedules,
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
+      metrics: createWorkerMetrics().pipeline,
+      log: { info: () => undefined },
     };
     const pipeline = new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();

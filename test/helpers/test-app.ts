@@ -14,7 +14,7 @@ import { buildApp, type AppDeps } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
 import { createKnownLinks } from '../../api/ingest/known-links';
-import { createReadinessCheck } from '../../api/http/readiness';
+import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
 

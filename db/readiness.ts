@@ -4,8 +4,8 @@ export interface ReadinessOptions {
   connectionString: string;
   /** Connecting and answering `select 1` together. */
   timeoutMs: number;
-  /** The migrations the database has not run yet (`db/migration-status.ts`). */
-  pendingMigrations: () => Promise<string[]>;
+  /** The migrations the database has not run yet (`db/migration-status.ts`); the schema is not checked without it. */
+  pendingMigrations?: () => Promise<string[]>;
   /** How long an answer naming pending migrations is reused before the database is asked again. */
   schemaRecheckMs?: number;
 }
@@ -45,7 +45,7 @@ export function createReadinessCheck({ connectionString, timeoutMs, pendingMigra
   let inFlight: Promise<void> | undefined;
   let schema: { pending: string[]; askedAt: number } | undefined;
 
-  async function checkSchema(): Promise<void> {
+  async function checkSchema(pendingMigrations: () => Promise<string[]>): Promise<void> {
     if (schema === undefined || (schema.pending.length > 0 && Date.now() - schema.askedAt >= schemaRecheckMs)) {
       schema = { pending: await pendingMigrations(), askedAt: Date.now() };
     }
@@ -54,7 +54,7 @@ export function createReadinessCheck({ connectionString, timeoutMs, pendingMigra
 
   async function probe(): Promise<void> {
     await askPostgres(connectionString, timeoutMs);
-    await checkSchema();
+    if (pendingMigrations !== undefined) await checkSchema(pendingMigrations);
   }
 
   return () => {
