@@ -16,11 +16,11 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['workspace_id', 'partition']);
   });
   await knex.raw('INSERT INTO conversion_pipeline_partitions (workspace_id, partition, idle, updated_at) SELECT workspace_id, 0, idle, updated_at FROM conversion_pipelines');
-  await knex.schema.alterTable('conversion_pipelines', (t) => t.dropColumn('idle'));
+  // conversion_pipelines.idle is no longer read, but stays for this release: processes of the previous build, still
+  // running during a rolling upgrade, use it (OPERATIONS.md "A release"). A later release drops it.
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('conversion_pipelines', (t) => t.boolean('idle').notNullable().defaultTo(false));
   await knex.raw(
     `UPDATE conversion_pipelines p SET idle = s.idle FROM conversion_pipeline_partitions s
      WHERE s.workspace_id = p.workspace_id AND s.partition = 0`,
