@@ -463,11 +463,11 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.getByRole('heading', { name: 'purchase → CompletePayment + PlaceAnOrder' }).waitFor();
     await shots('15-rules-also-send-as');
 
-    await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'fern-lover', anonymousId: 'desk-visitor', properties: { order_id: 'F-1003', total: 20, currency: 'EUR' } }] });
-    expect(await settledConversion('F-1003')).toMatchObject({ status: 'delivered', tiktok_event: 'CompletePayment' });
-    expect(await settledConversion('F-1003:PlaceAnOrder')).toMatchObject({ status: 'delivered', tiktok_event: 'PlaceAnOrder' });
-    await open('conversions?q=F-1003');
-    const placed = page.locator('tr').filter({ hasText: 'F-1003:PlaceAnOrder' });
+    await send({ batch: [{ type: 'track', messageId: 'order-4', event: 'purchase', userId: 'fern-lover', anonymousId: 'desk-visitor', properties: { order_id: 'F-1004', total: 20, currency: 'EUR' } }] });
+    expect(await settledConversion('F-1004')).toMatchObject({ status: 'delivered', tiktok_event: 'CompletePayment' });
+    expect(await settledConversion('F-1004:PlaceAnOrder')).toMatchObject({ status: 'delivered', tiktok_event: 'PlaceAnOrder' });
+    await open('conversions?q=F-1004');
+    const placed = page.locator('tr').filter({ hasText: 'F-1004:PlaceAnOrder' });
     await placed.getByText('(2 of 2)').waitFor();
     await page.locator('tr').filter({ hasText: 'CompletePayment (1 of 2)' }).waitFor();
     await shots('16-conversions-two-events');

@@ -73,18 +73,21 @@ afterAll(() =>
 
 it('two ingests and two workers on a Temporal server on PostgreSQL: a worker killed mid-load and restarted; each purchase is stored, converted and counted by TikTok once', async () => {
   const { workspaceId, key } = await createPurchaseShop(repos, 'Topology shop');
+  let restarted: Promise<unknown> | undefined;
   const loads = ingestPorts.map((reserved, index) => startLoad(`http://127.0.0.1:${reserved.port}`, key, `ingest-${index + 1}`, ORDERS_PER_SECOND_PER_INGEST));
   try {
     await sleep(LOAD_SECONDS_BEFORE_KILL * 1000);
     await killHard(workers[0] as Child);
     workers[0] = spawnBuiltWorker(code, env, 'worker-1');
+    restarted = workerRunning(workers[0]); // listening from the start: it may be running before the load ends
+    restarted.catch(() => undefined); // awaited below; a worker that exits must not be an unhandled rejection meanwhile
     await sleep(LOAD_SECONDS_AFTER_KILL * 1000);
   } catch (error) {
     for (const load of loads) load.abandon(); // the orders still being sent would keep jest alive after the test failed
     throw error;
   }
   const orders = (await Promise.all(loads.map((load) => load.stop()))).flat();
-  await workerRunning(workers[0] as Child);
+  await restarted;
 
   await expectEachOrderOnceAtTikTok({ db: database.db, fake, temporal: temporalClient }, workspaceId, orders);
   for (const prefix of ['ingest-1', 'ingest-2']) expect(orders.filter((sent) => sent.orderId.startsWith(`${prefix}-`)).length).toBeGreaterThan(0);

@@ -46,8 +46,9 @@ export function Field(props: { name: string; label: string; type?: string; defau
 
 /** Checkboxes submitted under one name (`FormData.getAll`), with the server's error for that name beside them. */
 export function Checkboxes(props: { name: string; label: string; options: readonly string[]; defaultValue?: readonly string[]; description?: string }) {
+  const error = useContext(FieldErrors)[props.name];
   return (
-    <CheckboxGroup name={props.name} defaultValue={props.defaultValue === undefined ? undefined : [...props.defaultValue]} className="field checks">
+    <CheckboxGroup name={props.name} defaultValue={props.defaultValue === undefined ? undefined : [...props.defaultValue]} isInvalid={error !== undefined} className="field checks">
       <Label>{props.label}</Label>
       <div className="check-grid">
         {props.options.map((option) => (
@@ -58,7 +59,7 @@ export function Checkboxes(props: { name: string; label: string; options: readon
         ))}
       </div>
       {props.description && <Text slot="description">{props.description}</Text>}
-      <FieldError className="field-error" />
+      <FieldError className="field-error">{error}</FieldError>
     </CheckboxGroup>
   );
 }
