@@ -28,6 +28,8 @@ const LAYERS = [
   { folder: 'api', flat: true, may: [...BELOW_API, 'api/http', 'api/services', ...API_FACES] },
   { folder: 'worker', may: ['domain', 'config', 'db', 'adplatform', 'activities', 'workflows', 'temporal'] },
   { folder: 'cli', may: ['domain', 'devstack/running-stacks'] },
+  // After cli/, whose blocks also match these files: the operator's release steps speak to PostgreSQL and Temporal.
+  { folder: 'cli/operator', may: ['domain', 'config', 'db', 'temporal', 'cli/errors', 'cli/session'] },
   { folder: 'devstack', may: ['domain', 'config', 'db', 'adplatform', 'activities', 'workflows', 'temporal', 'api', 'worker', 'sdk/src/rules'] },
 ];
 const MAX_DEPTH = 4;

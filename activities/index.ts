@@ -2,8 +2,9 @@ import { Context } from '@temporalio/activity';
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
 import { rollUpConsoleFigures } from './console-rollup';
 import type { ActivityDeps } from './deps';
-import { deliverConversionGroup } from './group/deliver-group';
-import { prepareConversionGroup, type GroupInput, type PrepareGroupInput } from './group/prepare-group';
+import { deliverConversionGroup, type DeliverGroupInput } from './group/deliver-group';
+import type { GroupStep } from './group/internal-error';
+import { prepareConversionGroup, type PrepareGroupInput } from './group/prepare-group';
 import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
 import type { AdStatsRangeInput } from './ad-stats-types';
@@ -11,10 +12,14 @@ import type { AdStatsRangeInput } from './ad-stats-types';
 /** Every activity the worker registers, bound to its dependencies (the worker is the composition root). */
 export function createActivities(deps: ActivityDeps) {
   // A group step still failing at this attempt fails for something in its group: find it (attempts count per step).
-  const groupStep = () => ({ isolateCulprits: Context.current().info.attempt >= deps.pipeline.isolateCulpritsFromAttempt });
+  const groupStep = (step: GroupStep) => {
+    const { attempt } = Context.current().info;
+    if (attempt > 1) deps.metrics.stepRetried(step);
+    return { isolateCulprits: attempt >= deps.pipeline.isolateCulpritsFromAttempt };
+  };
   return {
-    prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input, groupStep()),
-    deliverConversionGroup: (input: GroupInput) => deliverConversionGroup(deps, input, groupStep()),
+    prepareConversionGroup: (input: PrepareGroupInput) => prepareConversionGroup(deps, input, groupStep('prepare')),
+    deliverConversionGroup: (input: DeliverGroupInput) => deliverConversionGroup(deps, input, groupStep('deliver')),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
     rollUpConsoleFigures: () => rollUpConsoleFigures(deps),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),

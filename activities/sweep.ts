@@ -8,17 +8,18 @@ export interface SweepOptions {
    * handed to their workspace's group workflow: that workflow gave up or was lost.
    */
   restartAfterMs: number;
-  /** Workspaces woken per sweep. */
+  /** Partitions' workflows woken per sweep. */
   limit: number;
 }
 
 /**
- * The outbox sweeper: wakes the group workflow of every workspace with conversions nobody claimed (ingest died between
- * its commit and the wake-up, Temporal was down, the workflow was terminated, a claim's lease ran out).
+ * The outbox sweeper: wakes the group workflow of every workspace partition with conversions nobody claimed (ingest
+ * died between its commit and the wake-up, Temporal was down, the workflow was terminated, a claim's lease ran out,
+ * the partition count changed).
  */
 export async function startPendingConversions(deps: ActivityDeps, options: SweepOptions): Promise<WakeReport> {
   const { conversionPipelines } = deps.repos;
   const adopted = await conversionPipelines.adoptAbandoned(options.restartAfterMs);
   const stranded = await conversionPipelines.stranded(options.minAgeMs, options.limit);
-  return deps.pipelines.wakeWorkspaces([...adopted, ...stranded]);
+  return deps.pipelines.wakePartitions([...adopted, ...stranded]);
 }

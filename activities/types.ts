@@ -10,4 +10,4 @@ export type Activities = ReturnType<typeof createActivities>;
 
 export { AD_STATS_FAILURE, type AdStatsPlan, type AdStatsRangeInput, type AdStatsRangeResult } from './ad-stats-types';
 export type { GroupInput, PrepareGroupInput, PreparedGroup } from './group/prepare-group';
-export type { DeliveredGroup } from './group/deliver-group';
+export type { DeliveredGroup, DeliverGroupInput } from './group/deliver-group';

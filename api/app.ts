@@ -9,11 +9,11 @@ import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
-import { REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
+import { MAX_PATH_PARAMETER_LENGTH, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
-import type { ReadinessCheck } from './http/readiness';
+import type { ReadinessCheck } from '../db/readiness';
 import type { BatchRecorder } from './ingest/record-batch';
 import { createRefusalLog } from './ingest/refusal-log';
 import { adminRoutes } from './admin';
@@ -30,16 +30,19 @@ import { createSettingsServices } from './services/settings';
 import { DEFAULT_STORAGE_DEADLINE_MS } from './ingest/storage-deadline';
 import type { TikTokServices } from './services/tiktok-services';
 import type { TrackingScript } from './ingest/tracking-script';
+import type { PipelineWaker } from '../temporal/pipeline-waker';
 
 export interface AppDeps {
   /** For `/readyz` and settings writes that commit together with their change-log entry. */
   db: Knex;
-  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline. */
+  /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline, with the schema this code needs. */
   checkReadiness: ReadinessCheck;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
   startConversions: StartConversions;
+  /** Wakes a workspace's group workflows when its partition count changes (settings). */
+  pipelines: Pick<PipelineWaker, 'wakePartitions'>;
   /** Sends failed conversions again (settings API). */
   conversionRetry: ConversionRetryService;
   adminToken: string;
@@ -63,10 +66,10 @@ export interface AppDeps {
 
 /** The whole HTTP app, not listening: `server.ts` listens, tests use `app.inject`. */
 export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): FastifyInstance {
-  const app = Fastify(options);
+  const app = Fastify({ ...options, routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ...options.routerOptions } });
   const metrics = createIngestMetrics({ internalErrors: () => deps.repos.conversions.countInternalErrors() });
   const credentials = createCredentialCache(deps.repos, { ttlMs: deps.credentialCacheTtlMs });
-  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, onCredentialsChange: () => credentials.clear() });
+  const settings = createSettingsServices({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onCredentialsChange: () => credentials.clear() });
   const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });

@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
 import { createDatabase, databaseTimeouts } from '../db/knex';
+import { pendingMigrations } from '../db/migration-status';
 import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
@@ -12,7 +13,7 @@ import { buildApp } from './app';
 import { createConversionRetryService } from './services/conversion-retry';
 import { createErasureService } from './services/erasure';
 import { createKnownLinks } from './ingest/known-links';
-import { createReadinessCheck } from './http/readiness';
+import { createReadinessCheck } from '../db/readiness';
 import { createBatchRecorder } from './ingest/record-batch';
 import { createRequestLogger } from './http/request-log';
 import type { WorkflowLink } from './http/conversion-view';
@@ -50,7 +51,7 @@ function trustedHops(hops: number) {
 export async function startIngestServer(env: IngestEnv, { logDestination, trackingScript = loadTrackingScript() }: IngestServerOptions = {}): Promise<RunningIngest> {
   const logger = createRequestLogger(env.LOG_LEVEL, logDestination);
   const databaseLog = logger.child({ component: 'database' });
-  const db = createDatabase({ url: env.DATABASE_URL, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
+  const db = createDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
@@ -70,11 +71,12 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   const app = buildApp(
     {
       db,
-      checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
+      checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS, pendingMigrations: () => pendingMigrations(db) }),
       repos,
       recordBatch: createBatchRecorder(repos, knownLinks),
       storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
       startConversions: pipelines.startConversions,
+      pipelines,
       conversionRetry,
       adminToken: env.ADMIN_TOKEN,
       tiktok,

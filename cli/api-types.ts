@@ -12,6 +12,10 @@ export interface WorkspaceView {
   consentRequired: boolean;
   /** One unit of each currency in the TikTok advertiser's currency. */
   exchangeRates: Record<string, string>;
+  /** Conversions without a click inside the window are sent too, for TikTok to match on other keys. */
+  /** Group workflows the conversions are split among. */
+  matchWithoutClick: boolean;
+  pipelinePartitions: number;
   createdAt: string;
 }
 
@@ -31,6 +35,7 @@ export type RuleValueView = { source: 'order_total'; currency?: string } | { sou
 export interface RuleView {
   event: string;
   tiktokEvent: string;
+  alsoSendAs: string[];
   value: RuleValueView;
 }
 
@@ -163,9 +168,13 @@ export interface ConversionSummaryView {
   sourceEvent: string;
   tiktokEvent: string;
   eventId: string;
+  /** Which of the TikTok events sent for its message it is (`of` > 1 when its rule also sends it as other events). */
+  messageEvent: { position: number; of: number };
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  /** Delivered with no click inside the attribution window, for TikTok to match on its other keys. */
+  sentWithoutClick: boolean;
   tiktokRequestId: string | null;
   warnings: ConversionWarningView[];
   createdAt: string;
@@ -206,6 +215,8 @@ export interface ConversionDetailView extends ConversionSummaryView {
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
   timeline: { at: string; step: string; detail: Record<string, unknown> }[];
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
+  /** Every TikTok event sent for the same message, this one included, in its rule's order. */
+  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: string }[];
   completedAt: string | null;
 }
 

@@ -63,8 +63,8 @@ describe('signalbox CLI', () => {
     expect((await signalbox(['rules', 'put', workspace.id, 'lead', '--fixed', '25', '--currency', 'USD'])).stdout).toMatch(/lead +SubmitForm +fixed 25 USD/);
     const rules = JSON.parse((await signalbox(['--json', 'rules', 'list', workspace.id])).stdout);
     expect(rules).toEqual([
-      { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 25, currency: 'USD' } },
-      { event: 'purchase', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } },
+      { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' } },
+      { event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } },
     ]);
 
     const settings = await signalbox(['settings', 'set', workspace.id, '--window', '7', '--test-mode', '--test-event-code', 'TEST12345']);
@@ -170,6 +170,8 @@ describe('signalbox CLI', () => {
   it("phrases the server's refusals in the CLI's own flags", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Flag shop', '--json'])).stdout);
     expect(await signalbox(['settings', 'set', ws.id, '--window', '365'])).toEqual({ code: 1, stdout: '', stderr: 'Error: --window must be a whole number of days from 1 to 90' });
+    expect((await signalbox(['settings', 'set', ws.id, '--pipeline-partitions', 'many'])).stderr).toBe('Error: --pipeline-partitions must be a whole number of workflows from 1 to 16');
+    expect((await signalbox(['settings', 'set', ws.id, '--pipeline-partitions', '4'])).stdout).toMatch(/^Pipeline partitions: +4$/m);
     expect((await signalbox(['settings', 'set', ws.id, '--test-mode'])).stderr).toBe(
       'Error: --test-event-code is required while --test-mode is true: copy it from TikTok Events Manager > Test events',
     );
@@ -177,6 +179,12 @@ describe('signalbox CLI', () => {
     expect((await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', 'lots', '--currency', 'USD'])).stderr).toBe('Error: --fixed must be a number');
     expect((await signalbox(['rules', 'put', ws.id, 'lead', '--fixed', '5', '--currency', 'XYZ'])).stderr).toBe(
       'Error: --currency must be an ISO 4217 currency code such as USD or EUR',
+    );
+    expect((await signalbox(['rules', 'put', ws.id, 'Order Completed', '--also-send-as', 'placeanorder'])).stderr).toBe(
+      'Error: --also-send-as names "placeanorder", which is not a TikTok standard event: did you mean PlaceAnOrder?',
+    );
+    expect((await signalbox(['rules', 'put', ws.id, 'Order Completed', '--also-send-as', 'PlaceAnOrder,Purchase,Lead,Subscribe'])).stderr).toBe(
+      'Error: --also-send-as must name at most 3 TikTok events, not 4',
     );
     expect((await signalbox(['conversions', 'list', ws.id, '--limit', '0'])).stderr).toBe('Error: --limit must be a whole number from 1 to 200');
     expect((await signalbox(['tiktok', 'set', ws.id, '--token', 'act.x', '--pixel', 'lower-case'])).stderr).toBe(

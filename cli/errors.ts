@@ -18,3 +18,11 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** Ends a command with this exit code after it printed its answer (e.g. `migrate --status` with migrations pending). */
+export class ExitStatus extends Error {
+  constructor(readonly code: number) {
+    super(`exit status ${code}`);
+    this.name = 'ExitStatus';
+  }
+}

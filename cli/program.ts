@@ -11,7 +11,8 @@ import { registerSettingsCommands } from './commands/settings';
 import { registerTikTokCommands } from './commands/tiktok';
 import { registerUserCommands } from './commands/users';
 import { registerWorkspaceCommands } from './commands/workspaces';
-import { ApiError, CliError } from './errors';
+import { ApiError, CliError, ExitStatus } from './errors';
+import { registerOperatorCommands } from './operator/commands';
 import type { CliIo } from './session';
 
 function addJsonToLeaves(command: Command): void {
@@ -21,7 +22,7 @@ function addJsonToLeaves(command: Command): void {
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('signalbox')
-    .description('Operate Signalbox through its settings API')
+    .description('Operate Signalbox through its settings API; migrate, temporal setup and secrets rotate speak to PostgreSQL and Temporal directly')
     .option('--url <url>', 'server URL (else SIGNALBOX_URL, else the dev stack: SIGNALBOX_DATA_DIR, else .signalbox upwards)')
     .option('--token <adminToken>', "admin token (else SIGNALBOX_ADMIN_TOKEN, else the dev stack's)")
     .option('--json', 'print raw JSON answers, for scripts')
@@ -44,6 +45,7 @@ export function createProgram(io: CliIo): Command {
   registerErasureCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
+  registerOperatorCommands(program, io);
   return program;
 }
 
@@ -54,6 +56,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ExitStatus) return error.code;
     if (error instanceof ApiError) {
       if (error.issues.length > 1) io.err(['Error:', ...error.issues.map((issue) => `  - ${issue}`)].join('\n'));
       else io.err(`Error: ${error.message}`);

@@ -36,4 +36,27 @@ describe('loadEnv', () => {
   it('rejects a TikTok URL that is not a URL', () => {
     expect(() => loadEnv(workerEnvSchema, { ...valid, TIKTOK_API_URL: 'business-api' })).toThrow(/TIKTOK_API_URL must be an http\(s\) URL/);
   });
+
+  it('sizes the database pool per process: 10 unless set, from 1 to 1000', () => {
+    expect(loadEnv(ingestEnvSchema, valid).DATABASE_POOL_MAX).toBe(10);
+    expect(loadEnv(workerEnvSchema, { ...valid, DATABASE_POOL_MAX: '40' }).DATABASE_POOL_MAX).toBe(40);
+    for (const bad of ['0', '1001', '2.5', 'ten']) {
+      expect(() => loadEnv(workerEnvSchema, { ...valid, DATABASE_POOL_MAX: bad })).toThrow(/DATABASE_POOL_MAX must be a whole number of connections from 1 to 1000/);
+    }
+  });
+
+  it("reads Temporal's TLS settings and names a server name that is no DNS name", () => {
+    const env = loadEnv(workerEnvSchema, { ...valid, TEMPORAL_TLS_CA_PATH: '/etc/temporal/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
+    expect(env).toMatchObject({ TEMPORAL_TLS_CA_PATH: '/etc/temporal/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
+    expect(() => loadEnv(ingestEnvSchema, { ...valid, TEMPORAL_TLS_SERVER_NAME: 'https://temporal.internal' })).toThrow(/TEMPORAL_TLS_SERVER_NAME must be a DNS name/);
+  });
+
+  it("reads the worker's health server address: off unless a port is given", () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY };
+    const defaults = loadEnv(workerEnvSchema, worker);
+    expect(defaults.WORKER_HEALTH_PORT).toBeUndefined();
+    expect(defaults).toMatchObject({ WORKER_HEALTH_HOST: '0.0.0.0', READINESS_TIMEOUT_MS: 2_000 });
+    expect(loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '127.0.0.1' })).toMatchObject({ WORKER_HEALTH_PORT: 9464, WORKER_HEALTH_HOST: '127.0.0.1' });
+    expect(() => loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT must be a port number from 1 to 65535/);
+  });
 });

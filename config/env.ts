@@ -14,7 +14,7 @@ const postgresUrl = z
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL');
 const hostPort = z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:7233');
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
-const secretKey = z
+export const secretKeySchema = z
   .string({ error: 'is required: 32 random bytes as 64 hex characters (openssl rand -hex 32)' })
   .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (openssl rand -hex 32)');
 
@@ -80,32 +80,50 @@ const databaseTimeouts = {
 /** The deadlines alone, for code that opens the database as the services do (tests). */
 export const databaseTimeoutEnvSchema = z.object(databaseTimeouts);
 
+const poolMaxRule = 'must be a whole number of connections from 1 to 1000';
+/** Connections each process may hold; every process's pool counts against PostgreSQL's `max_connections`. */
+const databasePoolMax = z.coerce.number({ error: poolMaxRule }).int(poolMaxRule).min(1, poolMaxRule).max(1000, poolMaxRule).default(10);
+
 const temporal = {
   TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
+  /** On Temporal Cloud `<namespace>.<account-id>`. */
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('signalbox'),
-  TEMPORAL_API_KEY: z.string().min(1).optional(),
-  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+  TEMPORAL_API_KEY: z.string().min(1, 'must not be empty').optional(),
+  /** The CA that signed the server's certificate, when the system's CAs do not know it (a self-hosted cluster). */
+  TEMPORAL_TLS_CA_PATH: z.string().min(1, 'must not be empty').optional(),
+  /** The name the server's certificate is checked against, when it differs from TEMPORAL_ADDRESS's host. */
+  TEMPORAL_TLS_SERVER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'must be a DNS name, e.g. temporal.internal')
+    .optional(),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1, 'must not be empty').optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1, 'must not be empty').optional(),
 };
+
+const PORT_RULE = 'must be a port number from 1 to 65535';
+const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
+
+/** `/readyz` answers "not ready" when PostgreSQL has not answered on a connection of its own within this time. */
+const readinessTimeout = milliseconds(2_000);
 
 export const ingestEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
+  DATABASE_POOL_MAX: databasePoolMax,
   ...databaseTimeouts,
   /**
    * One deadline for an ingest request's storage work (API key lookup, waiting for a connection, the commit): past it
    * the request is answered 503 with Retry-After, well inside the client library's 10 s request timeout.
    */
   INGEST_STORAGE_DEADLINE_MS: milliseconds(5_000),
-  /** `/readyz` answers "not ready" when PostgreSQL has not answered on a connection of its own within this time. */
-  READINESS_TIMEOUT_MS: milliseconds(2_000),
+  READINESS_TIMEOUT_MS: readinessTimeout,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: trustProxy,
   ADMIN_TOKEN: z
     .string({ error: 'is required: the operator token for /admin (at least 24 characters)' })
     .min(24, 'must be at least 24 characters'),
-  SECRET_KEY: secretKey,
+  SECRET_KEY: secretKeySchema,
   LOG_LEVEL: logLevel,
   /** Temporal Web UI base (dev: http://127.0.0.1:8233); when set, a conversion's detail links to its workflow. */
   TEMPORAL_UI_URL: z.url({ error: 'must be an http(s) URL, e.g. http://127.0.0.1:8233' }).optional(),
@@ -117,12 +135,34 @@ export const ingestEnvSchema = z.object({
 
 export const workerEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
+  DATABASE_POOL_MAX: databasePoolMax,
   ...databaseTimeouts,
   TIKTOK_API_URL: tiktokApiUrl,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
-  SECRET_KEY: secretKey,
+  SECRET_KEY: secretKeySchema,
   LOG_LEVEL: logLevel,
+  /** The worker's `/healthz`, `/readyz` and `/metrics`; unset, it serves none. */
+  WORKER_HEALTH_PORT: listenPort.optional(),
+  WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  READINESS_TIMEOUT_MS: readinessTimeout,
   ...temporal,
+});
+
+/** `signalbox migrate`: the database alone, as a release step runs it. */
+export const migrateEnvSchema = z.object({ DATABASE_URL: postgresUrl });
+
+/** `signalbox temporal setup`: search attributes and schedules, and the database for the statistics schedules. */
+export const temporalSetupEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  ...temporal,
+});
+
+/** `signalbox secrets rotate`: SECRET_KEY is the key in use, NEW_SECRET_KEY (or `--new-key-file`) the one to use. */
+export const secretRotationEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  SECRET_KEY: secretKeySchema,
+  NEW_SECRET_KEY: secretKeySchema.optional(),
 });
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;

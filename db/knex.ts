@@ -6,12 +6,17 @@ import type { DatabaseTimeoutEnv } from '../config/env';
 // Money and counts come back as exact strings unless parsed: bigint IDs stay strings, numerics become numbers.
 types.setTypeParser(types.builtins.NUMERIC, (value) => Number(value));
 
-const migrationExtension = path.extname(__filename) === '.ts' ? '.ts' : '.js';
+/** Where the migrations are, which of their files run (the compiled ones, or the sources under ts), and their log. */
+export const MIGRATIONS = {
+  directory: path.join(__dirname, 'migrations'),
+  extension: path.extname(__filename) === '.ts' ? '.ts' : '.js',
+  table: 'knex_migrations',
+};
 
 export const migrationConfig: Knex.MigratorConfig = {
-  directory: path.join(__dirname, 'migrations'),
-  loadExtensions: [migrationExtension],
-  tableName: 'knex_migrations',
+  directory: MIGRATIONS.directory,
+  loadExtensions: [MIGRATIONS.extension],
+  tableName: MIGRATIONS.table,
 };
 
 /** How much longer than the server's `statement_timeout` the client waits for a server that stopped answering. */

@@ -21,6 +21,10 @@ export interface WorkspaceRow {
   exchange_rates: Record<string, string> | null;
   /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
   event_retention_days: number;
+  /** A conversion without a click inside the attribution window is sent all the same, for TikTok to match on its other keys. */
+  /** Group workflows the workspace's conversions are split among (1–16). */
+  match_without_click: boolean;
+  pipeline_partitions: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -95,6 +99,8 @@ export interface ConversionRuleRow {
   workspace_id: string;
   source_event: string;
   tiktok_event: string;
+  /** TikTok standard events each matching event is also sent as, each a conversion of its own (at most 3). */
+  also_send_as: string[];
   value_source: ValueSource;
   fixed_value: number | null;
   currency: string | null;
@@ -160,6 +166,8 @@ export interface ConversionRow {
   source_event: string;
   tiktok_event: string;
   event_id: string;
+  /** Which of its rule's TikTok events it is: 0 the rule's own, 1… its `also_send_as` events in order. */
+  rule_event_index: number;
   event_time: Date;
   event_source: 'web' | 'app';
   value: number | null;
@@ -185,6 +193,8 @@ export interface ConversionRow {
   click_adgroup_id: string | null;
   click_ad_id: string | null;
   ttp: string | null;
+  /** Sent with no click inside the attribution window (the workspace's `match_without_click`): TikTok matched it on other keys. */
+  sent_without_click: boolean;
   test_mode: boolean;
   tiktok_code: number | null;
   tiktok_message: string | null;
@@ -340,6 +350,7 @@ export interface ConversionCountHourlyRow {
   reason: string;
   tiktok_code: number;
   test_mode: boolean;
+  sent_without_click: boolean;
   conversions: string;
   shareable: string;
 }
@@ -384,13 +395,20 @@ export interface TikTokRequestRow {
 /** State of a workspace's group workflow shared with ingest (wake-ups) and kept across its runs (backoff). */
 export interface ConversionPipelineRow {
   workspace_id: string;
-  /** The workflow found nothing to claim and waits for a wake-up signal. */
-  idle: boolean;
   retry_class: RetryClass | null;
   /** Consecutive transient failures of `retry_class`. */
   class_failures: number;
   /** No delivery before this time (TikTok failed transiently). */
   resume_at: Date | null;
+  updated_at: Date;
+}
+
+/** The group workflow of one partition of a workspace's conversions. */
+export interface ConversionPipelinePartitionRow {
+  workspace_id: string;
+  partition: number;
+  /** The workflow found nothing to claim and waits for a wake-up signal (or has ended: its partition was retired). */
+  idle: boolean;
   updated_at: Date;
 }
 
@@ -433,6 +451,7 @@ declare module 'knex/types/tables' {
     delivered_conversions_daily_zones: DeliveredConversionDailyZoneRow;
     tiktok_requests: TikTokRequestRow;
     conversion_pipelines: ConversionPipelineRow;
+    conversion_pipeline_partitions: ConversionPipelinePartitionRow;
     erasure_requests: ErasureRequestRow;
   }
 }

@@ -12,6 +12,8 @@ export const devStackEnvSchema = z.object({
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   FAKE_TIKTOK_PORT: z.coerce.number().int().min(1).max(65535).default(9099),
+  /** The worker's /healthz, /readyz and /metrics. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
   SIGNALBOX_DATA_DIR: z.string().min(1).default('.signalbox'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -23,6 +23,11 @@ describe('reservePort', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  it('gives none above `highest`', async () => {
+    for (let n = 0; n < 50; n += 1) held.push(await reservePort('127.0.0.1', 32_767));
+    expect(held.filter((reserved) => reserved.port > 32_767)).toEqual([]);
+  });
+
   it('never gives a port that is held, though it picks at random (600 picks would repeat one without the lock)', async () => {
     for (let n = 0; n < 600; n += 1) held.push(await reservePort());
     expect(new Set(held.map((reserved) => reserved.port)).size).toBe(600);

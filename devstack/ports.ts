@@ -23,10 +23,10 @@ export function ephemeralRange(): { low: number; high: number } {
   return { low: 49_152, high: 65_535 }; // IANA's range, which macOS and Windows use
 }
 
-function candidates(): number[] {
+function candidates(highest: number): number[] {
   const { low, high } = ephemeralRange();
   const ports: number[] = [];
-  for (let port = LOWEST; port <= 65_535; port += 1) if (port < low || port > high) ports.push(port);
+  for (let port = LOWEST; port <= highest; port += 1) if (port < low || port > high) ports.push(port);
   return ports;
 }
 
@@ -78,11 +78,12 @@ export async function tryReservingPort(port: number, host = '127.0.0.1'): Promis
  * A port for a server that must be told its port before it starts (a child process, a redirect URI, a restart on the
  * same address). It is outside the kernel's ephemeral range, so no outgoing connection or `listen(0)` takes it, and
  * reserved across processes, so another run of these tests on the machine does not pick it while this one holds it.
- * A server that can report its own port should listen on port 0 instead.
+ * A server that can report its own port should listen on port 0 instead. `highest` bounds it for a server that
+ * cannot take any port.
  */
-export async function reservePort(host = '127.0.0.1'): Promise<ReservedPort> {
-  const pool = candidates();
-  if (pool.length === 0) throw new Error(`no port from ${LOWEST} to 65535 lies outside the kernel's ephemeral range (${JSON.stringify(ephemeralRange())})`);
+export async function reservePort(host = '127.0.0.1', highest = 65_535): Promise<ReservedPort> {
+  const pool = candidates(highest);
+  if (pool.length === 0) throw new Error(`no port from ${LOWEST} to ${highest} lies outside the kernel's ephemeral range (${JSON.stringify(ephemeralRange())})`);
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     const reserved = await tryReservingPort(pool[Math.floor(Math.random() * pool.length)] as number, host);
     if (reserved !== undefined) return reserved;

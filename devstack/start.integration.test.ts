@@ -11,7 +11,7 @@ import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';
 import { closeAll } from '../test/helpers/close-all';
-import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../worker/schedules';
+import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../temporal/schedules';
 import { reservePort, type ReservedPort } from './ports';
 
 /**
@@ -25,7 +25,7 @@ let admin: Knex;
 /** An empty database: the stack migrates it itself (knex records the compiled .js migrations, as npm start does). */
 const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
 let stack: ChildProcess | undefined;
-/** Ingest's and the fake TikTok's: the stack is told them, as a person sets PORT and FAKE_TIKTOK_PORT. */
+/** Ingest's, the fake TikTok's and the worker's health server: the stack is told them, as a person sets PORT, FAKE_TIKTOK_PORT and WORKER_HEALTH_PORT. */
 let ports: ReservedPort[] = [];
 const lines: string[] = [];
 const taskQueue = `devstack-test-${process.pid}`;
@@ -63,8 +63,8 @@ beforeAll(async () => {
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
-  ports = await Promise.all([reservePort(), reservePort()]);
-  const [ingestPort, fakeTikTokPort] = ports.map((reserved) => String(reserved.port));
+  ports = await Promise.all([reservePort(), reservePort(), reservePort()]);
+  const [ingestPort, fakeTikTokPort, workerHealthPort] = ports.map((reserved) => String(reserved.port));
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,
@@ -74,6 +74,7 @@ beforeAll(async () => {
       TEMPORAL_TASK_QUEUE: taskQueue,
       PORT: ingestPort,
       FAKE_TIKTOK_PORT: fakeTikTokPort,
+      WORKER_HEALTH_PORT: workerHealthPort,
       SIGNALBOX_DATA_DIR: dataDir,
       XDG_RUNTIME_DIR: runtimeDir,
       // The worker's readiness line must come whatever the level.
@@ -130,6 +131,11 @@ describe('npm start', () => {
       const health = await signalbox(['--verbose', 'health'], elsewhere);
       expect(health).toMatchObject({ code: 0, stdout: 'Signalbox is ready' });
       expect(health.stderr).toMatch(new RegExp(`^Signalbox at http://127\\.0\\.0\\.1:\\d+ \\(from ${path.join(dataDir, 'dev-stack.json').replace(/[.]/g, '\\.')}\\)$`));
+
+      // The worker's health server it printed answers ready.
+      const workerReadiness = lines.map((line) => /^\s+Worker\s+(http\S+\/readyz)\s/.exec(line)?.[1]).find((url) => url !== undefined);
+      expect(workerReadiness).toBe(`http://127.0.0.1:${ports[2]?.port}/readyz`);
+      expect((await fetch(workerReadiness as string)).status).toBe(200);
 
       // The console sign-in it printed opens a session.
       const consoleUrl = lines.map((line) => /^\s+Console\s+(http\S+)$/.exec(line)?.[1]).find((url) => url !== undefined);

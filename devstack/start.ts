@@ -102,7 +102,15 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   }
 
   const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey };
-  const worker = track(startNodeChild('worker', path.join(BUILD_ROOT, 'worker/main.js'), childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl })));
+  await assertPortFree(env.WORKER_HEALTH_PORT, "worker's health server", 'WORKER_HEALTH_PORT');
+  const workerHealthUrl = `http://${HOST}:${env.WORKER_HEALTH_PORT}`;
+  const worker = track(
+    startNodeChild(
+      'worker',
+      path.join(BUILD_ROOT, 'worker/main.js'),
+      childEnv({ ...shared, TIKTOK_API_URL: tiktokUrl, WORKER_HEALTH_PORT: String(env.WORKER_HEALTH_PORT), WORKER_HEALTH_HOST: HOST }),
+    ),
+  );
   // Bundling the workflow code takes a while: the worker gets ready while ingest starts.
   const workerRunning = worker.waitForLine(new RegExp(`"msg":"${WORKER_RUNNING}"`), WORKER_START_TIMEOUT_MS);
   // Awaited once ingest answers; a worker that dies before then must not crash the stack as an unhandled rejection.
@@ -137,6 +145,7 @@ Signalbox is running. Ctrl-C stops everything.
   Console                ${ingestUrl}/console/
                          sign in as ${devSignIn.email} with password ${devSignIn.password} (owner of "Dev shop", ${devSignIn.workspaceId})
   Ingest + settings API  ${ingestUrl}   (admin token: ${state.adminToken})
+  Worker                 ${workerHealthUrl}/readyz   metrics: ${workerHealthUrl}/metrics
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}

@@ -1,4 +1,4 @@
-import { chooseClick, CLOCK_SKEW_MS, latestCountedClickTime, type Click } from './attribution';
+import { chooseClick, CLOCK_SKEW_MS, decideSend, latestCountedClickTime, type Click } from './attribution';
 
 const DAY = 86_400_000;
 const conversion = new Date('2026-06-30T12:00:00Z');
@@ -46,5 +46,33 @@ describe('latestCountedClickTime', () => {
   it('stops at the last instant PostgreSQL and ISO-8601 strings hold, for a conversion stamped at the end of year 9999', () => {
     const latest = latestCountedClickTime(new Date('9999-12-31T23:59:59Z'));
     expect(latest.toISOString()).toBe('9999-12-31T23:59:59.999Z');
+  });
+});
+
+describe('decideSend', () => {
+  const inWindow = chooseClick([click('a', 3)], conversion, 30);
+  const expired = chooseClick([click('a', 31)], conversion, 30);
+  const none = chooseClick([], conversion, 30);
+  const off = { advertisingId: false, matchWithoutClick: false };
+  const on = { advertisingId: false, matchWithoutClick: true };
+
+  it('sends on the click inside the window, with the setting off or on', () => {
+    expect(decideSend(inWindow, off)).toEqual({ send: true, by: 'click' });
+    expect(decideSend(inWindow, on)).toEqual({ send: true, by: 'click' });
+  });
+
+  it('skips a conversion without a click inside the window while the setting is off, with the reason as before', () => {
+    expect(decideSend(none, off)).toEqual({ send: false, reason: 'no_ttclid' });
+    expect(decideSend(expired, off)).toEqual({ send: false, reason: 'click_outside_attribution_window' });
+  });
+
+  it('sends it for TikTok to match on its other keys when the setting is on, whether there was no click or an older one', () => {
+    expect(decideSend(none, on)).toEqual({ send: true, by: 'match_keys' });
+    expect(decideSend(expired, on)).toEqual({ send: true, by: 'match_keys' });
+  });
+
+  it('sends an app event with an advertising ID by device, not as one matched without a click', () => {
+    expect(decideSend(none, { advertisingId: true, matchWithoutClick: false })).toEqual({ send: true, by: 'device' });
+    expect(decideSend(expired, { advertisingId: true, matchWithoutClick: true })).toEqual({ send: true, by: 'device' });
   });
 });

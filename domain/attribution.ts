@@ -35,3 +35,20 @@ export function chooseClick(clicks: readonly Click[], conversionTime: Date, wind
   }
   return { attributed: true, click: latest };
 }
+
+/**
+ * Whether a conversion goes to TikTok once its click is known, and on what. `click`: its click inside the window
+ * (spec §6.4), the only way by default. `device`: an app event with an advertising ID, which TikTok attributes by
+ * device. `match_keys`: no click inside the window (none at all, or only an older one), sent because the workspace
+ * lets TikTok match such conversions on its other keys (`matchWithoutClick`, issue 18); the conversion says so.
+ */
+export type SendDecision =
+  | { send: true; by: 'click' | 'device' | 'match_keys' }
+  | { send: false; reason: 'no_ttclid' | 'click_outside_attribution_window' };
+
+export function decideSend(decision: AttributionDecision, facts: { advertisingId: boolean; matchWithoutClick: boolean }): SendDecision {
+  if (decision.attributed) return { send: true, by: 'click' };
+  if (facts.advertisingId) return { send: true, by: 'device' };
+  if (facts.matchWithoutClick) return { send: true, by: 'match_keys' };
+  return { send: false, reason: decision.reason };
+}

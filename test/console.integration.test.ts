@@ -3,19 +3,25 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { buildTestApp } from './helpers/test-app';
 import { closeAll } from './helpers/close-all';
 import { TestPipeline } from './helpers/pipeline';
+import { createConversionRetryService } from '../api/services/conversion-retry';
 
 /** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ROOT = path.join(__dirname, '..');
-/** Screenshots of every page, to look at after a run (gitignored). */
+/** Screenshots of every page at both sizes, to look at after a run (gitignored). */
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
+/** A laptop's window and a phone's: every page is looked at in both, and must fit their width. */
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
 const OWNER = { email: 'owner@fern.example', password: 'a long enough passphrase' };
 const RETARGETING_AD = '1820000000000000003';
 
@@ -30,6 +36,8 @@ let browser: BrowserContext;
 let page: Page;
 let workspaceId: string;
 let secretKey: string;
+/** Responses of this server with status 404: none is expected, the icon included. */
+const notFound: string[] = [];
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-console-'));
 
 /** The console as `npm run build` makes it, built afresh for this run. */
@@ -40,6 +48,7 @@ function buildConsole(outDir: string): void {
 beforeAll(async () => {
   const consoleDirectory = path.join(scratch, 'console');
   buildConsole(consoleDirectory);
+  rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   pipeline = await TestPipeline.start();
   ingestPort = await reservePort();
@@ -54,6 +63,8 @@ beforeAll(async () => {
     schedules: pipeline.adStatsSchedules,
     consoleDirectory,
     workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
+    // "Send again" puts the conversion back without waking its workflow: the test wakes it once it has seen the page wait.
+    conversionRetry: createConversionRetryService({ db: pipeline.database.db, repos: pipeline.repos, pipelines: { wakeWorkspaces: async () => ({ woken: 0, busy: 0, failed: [] }) } }),
   }));
   await ingest.listen({ port, host: '127.0.0.1' });
 
@@ -65,8 +76,12 @@ beforeAll(async () => {
 
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
+  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: SIZES[0] });
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ingestUrl });
   page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('response', (response) => {
+    if (response.status() === 404 && response.url().startsWith(ingestUrl)) notFound.push(response.url());
+  });
 });
 
 afterAll(() =>
@@ -79,7 +94,59 @@ afterAll(() =>
   ),
 );
 
-const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+interface Box {
+  tagName: string;
+  className: string;
+  textContent: string | null;
+  getBoundingClientRect(): { right: number };
+}
+
+/**
+ * The page's width as laid out, the window's, and the elements that stick out past its right edge (the test is
+ * compiled without DOM types, hence the narrow shapes).
+ */
+const widths = () =>
+  page.evaluate(async () => {
+    const window = globalThis as unknown as {
+      innerWidth: number;
+      requestAnimationFrame(callback: () => void): void;
+      document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<Box> };
+    };
+    // Two frames: the charts' resize observers have run.
+    await new Promise<void>((resolve) => window.requestAnimationFrame(() => window.requestAnimationFrame(resolve)));
+    const outside = [...window.document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5);
+    return {
+      scrollWidth: window.document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      outside: outside.slice(-3).map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? '').slice(0, 60)}`),
+    };
+  });
+
+/** A screenshot of the page at each size (`<name>-desktop.png`, `<name>-phone.png`); at neither does it scroll sideways. */
+async function shots(name: string) {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    const { scrollWidth, innerWidth, outside } = await widths();
+    expect({ page: name, size: size.name, scrollWidth, fits: scrollWidth <= innerWidth, outside }).toEqual({ page: name, size: size.name, scrollWidth, fits: true, outside });
+    // Toasts sit at the window's bottom, in the middle of a full-page shot: left out (the test waits for each).
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${size.name}.png`), fullPage: true, style: '.toasts { display: none; }' });
+  }
+  await page.setViewportSize(SIZES[0]);
+}
+/**
+ * A value the server refuses, its message beside the field, then the right value and ONE click on the button. The
+ * click used to be lost: leaving the field took the message away, and the button moved up from under the pointer.
+ */
+async function refusedThenOneClick(field: Locator, refused: { value: string; message: string }, value: string, button: string) {
+  await field.fill(refused.value);
+  await page.getByRole('button', { name: button }).click();
+  await page.getByText(refused.message).waitFor();
+  await field.fill(value);
+  await page.getByRole('button', { name: button }).click();
+}
+
+/** The confirmation a write shows in the corner ("Settings saved"). */
+const toast = (text: string) => page.getByRole('alertdialog', { name: text }).first().waitFor();
 const open = (pagePath: string) => page.goto(`${ingestUrl}/console/w/${workspaceId}/${pagePath}`);
 /** The `name` of the focused element (the test is compiled without DOM types, hence the narrow shape). */
 const focusedName = () =>
@@ -105,7 +172,6 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
   it('sends a person without a session to sign in, signs in with the keyboard, and comes back', async () => {
     await page.goto(`${ingestUrl}/console/w/${workspaceId}/rules`);
     await page.waitForURL(/\/console\/sign-in\?next=/);
-    await shot('01-sign-in');
     expect(await focusedName()).toBe('email');
     await page.keyboard.type(OWNER.email);
     await page.keyboard.press('Tab');
@@ -113,11 +179,21 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.keyboard.type('wrong password!!');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').filter({ hasText: 'email or password is not right' }).waitFor();
+    await shots('01-sign-in');
     await page.getByLabel('Password').fill(OWNER.password);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${ingestUrl}/console/w/${workspaceId}/rules`);
     await page.getByRole('heading', { name: 'Conversion rules' }).waitFor();
+  });
+
+  it('has an icon, linked from every page and at the root', async () => {
+    const linked = await page.locator('link[rel="icon"]').getAttribute('href');
+    const icons = await Promise.all([fetch(`${ingestUrl}${linked}`), fetch(`${ingestUrl}/favicon.ico`)]);
+    expect(icons.map((icon) => [icon.status, icon.headers.get('content-type')])).toEqual([
+      [200, 'image/svg+xml'],
+      [200, 'image/svg+xml'],
+    ]);
   });
 
   it('connects TikTok through OAuth against the fake, then chooses the advertiser and the pixel', async () => {
@@ -126,6 +202,7 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.waitForURL(/\/sources\?tiktok=connected$/);
     await page.getByText('Choose the advertiser below.').waitFor();
     await page.getByLabel('Advertiser', { exact: true }).selectOption(FAKE_TIKTOK_ADVERTISER_ID);
+    await toast('Advertiser chosen');
     const pixel = page.getByLabel('Pixel', { exact: true });
     await pixel.locator(`option[value="${FAKE_TIKTOK_PIXEL_CODE}"]`).waitFor({ state: 'attached' });
     await pixel.selectOption(FAKE_TIKTOK_PIXEL_CODE);
@@ -134,9 +211,37 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
 
     await page.getByLabel('Key name').fill('backend');
     await page.getByRole('button', { name: 'Create key' }).click();
+    await toast('API key created');
     secretKey = (await page.locator('code.secret').textContent()) ?? '';
     expect(secretKey).toMatch(/^dk_/);
-    await shot('02-sources');
+  });
+
+  it('puts a new browser key into the tracking tag, copies it, and sends the person to the allowed origins beside it', async () => {
+    const tag = page.locator('pre.code').filter({ hasText: 'data-key' });
+    expect(await tag.textContent()).toContain('data-key="YOUR_BROWSER_KEY"');
+    await page.getByLabel('Key name').fill('web');
+    await page.getByLabel('Kind', { exact: true }).selectOption('browser');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const browserKey = (await page.locator('code.secret').filter({ hasText: 'pk_' }).textContent()) ?? '';
+    expect(await tag.textContent()).toBe(`<script async src="${ingestUrl}/js/v1/signalbox.js" data-key="${browserKey}"></script>`);
+
+    await page.getByRole('button', { name: 'Copy the tag' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(await tag.textContent());
+    // "Copied" goes back by itself, so copying again is confirmed again.
+    await page.getByRole('button', { name: 'Copy the tag' }).waitFor();
+
+    await page.getByRole('link', { name: 'Allowed origins' }).click();
+    await page.waitForURL(/#allowed-origins$/);
+    await page.getByLabel('Sites that may use browser keys').fill(ingestUrl);
+    await page.getByRole('button', { name: 'Save origins' }).click();
+    await toast('Allowed origins saved');
+    await shots('02-sources');
+
+    // Keys are shown once: after a reload the tag names the key to paste by its first characters.
+    await page.reload();
+    await page.getByText('Paste the browser key “web” you saved').waitFor();
+    expect(await tag.textContent()).toContain(`data-key="${browserKey.slice(0, 9)}…"`);
   });
 
   it('creates a purchase rule with the keyboard, and a refused value is named beside its field', async () => {
@@ -156,22 +261,43 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.getByLabel('Currency').fill('');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByRole('heading', { name: 'purchase → CompletePayment' }).waitFor();
-    await shot('03-rules');
+    await toast('Rule saved');
+    await shots('03-rules');
+  });
+
+  it('saves and deletes a rule whose event name is as long as ingest allows (200 characters)', async () => {
+    const longEvent = `checkout_${'step_'.repeat(37)}done`.padEnd(200, 'x');
+    await page.getByLabel('Your event').fill(longEvent);
+    await page.getByLabel('TikTok event').fill('InitiateCheckout');
+    await page.getByLabel('No value').check();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    const card = page.locator('.card').filter({ has: page.getByRole('heading', { name: `${longEvent} → InitiateCheckout` }) });
+    await card.waitFor();
+    expect(await pipeline.repos.conversionRules.find(workspaceId, longEvent)).toMatchObject({ tiktokEvent: 'InitiateCheckout', valueSource: 'none' });
+
+    await page.getByLabel('Your event').fill(`${longEvent}!`);
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByText('must be at most 200 characters').waitFor();
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await card.waitFor({ state: 'detached' });
+    await toast('Rule deleted');
+    expect(await pipeline.repos.conversionRules.find(workspaceId, longEvent)).toBeUndefined();
   });
 
   it('turns test mode on, sends a test conversion and shows TikTok’s answer, with the banner on every page', async () => {
     await open('test');
     await page.getByLabel('Test event code').fill('TEST12345');
-    const saved = page.waitForResponse((response) => response.url().endsWith('/settings') && response.status() === 200);
     await page.getByRole('button', { name: 'Save code' }).click();
-    await saved;
+    await toast('Test event code saved');
     await page.getByRole('switch').click({ force: true });
     await page.getByRole('status').filter({ hasText: 'Test mode is on' }).waitFor();
     await page.getByRole('button', { name: 'Send a test conversion' }).click();
     const answer = page.locator('dl.answer');
     await answer.getByText('accepted').waitFor();
     expect(await answer.textContent()).toMatch(/Code0MessageOKRequest ID\d{14}[0-9A-F]{20}/);
-    await shot('04-test-mode');
+    await shots('04-test-mode');
     await page.getByRole('switch').click({ force: true });
     await page.getByRole('status').filter({ hasText: 'Test mode is on' }).waitFor({ state: 'detached' });
   });
@@ -187,40 +313,55 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await refused.waitFor();
     await refused.locator('summary').click();
     await refused.getByRole('listitem').filter({ hasText: 'batch[0].event is required for track messages' }).waitFor();
-    await shot('05-debugger');
+    await shots('05-debugger');
   });
 
-  it('shows the purchase delivered with the identity path that found the click', async () => {
+  it('shows the purchase delivered with the identity path that found the click, its timeline in sentences', async () => {
     await send({ batch: [{ type: 'track', messageId: 'order-1', event: 'purchase', userId: 'fern-lover', anonymousId: 'desk-visitor', properties: { order_id: 'F-1001', total: 59.9, currency: 'EUR' }, context: { traits: { email: 'fern@lover.example' } } }] });
     expect(await settledConversion('F-1001')).toMatchObject({ status: 'delivered', click_anonymous_id: 'phone-visitor' });
     await open('conversions');
     const row = page.locator('tr').filter({ hasText: 'F-1001' });
     await row.getByText('delivered').waitFor();
-    await shot('06-conversions');
+    await shots('06-conversions');
     await row.getByRole('link').click();
     await page.getByText('— clicked the ad').waitFor();
     expect(await page.locator('.path').textContent()).toContain('same hashed email');
     await page.getByText('Open its workflow in the Temporal UI').waitFor();
-    await shot('07-conversion-delivered');
+    const timeline = page.locator('ol.timeline');
+    await timeline.getByText('Sent to TikTok (attempt 1): accepted').waitFor();
+    await timeline.getByText('Delivered to TikTok', { exact: true }).waitFor();
+    expect(await timeline.locator('strong').allTextContents()).not.toContainEqual(expect.stringMatching(/[{}_]/));
+    await shots('07-conversion-delivered');
   });
 
-  it('explains a conversion without a click: its reason and the fix', async () => {
+  it('explains a conversion without a click in words, and follows it after “Send again” until it leaves pending', async () => {
     await send({ batch: [{ type: 'track', messageId: 'order-2', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1002', total: 12, currency: 'EUR' } }] });
     const skipped = await settledConversion('F-1002');
     expect(skipped).toMatchObject({ status: 'skipped', reason: 'no_ttclid' });
+    await open('conversions?reason=no_ttclid');
+    await page.locator('select[name="reason"] option:checked').filter({ hasText: 'No TikTok click found' }).waitFor({ state: 'attached' });
+    await page.locator('tr').filter({ hasText: 'F-1002' }).getByText('No TikTok click found').waitFor();
+
     await open(`conversions/${skipped.id}`);
-    await page.getByRole('heading', { name: 'Why: no_ttclid' }).waitFor();
+    await page.getByRole('heading', { name: 'Why: No TikTok click found' }).waitFor();
     await page.getByText('Install the tracking tag on every landing page').waitFor();
-    await shot('08-conversion-skipped');
+    await shots('08-conversion-skipped');
+
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await page.getByText('waiting for it to be processed').waitFor();
+    await page.locator('h1 .badge').getByText('pending').waitFor();
+    await pipeline.waker.wakeWorkspaces([workspaceId]);
+    await page.getByText('Processed again: it is now skipped.').waitFor();
+    await page.locator('h1 .badge').getByText('skipped').waitFor();
+    await page.locator('ol.timeline').getByText(`Sent again at the request of ${OWNER.email}`).waitFor();
   });
 
-  it('looks the person up by email: linked devices, the click, events and conversions', async () => {
+  it('looks the person up by email after a refused value, with one click: linked devices, the click, events and conversions', async () => {
     await open('people');
-    await page.getByLabel('Value').fill('Fern@Lover.example');
-    await page.getByLabel('Value').press('Enter');
+    await refusedThenOneClick(page.getByLabel('Value'), { value: 'fern at lover', message: 'is not an email address Signalbox can match' }, 'Fern@Lover.example', 'Look up');
     await page.getByRole('heading', { name: 'Devices (visitors)' }).waitFor();
     await page.getByText('phone-visitor').first().waitFor();
-    await shot('09-people');
+    await shots('09-people');
   });
 
   it('shows ad performance with TikTok’s figures beside the delivered conversion', async () => {
@@ -234,23 +375,64 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await spring.waitFor();
     const cells = await spring.locator('td').allTextContents();
     expect(cells.at(-2)).toBe('1');
-    await shot('10-ads');
+    await shots('10-ads');
     await spring.getByRole('link').click();
     await page.getByRole('navigation', { name: 'Drill-down' }).getByRole('link', { name: 'campaign 1800000000000000001' }).waitFor();
     await page.getByRole('columnheader', { name: 'Ad group' }).waitFor();
   });
 
-  it('shows the overview and the settings with the change log of everything done', async () => {
+  it('shows the overview with the reasons in words', async () => {
     await open('overview?period=7d');
     await page.getByRole('heading', { name: 'CompletePayment' }).waitFor();
     await page.getByText('Active', { exact: true }).waitFor();
-    await shot('11-overview');
+    await page.getByRole('link', { name: /No TikTok click found: 1/ }).waitFor();
+    await shots('11-overview');
+  });
+
+  it('saves settings with one click after a refused value, and the change log says what happened, by whom, at once', async () => {
     await open('settings');
-    await page.getByText('rule.put purchase').waitFor();
-    await page.getByText('tiktok.pixel').waitFor();
-    await shot('12-settings');
+    const log = page.locator('ul.log');
+    await log.getByText('Added the rule “purchase” → CompletePayment, worth the order total').waitFor();
+    await log.getByText(`Chose the pixel ${FAKE_TIKTOK_PIXEL_CODE}`).waitFor();
+    await log.getByText('Created API key “backend” (secret key, for servers)').waitFor();
+    expect(await log.textContent()).not.toMatch(/usr_|key_|settings\.update/);
+
+    await refusedThenOneClick(page.getByLabel('Attribution window (days)'), { value: '0', message: 'must be a whole number of days from 1 to 90' }, '7', 'Save settings');
+    await toast('Settings saved');
+    await log.getByText('Changed the attribution window to 7 days').waitFor();
+    expect((await pipeline.repos.workspaces.find(workspaceId))?.attributionWindowDays).toBe(7);
+    await log.locator('li').first().getByText('What changed').click();
+    await log.locator('li').first().getByText('30 → 7').waitFor();
+
+    await refusedThenOneClick(page.getByLabel('Email', { exact: true }), { value: 'jo.fern.example', message: 'must be an email address' }, 'jo@fern.example', 'Create invitation link');
+    await toast('Invitation link created');
+    await log.getByText('Invited jo@fern.example as viewer').waitFor();
+    await shots('12-settings');
+
     const actions = (await pipeline.database.db('change_log').where({ workspace_id: workspaceId }).select('action', 'actor')).map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['tiktok.connect', 'tiktok.advertiser', 'tiktok.pixel', 'key.create', 'rule.put', 'settings.update']));
+    expect(actions).toEqual(expect.arrayContaining(['tiktok.connect', 'tiktok.advertiser', 'tiktok.pixel', 'key.create', 'rule.put', 'rule.delete', 'settings.update', 'conversions.retry', 'invitation.create']));
+
+    await page.goto((await page.locator('code.secret').textContent()) ?? '');
+    await page.getByRole('heading', { name: 'Join Fern shop' }).waitFor();
+    await shots('14-invitation');
+  });
+
+  it('sends a conversion without a click once Settings allows it, and tells it apart on its page and the overview', async () => {
+    await open('settings');
+    const saved = page.waitForResponse((response) => response.url().endsWith('/settings') && response.status() === 200);
+    await page.getByRole('switch').click({ force: true });
+    await saved;
+    await page.getByText('Send conversions without a click: on').waitFor();
+    await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1003', total: 15, currency: 'EUR' } }] });
+    const sent = await settledConversion('F-1003');
+    expect(sent).toMatchObject({ status: 'delivered', sent_without_click: true, ttclid: null });
+    await open(`conversions/${sent.id}`);
+    await page.getByRole('heading', { name: 'Sent without a click' }).waitFor();
+    await page.getByText('TikTok matches it on: external_id.').waitFor();
+    await shots('12-conversion-without-click');
+    await open('overview?period=7d');
+    await page.getByText('sent without a click for TikTok to match', { exact: false }).waitFor();
+    await shots('12-overview-without-click');
   });
 
   it('asks for the current password before changing it, on the account page', async () => {
@@ -260,6 +442,38 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.getByLabel('New password', { exact: true }).fill('a-brand-new-passphrase-2026');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText(/is not the password of this account/).first().waitFor();
-    await shot('13-account');
+    await shots('13-account');
+  });
+
+  it('asked this server for nothing that does not exist', () => {
+    expect(notFound).toEqual([]);
+  });
+
+  it('also sends purchases as PlaceAnOrder: the rule form names too many events beside the field, and each conversion says which of the two it is', async () => {
+    await open('rules');
+    await page.locator('li.rule').filter({ hasText: 'purchase → CompletePayment' }).getByRole('button', { name: 'Edit' }).click();
+    const alsoSendAs = page.getByRole('group', { name: /Also send as/ });
+    for (const name of ['PlaceAnOrder', 'Purchase', 'AddPaymentInfo', 'Subscribe']) await alsoSendAs.getByText(name, { exact: true }).click();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await alsoSendAs.getByText('must name at most 3 TikTok events, not 4').waitFor();
+    await shots('14-rules-also-send-as-refused');
+    expect((await pipeline.repos.conversionRules.find(workspaceId, 'purchase'))?.alsoSendAs).toEqual([]);
+    for (const name of ['Purchase', 'AddPaymentInfo', 'Subscribe']) await alsoSendAs.getByText(name, { exact: true }).click();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByRole('heading', { name: 'purchase → CompletePayment + PlaceAnOrder' }).waitFor();
+    await shots('15-rules-also-send-as');
+
+    await send({ batch: [{ type: 'track', messageId: 'order-4', event: 'purchase', userId: 'fern-lover', anonymousId: 'desk-visitor', properties: { order_id: 'F-1004', total: 20, currency: 'EUR' } }] });
+    expect(await settledConversion('F-1004')).toMatchObject({ status: 'delivered', tiktok_event: 'CompletePayment' });
+    expect(await settledConversion('F-1004:PlaceAnOrder')).toMatchObject({ status: 'delivered', tiktok_event: 'PlaceAnOrder' });
+    await open('conversions?q=F-1004');
+    const placed = page.locator('tr').filter({ hasText: 'F-1004:PlaceAnOrder' });
+    await placed.getByText('(2 of 2)').waitFor();
+    await page.locator('tr').filter({ hasText: 'CompletePayment (1 of 2)' }).waitFor();
+    await shots('16-conversions-two-events');
+    await placed.getByRole('link').click();
+    await page.getByRole('heading', { name: '2 of 2 TikTok events sent for this message' }).waitFor();
+    await page.getByRole('link', { name: 'CompletePayment' }).waitFor();
+    await shots('17-conversion-two-events');
   });
 });

@@ -66,6 +66,7 @@ const settings = fc.record({
   defaultPhoneRegion: fc.constantFrom('US', 'GB', 'DE', 'JP'),
   connected: fc.constantFrom(true, true, true, false),
   appId: fc.boolean(),
+  matchWithoutClick: fc.boolean(),
 });
 
 const scenario = fc.record({
@@ -79,7 +80,7 @@ async function workspaceFor(setup: Scenario['settings']) {
   const ws = await pipeline.workspace({
     rules: [{ sourceEvent: 'purchase' }, { sourceEvent: 'lead', valueSource: 'fixed', fixedValue: 5, currency: 'EUR' }, { sourceEvent: 'Wishlist ✨', tiktokEvent: 'AddToWishlist' }],
     connected: setup.connected,
-    settings: { attributionWindowDays: setup.attributionWindowDays, testMode: setup.testMode, testEventCode: setup.testMode ? 'TEST12345' : null, defaultPhoneRegion: setup.defaultPhoneRegion },
+    settings: { attributionWindowDays: setup.attributionWindowDays, testMode: setup.testMode, testEventCode: setup.testMode ? 'TEST12345' : null, defaultPhoneRegion: setup.defaultPhoneRegion, matchWithoutClick: setup.matchWithoutClick },
   });
   if (setup.connected && setup.appId) await pipeline.repos.tiktokConnections.setAppId(ws.id, APP_ID);
   return ws;
@@ -118,9 +119,13 @@ async function runPipeline(workspaceId: string, failures: string[]): Promise<voi
   }
 }
 
-function problemWith(c: ConversionRow): string | undefined {
+const WITHOUT_CLICK = new Set(['no_ttclid', 'click_outside_attribution_window']);
+
+function problemWith(c: ConversionRow, matchWithoutClick: boolean): string | undefined {
   const known = c.reason !== null && c.reason in CONVERSION_REASONS;
   if (c.status === 'pending') return 'is still pending';
+  if (matchWithoutClick && c.reason !== null && WITHOUT_CLICK.has(c.reason)) return `was skipped ${c.reason} although the workspace matches without a click`;
+  if (c.sent_without_click && (!matchWithoutClick || c.ttclid !== null || c.click_campaign_id !== null)) return 'was sent without a click that it has, or that its workspace does not allow';
   if (c.status === 'delivered' && c.reason !== null && c.reason !== 'test_mode') return `was delivered with reason ${c.reason}`;
   if ((c.status === 'skipped' || c.status === 'failed') && !known) return `ended ${c.status} with reason ${String(c.reason)}, which is not one people are told about`;
   return undefined;
@@ -139,7 +144,7 @@ it('ends every conversion delivered, skipped or failed with a known reason, what
       const rows: ConversionRow[] = await pipeline.database.db('conversions').where({ workspace_id: ws.id });
       conversions += rows.length;
       const problems = rows.flatMap((c) => {
-        const problem = problemWith(c);
+        const problem = problemWith(c, setup.matchWithoutClick);
         return problem === undefined ? [] : [`conversion ${c.id} (${c.source_event} at ${c.event_time.toISOString()}) ${problem}`];
       });
       expect(problems).toEqual([]);

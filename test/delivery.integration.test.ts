@@ -93,7 +93,7 @@ describe('workspace state recorded as the reason', () => {
     await pipeline.ingest(ws, [landing('anon-rule', ttclid(), daysAgo(1))]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'anon-rule' }, { order_id: 'o-rule', total: 1, currency: 'USD' })], { start: false });
     await pipeline.repos.conversionRules.remove(ws.id, 'purchase');
-    await pipeline.startConversions([{ workspaceId: ws.id }]);
+    await pipeline.startConversions([{ workspaceId: ws.id, id: conversion!.id }]);
     expect(await pipeline.settled(conversion!)).toMatchObject({ status: 'skipped', reason: 'conversion_rule_removed' });
   });
 });

@@ -24,7 +24,7 @@ async function clickedPurchases(ws: Workspace, prefix: string, count: number): P
 }
 
 async function wakeAndSettle(conversions: readonly ConversionRow[]): Promise<ConversionRow[]> {
-  await pipeline.startConversions(conversions.map((c) => ({ workspaceId: c.workspace_id })));
+  await pipeline.startConversions(conversions.map((c) => ({ workspaceId: c.workspace_id, id: c.id })));
   return Promise.all(conversions.map((c) => pipeline.settled(c)));
 }
 

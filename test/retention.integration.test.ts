@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Workspace } from '../db/repositories/workspaces';
-import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../worker/schedules';
+import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../temporal/schedules';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 

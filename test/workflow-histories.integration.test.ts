@@ -26,7 +26,8 @@ it('replays the history of a group workflow: delivered after a retry, skipped, i
   expect(await pipeline.settled(delivered!)).toMatchObject({ status: 'delivered', attempts: 2 });
   const [skipped] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'never-clicked' }, { order_id: 'o-history-skipped', total: 5, currency: 'USD' })]);
   expect(await pipeline.settled(skipped!)).toMatchObject({ status: 'skipped', reason: 'no_ttclid' });
-  while ((await pipeline.repos.conversionPipelines.find(ws.id))?.idle !== true) await new Promise((resolve) => setTimeout(resolve, 50));
+  const idle = () => pipeline.database.db('conversion_pipeline_partitions').where({ workspace_id: ws.id, partition: 0, idle: true }).first();
+  while ((await idle()) === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
 
   const history = await pipeline.client.workflow.getHandle(delivered!.workflow_id).fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);

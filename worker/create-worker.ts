@@ -6,6 +6,8 @@ export interface SignalboxWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
+  /** How Temporal's history and the worker's log lines name this worker. */
+  identity?: string;
   deps: ActivityDeps;
   /** A prebuilt bundle (tests bundle once); production bundles from `workflows/` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -22,6 +24,7 @@ export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
+    ...(options.identity && { identity: options.identity }),
     activities: createActivities(options.deps),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // In-flight deliveries finish before the process stops (the TikTok call times out at 10 s).

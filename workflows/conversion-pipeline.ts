@@ -4,6 +4,8 @@ import type { Activities, PreparedGroup } from '../activities/types';
 /** Row IDs only: the input is kept in history and shown in the UI, so it carries no PII. */
 export interface ConversionPipelineInput {
   workspaceId: string;
+  /** Which partition of the workspace's conversions the workflow claims; absent for partition 0, as before partitions existed. */
+  partition?: number;
 }
 
 /** Sent by ingest (only when the workflow is idle), the sweeper and a retry: there are conversions to claim. */
@@ -27,12 +29,14 @@ const steps = proxyLocalActivities<Activities>({
 });
 
 /**
- * Every conversion of one workspace, group after group (README "A conversion, step by step"): claim what waits (up
- * to 1,000; while busy, letting the group fill for at most the batching window), resolve identity, check the window
- * and build the events for all of them at once, then deliver them in as few TikTok requests as allowed. With nothing
- * to claim it sleeps without a timer until woken, or until a backoff or another claim's lease ends.
+ * Every conversion of one workspace, or of one partition of them, group after group (README "A conversion, step by
+ * step"): claim what waits (up to 1,000; while busy, letting the group fill for at most the batching window), resolve
+ * identity, check the window and build the events for all of them at once, then deliver them in as few TikTok
+ * requests as allowed. With nothing to claim it sleeps without a timer until woken, or until a backoff or another
+ * claim's lease ends. It ends only when the workspace no longer has its partition.
  */
-export async function conversionPipelineWorkflow({ workspaceId }: ConversionPipelineInput): Promise<never> {
+export async function conversionPipelineWorkflow(input: ConversionPipelineInput): Promise<void> {
+  const { workspaceId, partition } = input;
   let woken = false;
   setHandler(wakeSignal, () => {
     woken = true;
@@ -42,11 +46,12 @@ export async function conversionPipelineWorkflow({ workspaceId }: ConversionPipe
   for (let group = 0; group < GROUPS_PER_RUN && !workflowInfo().continueAsNewSuggested; group++) {
     const claim = { workspaceId, claimId: `${runId}:${group}`, runId };
     woken = false;
-    const prepared: PreparedGroup = await steps.prepareConversionGroup({ ...claim, fill: busy });
+    const prepared: PreparedGroup = await steps.prepareConversionGroup({ ...claim, fill: busy, ...(partition !== undefined && { partition }) });
+    if (prepared.retired) return;
     busy = prepared.claimed > 0;
-    if (busy) await steps.deliverConversionGroup(claim);
+    if (busy) await steps.deliverConversionGroup({ ...claim, prepared: prepared.summary });
     else if (prepared.wakeInMs === null) await condition(() => woken);
     else if (prepared.wakeInMs > 0) await condition(() => woken, prepared.wakeInMs);
   }
-  return makeContinueAsNewFunc<typeof conversionPipelineWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes })({ workspaceId });
+  return makeContinueAsNewFunc<typeof conversionPipelineWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes })(input);
 }

@@ -6,9 +6,15 @@ import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import type { TikTokConnection } from '../../db/repositories/tiktok-connections';
 import { afterFailure, backoffMs, deliveryDeadline, probes, type BackoffState, type RetryClass } from '../../domain/delivery-retry';
 import type { ConversionReason } from '../../domain/reasons';
-import type { ActivityDeps } from '../deps';
-import { workIsolatingCulprits } from './internal-error';
+import type { ActivityDeps, GroupOutcome } from '../deps';
+import { workIsolatingCulprits, type GroupWork } from './internal-error';
+import { addOutcomes, countEnded, noOutcomes, type GroupOutcomes, type PreparationSummary } from './outcomes';
 import type { GroupInput, GroupStepOptions } from './prepare-group';
+
+export interface DeliverGroupInput extends GroupInput {
+  /** What preparation claimed and ended (absent from workflows that started before it was passed on). */
+  prepared?: PreparationSummary;
+}
 
 export interface DeliveredGroup {
   /** `event/track` requests sent. */
@@ -39,6 +45,9 @@ interface Sending {
   /** Attempts so far per conversion, counting the requests of this step. */
   attempts: Map<string, number>;
   tally: DeliveredGroup;
+  outcomes: GroupOutcomes;
+  /** TikTok failed transiently: the rest of the group waits for the workspace's backoff. */
+  backedOff: boolean;
 }
 
 type Sent = 'answered' | 'backing-off';
@@ -82,6 +91,7 @@ async function placeAfterAnswer(sending: Sending, items: readonly DeliveryCandid
  */
 async function send(sending: Sending, items: readonly DeliveryCandidate[], envelope: TrackEnvelope): Promise<Sent> {
   const { deps, input, connection, attempts, tally } = sending;
+  const createdAt = new Map(items.map((item) => [item.id, item.createdAt]));
   const { conversionGroups: groups, conversionHistory: history } = deps.repos;
   const body: TikTokTrackRequest = { ...envelope, data: items.map((item) => (item.requestPayload as unknown as TikTokTrackRequest).data[0] as TikTokTrackRequest['data'][number]) };
   const deliveryRequestId = await groups.openRequest({ workspaceId: input.workspaceId, claimId: input.claimId, envelope, conversionIds: items.map((i) => i.id) });
@@ -101,15 +111,19 @@ async function send(sending: Sending, items: readonly DeliveryCandidate[], envel
     };
     return p.status === 'pending' ? [tried] : [tried, { conversionId: p.id, step: 'outcome', detail: { status: p.status, reason: p.reason } }];
   });
-  await deps.db.transaction(async (trx) => {
-    await groups.recordAnswer(input.claimId, deliveryRequestId, answer, placed, trx);
+  const recorded = await deps.db.transaction(async (trx) => {
+    const ids = await groups.recordAnswer(input.claimId, deliveryRequestId, answer, placed, trx);
     await history.record(entries, trx);
     // Any answer but a retryable failure means TikTok is answering again: an outage or throttling is over.
     if (result.outcome !== 'retryable') await deps.repos.conversionPipelines.clearBackoff(input.workspaceId, trx);
     if (backoff !== undefined) await deps.repos.conversionPipelines.backOff(input.workspaceId, backoff, trx);
     if (tokenInvalid) await deps.repos.tiktokConnections.markReauthorizationRequired(input.workspaceId, trx);
+    return new Set(ids);
   });
   await deps.reached?.('answer-recorded');
+  const stillThisGroups = placed.filter((p) => recorded.has(p.id));
+  countEnded(deps.metrics, sending.outcomes, stillThisGroups.flatMap((p) => (p.status === 'pending' ? [] : [{ status: p.status, reason: p.reason, createdAt: createdAt.get(p.id) as Date }])));
+  if (backoff !== undefined) deps.metrics.conversionsRetrying(backoff.retryClass, stillThisGroups.filter((p) => p.status === 'pending').length);
 
   for (const p of placed) {
     if (p.status === 'delivered') tally.delivered += 1;
@@ -123,16 +137,27 @@ async function send(sending: Sending, items: readonly DeliveryCandidate[], envel
   return send(sending, items.slice(half), envelope);
 }
 
+interface Unsent {
+  id: string;
+  status: 'skipped' | 'failed';
+  reason: ConversionReason;
+  message: string | null;
+  createdAt: Date;
+}
+
 /** Conversions that are not sent: the connection is gone or needs re-authorization, or an event breaks TikTok's rules. */
-async function finishUnsent(deps: ActivityDeps, input: GroupInput, finished: { id: string; status: 'skipped' | 'failed'; reason: ConversionReason; message: string | null }[]): Promise<void> {
+async function finishUnsent(deps: ActivityDeps, input: GroupInput, outcomes: GroupOutcomes, finished: readonly Unsent[]): Promise<void> {
   if (finished.length === 0) return;
-  await deps.db.transaction(async (trx) => {
-    const ended = new Set(await deps.repos.conversionGroups.finishUnsent(input.claimId, finished, trx));
+  const ended = await deps.db.transaction(async (trx) => {
+    const ids = new Set(await deps.repos.conversionGroups.finishUnsent(input.claimId, finished, trx));
+    const endedHere = finished.filter((f) => ids.has(f.id));
     await deps.repos.conversionHistory.record(
-      finished.filter((f) => ended.has(f.id)).map((f) => ({ conversionId: f.id, step: 'outcome', detail: { status: f.status, reason: f.reason, ...(f.message && { message: f.message }) } })),
+      endedHere.map((f) => ({ conversionId: f.id, step: 'outcome', detail: { status: f.status, reason: f.reason, ...(f.message && { message: f.message }) } })),
       trx,
     );
+    return endedHere;
   });
+  countEnded(deps.metrics, outcomes, ended);
 }
 
 /**
@@ -149,28 +174,54 @@ async function requestsFor(deps: ActivityDeps, workspaceId: string, valid: reado
 /** These conversions, checked against TikTok's rules, in as few requests as allowed, until TikTok asks to back off. */
 async function deliverPart(sending: Sending, candidates: readonly DeliveryCandidate[]): Promise<void> {
   const { deps, input, tally } = sending;
-  const unsendable: { id: string; status: 'failed'; reason: ConversionReason; message: string }[] = [];
+  const unsendable: Unsent[] = [];
   const now = Date.now();
-  const valid = candidates.filter((candidate) => {
+  const valid = candidates.filter(({ id, createdAt, eventTime, requestPayload }) => {
     // Waited through an outage (unsent behind a probe) until it could no longer count.
-    if (deliveryDeadline(deps.pipeline.retry, candidate.eventTime).getTime() < now) {
-      unsendable.push({ id: candidate.id, status: 'failed', reason: 'expired', message: "TikTok was failing until after the conversion's event-time horizon" });
+    if (deliveryDeadline(deps.pipeline.retry, eventTime).getTime() < now) {
+      unsendable.push({ id, createdAt, status: 'failed', reason: 'expired', message: "TikTok was failing until after the conversion's event-time horizon" });
       return false;
     }
-    const validation = validateEvent(candidate.requestPayload);
-    if (!validation.ok) unsendable.push({ id: candidate.id, status: 'failed', reason: 'event_invalid', message: validation.message });
+    const validation = validateEvent(requestPayload);
+    if (!validation.ok) unsendable.push({ id, createdAt, status: 'failed', reason: 'event_invalid', message: validation.message });
     return validation.ok;
   });
-  await finishUnsent(deps, input, unsendable);
+  await finishUnsent(deps, input, sending.outcomes, unsendable);
   tally.failed += unsendable.length;
 
   for (const candidate of valid) sending.attempts.set(candidate.id, candidate.attempts);
   for (const batch of await requestsFor(deps, input.workspaceId, valid)) {
     if ((await send(sending, batch.items, batch.envelope)) === 'backing-off') {
       await deps.repos.conversionGroups.release(input.claimId);
+      sending.backedOff = true;
       return;
     }
   }
+}
+
+/** The group's conversions to TikTok; returns how the step ended. */
+async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions, tally: DeliveredGroup, outcomes: GroupOutcomes): Promise<GroupOutcome> {
+  const { conversionGroups: groups } = deps.repos;
+  const candidates = await groups.toDeliver(input.claimId);
+  if (candidates.length === 0) return 'nothing_to_send';
+
+  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
+  if (connection === undefined || connection.status === 'reauthorization_required') {
+    const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
+    await finishUnsent(deps, input, outcomes, candidates.map(({ id, createdAt }) => ({ id, createdAt, status: 'skipped', reason, message: null })));
+    return 'not_connected';
+  }
+
+  const sending: Sending = { deps, input, connection, attempts: new Map(), tally, outcomes, backedOff: false };
+  // A part sent again after a failure skips what was answered meanwhile, and finds nothing once a backoff released the group.
+  const stillPending = async (part: readonly DeliveryCandidate[]) => {
+    const ids = new Set(part.map((c) => c.id));
+    return (await groups.toDeliver(input.claimId)).filter((c) => ids.has(c.id));
+  };
+  const group: GroupWork = { claimId: input.claimId, step: 'deliver', isolate: options.isolateCulprits, outcomes };
+  tally.failed += await workIsolatingCulprits(deps, group, candidates, async (part) => deliverPart(sending, options.isolateCulprits ? await stillPending(part) : part));
+  if (sending.backedOff) return 'backing_off';
+  return tally.requests > 0 ? 'sent' : 'nothing_to_send';
 }
 
 /**
@@ -179,28 +230,27 @@ async function deliverPart(sending: Sending, candidates: readonly DeliveryCandid
  * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
  * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
  * its conversions wait for the workspace's backoff (the next attempt is a probe), or end `expired` if they could no
- * longer count by then.
+ * longer count by then. The group ends with one log line: how its conversions ended, in preparation and here.
  */
-export async function deliverConversionGroup(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<DeliveredGroup> {
+export async function deliverConversionGroup(deps: ActivityDeps, input: DeliverGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<DeliveredGroup> {
+  const started = Date.now();
   const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
-  const { conversionGroups: groups } = deps.repos;
-  const candidates = await groups.toDeliver(input.claimId);
-  if (candidates.length === 0) return tally;
-
-  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
-  if (connection === undefined || connection.status === 'reauthorization_required') {
-    const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
-    await finishUnsent(deps, input, candidates.map((c) => ({ id: c.id, status: 'skipped', reason, message: null })));
-    return tally;
-  }
-
-  const sending: Sending = { deps, input, connection, attempts: new Map(), tally };
-  // A part sent again after a failure skips what was answered meanwhile, and finds nothing once a backoff released the group.
-  const stillPending = async (part: readonly DeliveryCandidate[]) => {
-    const ids = new Set(part.map((c) => c.id));
-    return (await groups.toDeliver(input.claimId)).filter((c) => ids.has(c.id));
-  };
-  const group = { claimId: input.claimId, step: 'deliver', isolate: options.isolateCulprits } as const;
-  tally.failed += await workIsolatingCulprits(deps, group, candidates, async (part) => deliverPart(sending, options.isolateCulprits ? await stillPending(part) : part));
+  const outcomes = noOutcomes();
+  const outcome = await deliverClaimed(deps, input, options, tally, outcomes);
+  deps.metrics.groupProcessed(outcome);
+  const { prepared } = input;
+  deps.log.info(
+    {
+      workspaceId: input.workspaceId,
+      claimId: input.claimId,
+      outcome,
+      size: prepared?.claimed,
+      ...(prepared ? addOutcomes(prepared.outcomes, outcomes) : outcomes),
+      retrying: tally.retrying,
+      requests: tally.requests,
+      durationMs: Date.now() - (prepared?.claimedAt ?? started),
+    },
+    'conversion group processed',
+  );
   return tally;
 }

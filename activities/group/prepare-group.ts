@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrepareCandidate, PreparedConversion } from '../../db/repositories/conversion-groups';
+import type { PartitionScope, PipelinePartition } from '../../db/repositories/conversion-pipelines';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
-import { chooseClick } from '../../domain/attribution';
+import { chooseClick, decideSend, type SendDecision } from '../../domain/attribution';
 import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
 import { deliveryDeadline } from '../../domain/delivery-retry';
 import { meaningfulIdentifier } from '../../domain/identifiers';
@@ -10,7 +11,8 @@ import type { TrackedMessage } from '../../domain/message';
 import type { ConversionReason } from '../../domain/reasons';
 import type { ActivityDeps } from '../deps';
 import { loadWorkspace } from '../load';
-import { workIsolatingCulprits } from './internal-error';
+import { workIsolatingCulprits, type GroupWork } from './internal-error';
+import { countEnded, noOutcomes, type EndedConversion, type PreparationSummary } from './outcomes';
 import { resolveIdentities, type ResolvedIdentity } from './resolve-identities';
 
 export interface GroupInput {
@@ -23,6 +25,8 @@ export interface GroupInput {
 export interface PrepareGroupInput extends GroupInput {
   /** Conversions keep coming: let the group fill for up to the batching window. */
   fill: boolean;
+  /** The workflow's partition of the workspace's conversions; absent for partition 0, as before partitions existed. */
+  partition?: number;
 }
 
 /** How a group step runs this time; the workflow's input and history do not carry it. */
@@ -39,6 +43,10 @@ export interface PreparedGroup {
   failed: number;
   /** Nothing was claimed: the wait before there can be work without a wake-up (a backoff or a lease ending), if any. */
   wakeInMs: number | null;
+  /** The workspace has fewer partitions now: nothing was claimed, what the run held is given back, the workflow ends. */
+  retired?: true;
+  /** Conversions were claimed: for the group's log line, which the delivery step writes. */
+  summary?: PreparationSummary;
 }
 
 /**
@@ -46,29 +54,45 @@ export interface PreparedGroup {
  * the window for the next ones: the workflow, busy meanwhile, is not woken for each of them (a signal, a claim and a
  * delivery per request when requests come a little slower than a group is sent).
  */
-async function fillGroup({ repos, pipeline }: ActivityDeps, workspaceId: string): Promise<void> {
-  const { count, oldest } = await repos.conversionGroups.waiting(workspaceId, pipeline.maxGroupSize);
+async function fillGroup({ repos, pipeline }: ActivityDeps, scope: PartitionScope): Promise<void> {
+  const { count, oldest } = await repos.conversionGroups.waiting(scope, pipeline.maxGroupSize);
   if (count >= pipeline.maxGroupSize) return;
   const wait = oldest === null ? pipeline.batchingWindowMs : oldest.getTime() + pipeline.batchingWindowMs - Date.now();
   if (wait > 0) await sleep(Math.min(wait, pipeline.batchingWindowMs));
 }
 
-/** Claims the next group, or marks the workflow idle when there is none. */
-async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<{ claimed: number; wakeInMs: number | null }> {
+/**
+ * The partition count fell to this partition or below: the run gives back what it still holds, and the partitions
+ * that remain are woken to claim it along with anything its last group gave back unsent. Its partition is marked
+ * idle, so that a wake-up on a stale count finds the workflow ended or ends it again.
+ */
+async function retire(deps: ActivityDeps, partition: PipelinePartition, runId: string): Promise<void> {
+  await deps.repos.conversionGroups.releaseRun(partition.workspaceId, runId);
+  await deps.repos.conversionPipelines.markIdle(partition);
+  await deps.pipelines.wakeWorkspaces([partition.workspaceId]);
+}
+
+/** Claims the next group of the workflow's partition, or marks it idle when there is none. */
+async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<Pick<PreparedGroup, 'claimed' | 'wakeInMs' | 'retired'>> {
   const { conversionGroups: groups, conversionPipelines: pipelines } = deps.repos;
-  const state = await pipelines.find(input.workspaceId);
-  const backoffLeft = state?.resume_at ? state.resume_at.getTime() - Date.now() : 0;
+  const partition = { workspaceId: input.workspaceId, partition: input.partition ?? 0 };
+  const { partitions, idle, resumeAt } = await pipelines.partitionState(partition);
+  if (partition.partition >= partitions) {
+    await retire(deps, partition, input.runId);
+    return { claimed: 0, wakeInMs: null, retired: true };
+  }
+  const scope: PartitionScope = { ...partition, partitions };
+  const backoffLeft = resumeAt ? resumeAt.getTime() - Date.now() : 0;
   if (backoffLeft > 0) return { claimed: 0, wakeInMs: backoffLeft };
-  if (input.fill) await fillGroup(deps, input.workspaceId);
-  const claim = () =>
-    groups.claim({ workspaceId: input.workspaceId, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
+  if (input.fill) await fillGroup(deps, scope);
+  const claim = () => groups.claim({ ...scope, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
   let ids = await claim();
   if (ids.length === 0) {
-    const idle = await pipelines.declareIdle(input.workspaceId);
-    if (!idle.work) return { claimed: 0, wakeInMs: idle.leaseEndsAt === null ? null : Math.max(0, idle.leaseEndsAt.getTime() - Date.now()) };
+    const found = await pipelines.declareIdle(scope);
+    if (!found.work) return { claimed: 0, wakeInMs: found.leaseEndsAt === null ? null : Math.max(0, found.leaseEndsAt.getTime() - Date.now()) };
     ids = await claim();
-  } else if (state?.idle) {
-    await pipelines.markBusy(input.workspaceId);
+  } else if (idle) {
+    await pipelines.markBusy(partition);
   }
   return { claimed: ids.length, wakeInMs: null };
 }
@@ -91,16 +115,13 @@ interface EarlyContext {
 }
 
 /**
- * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent. An app event
- * with an advertising ID is sent all the same (TikTok attributes it by device), without a click outside the window.
+ * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent, unless the
+ * event is an app's with an advertising ID or the workspace matches without a click (domain/attribution.ts).
  */
-function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, windowDays: number): { eligible: boolean; reason?: ConversionReason; keepClick: boolean } {
-  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, windowDays);
-  if (decision.attributed) return { eligible: true, keepClick: true };
-  if (candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage))) {
-    return { eligible: true, keepClick: false };
-  }
-  return { eligible: false, reason: decision.reason, keepClick: true };
+function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, workspace: GroupContext['workspace']): SendDecision {
+  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, workspace.attributionWindowDays);
+  const advertisingId = candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage));
+  return decideSend(decision, { advertisingId, matchWithoutClick: workspace.matchWithoutClick });
 }
 
 interface GroupContext extends EarlyContext {
@@ -108,14 +129,16 @@ interface GroupContext extends EarlyContext {
 }
 
 /** Identity, window and request for these conversions, stored in one transaction: all of them, or none. */
-async function preparePart(deps: ActivityDeps, claimId: string, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
+async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
   const { repos } = deps;
   const { workspace, connection } = context;
   const prepared: PreparedConversion[] = [];
   const history: HistoryEntry[] = [];
-  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys'>, skip: Skip) => {
-    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null });
+  const skipped = new Map<string, EndedConversion>();
+  const finish = (candidate: PrepareCandidate, base: Omit<PreparedConversion, 'id' | 'status' | 'reason' | 'requestPayload' | 'testMode' | 'matchKeys' | 'sentWithoutClick'>, skip: Skip) => {
+    prepared.push({ id: candidate.id, ...base, ...skip, requestPayload: null, testMode: null, matchKeys: null, sentWithoutClick: false });
     history.push({ conversionId: candidate.id, step: 'outcome', detail: { status: skip.status, reason: skip.reason } });
+    skipped.set(candidate.id, { ...skip, createdAt: candidate.createdAt });
   };
 
   const toResolve = candidates.filter((candidate) => {
@@ -133,10 +156,17 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       step: 'identity_resolved',
       detail: { linkedVisitors: identity.linkedVisitors, ...(click && { clickAnonymousId: click.anonymousId, clickCapturedAt: click.capturedAt.toISOString() }) },
     });
-    const window = checkWindow(candidate, identity, workspace.attributionWindowDays);
-    history.push({ conversionId: candidate.id, step: 'window_checked', detail: { eligible: window.eligible, ...(window.reason && { reason: window.reason }) } });
-    const found = window.keepClick ? { click, ttp, identityPath } : { click: null, ttp, identityPath: null };
-    if (!window.eligible) return finish(candidate, found, { status: 'skipped', reason: window.reason as ConversionReason });
+    const window = checkWindow(candidate, identity, workspace);
+    const sentWithoutClick = window.send && window.by === 'match_keys';
+    history.push({
+      conversionId: candidate.id,
+      step: 'window_checked',
+      detail: window.send ? { eligible: true, ...(sentWithoutClick && { sentWithoutClick }) } : { eligible: false, reason: window.reason },
+    });
+    // A click outside the window stays on a skipped conversion to explain it; one sent without its click carries none.
+    const keepClick = !window.send || window.by === 'click';
+    const found = keepClick ? { click, ttp, identityPath } : { click: null, ttp, identityPath: null };
+    if (!window.send) return finish(candidate, found, { status: 'skipped', reason: window.reason });
 
     const built = buildConversionRequest({
       message: candidate.message as unknown as TrackedMessage,
@@ -145,7 +175,7 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       connection,
       linked: { emails: walk.values('email_sha256', LINKED_HASH_HOPS), phones: walk.values('phone_sha256', LINKED_HASH_HOPS) },
       // Without its click, only the converting visitor's own profile may lend match keys.
-      visitors: window.keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
+      visitors: keepClick ? visitors : visitors.filter((v) => v.anonymousId === meaningfulIdentifier(candidate.message.anonymousId)),
     });
     if (!built.ready) return finish(candidate, found, { status: 'skipped', reason: built.reason });
     prepared.push({
@@ -156,14 +186,17 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
       requestPayload: built.payload as unknown as Record<string, unknown>,
       testMode: workspace.testMode,
       matchKeys: built.matchKeys,
+      sentWithoutClick,
     });
     history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
   });
 
-  await deps.db.transaction(async (trx) => {
-    await repos.conversionGroups.storePrepared(claimId, prepared, trx);
+  const stored = await deps.db.transaction(async (trx) => {
+    const ids = await repos.conversionGroups.storePrepared(group.claimId, prepared, trx);
     await repos.conversionHistory.record(history, trx);
+    return ids;
   });
+  countEnded(deps.metrics, group.outcomes, stored.flatMap((id) => skipped.get(id) ?? []));
   const ready = prepared.filter((p) => p.status === 'pending').length;
   tally.ready += ready;
   tally.skipped += prepared.length - ready;
@@ -175,18 +208,19 @@ async function preparePart(deps: ActivityDeps, claimId: string, context: GroupCo
  * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
  */
 export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
-  const { claimed, wakeInMs } = await claimGroup(deps, input);
-  if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs };
+  const { claimed, wakeInMs, retired } = await claimGroup(deps, input);
+  if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs, ...(retired && { retired }) };
+  const summary: PreparationSummary = { claimed, claimedAt: Date.now(), outcomes: noOutcomes() };
 
   const { repos } = deps;
   const candidates = await repos.conversionGroups.toPrepare(input.claimId);
-  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null };
+  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null, summary };
   const workspace = await loadWorkspace(deps, input.workspaceId);
   const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
   const context: GroupContext = { workspace, ruleEvents: new Set(rules.keys()), connection: await repos.tiktokConnections.summary(workspace.id) };
 
-  const group = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits } as const;
+  const group: GroupWork = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits, outcomes: summary.outcomes };
   const tally = { ready: 0, skipped: 0 };
-  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, input.claimId, context, part, tally));
-  return { claimed, ...tally, failed, wakeInMs: null };
+  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, group, context, part, tally));
+  return { claimed, ...tally, failed, wakeInMs: null, summary };
 }

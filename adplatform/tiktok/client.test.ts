@@ -7,7 +7,7 @@ import {
 } from '../../devstack/tiktok-fake';
 import { sampleEvent, sha256Hex } from '../../devstack/tiktok-fake/test-fixtures';
 import { createTikTokClient, type TikTokClient } from './client';
-import { buildTikTokUrl } from './request';
+import { buildTikTokUrl, type TikTokCallRecord } from './request';
 import type { TikTokTrackRequest } from '../../domain/tiktok-wire';
 
 const REQUEST_ID = /^\d{14}[0-9A-F]{20}$/;
@@ -229,6 +229,23 @@ describe('createTikTokClient options', () => {
     [{ baseUrl: 'https://business-api.tiktok.com', timeoutMs: 0 }, /timeoutMs must be a positive integer/],
   ])('rejects %j', (options, error) => {
     expect(() => createTikTokClient(options)).toThrow(error);
+  });
+});
+
+describe('onCall', () => {
+  it('is told of each call once it has ended: its path, duration and result, failures included', async () => {
+    const calls: TikTokCallRecord[] = [];
+    const observed = createTikTokClient({ baseUrl: fake.url, timeoutMs: 1000, onCall: (call) => calls.push(call) });
+    await fake.injectFaults([{ code: 50002 }]);
+    const failed = await observed.trackEvents(FAKE_TIKTOK_ACCESS_TOKEN, trackRequest());
+    const accepted = await observed.trackEvents(FAKE_TIKTOK_ACCESS_TOKEN, trackRequest());
+
+    expect(calls).toEqual([
+      { path: '/open_api/v1.3/event/track/', seconds: expect.any(Number), result: failed },
+      { path: '/open_api/v1.3/event/track/', seconds: expect.any(Number), result: accepted },
+    ]);
+    expect(calls.map((call) => call.result.code)).toEqual([50002, 0]);
+    expect(calls.every((call) => call.seconds > 0)).toBe(true);
   });
 });
 

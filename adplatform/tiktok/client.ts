@@ -13,7 +13,7 @@ import type {
   TikTokReportData,
   TikTokReportQuery,
 } from './marketing-types';
-import { callTikTok, type TikTokTransport } from './request';
+import { callTikTok, type TikTokCallRecord, type TikTokTransport } from './request';
 import type { TikTokCallResult } from './result';
 import type { TikTokTrackRequest, TikTokTrackResponseData } from '../../domain/tiktok-wire';
 
@@ -24,6 +24,8 @@ export interface TikTokClientOptions {
   timeoutMs?: number;
   /** Fetch implementation. Default: Node's global `fetch`. */
   fetch?: typeof fetch;
+  /** Told of every call once it has ended (the worker's metrics). */
+  onCall?: (call: TikTokCallRecord) => void;
 }
 
 /** Every method resolves for every remote outcome (see result.ts); none throws for a TikTok or network failure. */
@@ -127,5 +129,5 @@ function resolveTransport(options: TikTokClientOptions): TikTokTransport {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(`TikTok client: timeoutMs must be a positive integer, got ${timeoutMs}`);
   }
-  return { baseUrl: options.baseUrl, timeoutMs, fetch: options.fetch ?? globalThis.fetch };
+  return { baseUrl: options.baseUrl, timeoutMs, fetch: options.fetch ?? globalThis.fetch, onCall: options.onCall };
 }

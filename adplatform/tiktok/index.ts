@@ -11,6 +11,7 @@ export {
   TIKTOK_PATHS,
   TIKTOK_SANDBOX_BASE_URL,
 } from './config';
+export type { TikTokCallRecord } from './request';
 export type { TikTokCallResult, TikTokPermanent, TikTokRetryable, TikTokSuccess } from './result';
 export type * from '../../domain/tiktok-wire';
 export type * from './marketing-types';

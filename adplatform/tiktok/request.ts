@@ -4,11 +4,19 @@ import { TIKTOK_ACCESS_TOKEN_HEADER } from './config';
 import type { TikTokCallResult } from './result';
 import type { TikTokEnvelope } from '../../domain/tiktok-wire';
 
+/** One call as it ended, for metrics: the path, how long it took and what it came to. */
+export interface TikTokCallRecord {
+  path: string;
+  seconds: number;
+  result: TikTokCallResult<unknown>;
+}
+
 /** Where and how calls are made; shared by every endpoint of the client. */
 export interface TikTokTransport {
   baseUrl: string;
   timeoutMs: number;
   fetch: typeof fetch;
+  onCall?: (call: TikTokCallRecord) => void;
 }
 
 export type TikTokQueryValue = string | number | boolean | readonly unknown[] | Record<string, unknown>;
@@ -38,6 +46,13 @@ export async function callTikTok<TData>(
   transport: TikTokTransport,
   request: TikTokRequest,
 ): Promise<TikTokCallResult<TData>> {
+  const started = performance.now();
+  const result = await exchange<TData>(transport, request);
+  transport.onCall?.({ path: request.path, seconds: (performance.now() - started) / 1000, result });
+  return result;
+}
+
+async function exchange<TData>(transport: TikTokTransport, request: TikTokRequest): Promise<TikTokCallResult<TData>> {
   const url = buildTikTokUrl(transport.baseUrl, request.path, request.query);
   const headers: Record<string, string> = {};
   if (request.accessToken !== undefined) headers[TIKTOK_ACCESS_TOKEN_HEADER] = request.accessToken;

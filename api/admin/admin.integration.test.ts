@@ -42,7 +42,7 @@ describe('admin auth', () => {
 describe('workspaces', () => {
   it('creates, lists and shows workspaces with the default settings', async () => {
     const created = await newWorkspace('Bakery');
-    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30 });
+    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, matchWithoutClick: false, pipelinePartitions: 1 });
     expect((await admin('GET', '/admin/workspaces')).json().workspaces.map((w: Workspace) => w.id)).toContain(created.id);
     expect((await admin('GET', `/admin/workspaces/${created.id}`)).json()).toEqual(created);
   });
@@ -72,18 +72,56 @@ describe('settings', () => {
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { testEventCode: null })).statusCode).toBe(400);
   });
 
+  it('splits a workspace among pipeline partitions, logs the change and wakes every partition the change concerns', async () => {
+    const ws = await newWorkspace();
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 4 })).json()).toMatchObject({ pipelinePartitions: 4 });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 2 })).json()).toMatchObject({ pipelinePartitions: 2 });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: 2 })).statusCode).toBe(200);
+    // 1 → 4 wakes the four, 4 → 2 the four again (two to claim what moved, two to end); setting 2 again changes nothing.
+    expect(subject.starts.wokenPartitions.filter((p) => p.workspaceId === ws.id).map((p) => p.partition)).toEqual([0, 1, 2, 3, 0, 1, 2, 3]);
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ actor, action, target, before, after }) => ({ actor, action, target, before, after }))).toEqual([
+      { actor: 'operator', action: 'settings.update', target: 'pipelinePartitions', before: { pipelinePartitions: 4 }, after: { pipelinePartitions: 2 } },
+      { actor: 'operator', action: 'settings.update', target: 'pipelinePartitions', before: { pipelinePartitions: 1 }, after: { pipelinePartitions: 4 } },
+    ]);
+  });
+
   it('names each invalid setting', async () => {
     const ws = await newWorkspace();
-    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { attributionWindowDays: 91, defaultPhoneRegion: 'XX', testMode: 'yes', eventRetentionDays: 0 });
+    const response = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {
+      attributionWindowDays: 91,
+      defaultPhoneRegion: 'XX',
+      testMode: 'yes',
+      eventRetentionDays: 0,
+      matchWithoutClick: 'on',
+      pipelinePartitions: 17,
+    });
     expect(response.json().issues).toEqual([
       'attributionWindowDays must be a whole number of days from 1 to 90',
       'testMode must be true or false',
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
       'eventRetentionDays must be a whole number of days from 1 to 3650',
+      'matchWithoutClick must be true or false',
+      'pipelinePartitions must be a whole number of workflows from 1 to 16',
     ]);
+    for (const partitions of [0, 2.5, '4']) {
+      expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: partitions })).json().issues).toEqual(['pipelinePartitions must be a whole number of workflows from 1 to 16']);
+    }
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick, pipelinePartitions',
     );
+  });
+
+  it('turns matching without a click on and off, each change in the change log', async () => {
+    const ws = await newWorkspace();
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { matchWithoutClick: true })).json()).toMatchObject({ matchWithoutClick: true });
+    expect((await admin('GET', `/admin/workspaces/${ws.id}`)).json()).toMatchObject({ matchWithoutClick: true });
+    await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { matchWithoutClick: false });
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ action, target, before, after }) => ({ action, target, before, after }))).toEqual([
+      { action: 'settings.update', target: 'matchWithoutClick', before: { matchWithoutClick: true }, after: { matchWithoutClick: false } },
+      { action: 'settings.update', target: 'matchWithoutClick', before: { matchWithoutClick: false }, after: { matchWithoutClick: true } },
+    ]);
   });
 
   it('stores allowed origins as browsers send them, and names each one that is not an origin', async () => {
@@ -158,18 +196,21 @@ describe('conversion rules', () => {
     expect((await admin('PUT', `${base}/purchase`, {})).json()).toEqual({
       event: 'purchase',
       tiktokEvent: 'CompletePayment',
+      alsoSendAs: [],
       value: { source: 'order_total' },
       chosen: 'purchase is a standard event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect((await admin('PUT', `${base}/lead`, { value: { source: 'fixed', amount: 25, currency: 'usd' } })).json()).toEqual({
       event: 'lead',
       tiktokEvent: 'SubmitForm',
+      alsoSendAs: [],
       value: { source: 'fixed', amount: 25, currency: 'USD' },
       chosen: 'lead is a standard event: sent to TikTok as SubmitForm, valued at 25 USD.',
     });
     expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({
       event: 'subscription_started',
       tiktokEvent: 'subscription_started',
+      alsoSendAs: [],
       value: { source: 'none' },
       chosen: 'subscription_started is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties, without a value.',
     });
@@ -186,6 +227,7 @@ describe('conversion rules', () => {
     expect(await put('Order Completed')).toEqual({
       event: 'Order Completed',
       tiktokEvent: 'CompletePayment',
+      alsoSendAs: [],
       value: { source: 'order_total' },
       chosen: 'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
@@ -216,10 +258,10 @@ describe('conversion rules', () => {
         actor: 'operator',
         action: 'rule.put',
         target: 'Order Completed',
-        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } },
-        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'none' } },
+        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } },
+        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' } },
       },
-      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } } },
+      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } } },
     ]);
   });
 
@@ -243,6 +285,39 @@ describe('conversion rules', () => {
       { event: 'Product Viewed', count: 3, lastSeenAt: expect.any(String), tiktokEvent: 'ViewContent', mapping: 'segment', value: { source: 'order_total' } },
       { event: 'Wishlist Shared', count: 1, lastSeenAt: expect.any(String), tiktokEvent: 'Wishlist Shared', mapping: 'custom', value: { source: 'none' } },
     ]);
+  });
+
+  it('also sends a rule\'s events as other TikTok events, says so, and names what is wrong with them', async () => {
+    const ws = await newWorkspace();
+    const base = `/admin/workspaces/${ws.id}/conversion-rules`;
+    expect((await admin('PUT', `${base}/Order%20Completed`, { alsoSendAs: ['PlaceAnOrder'] })).json()).toEqual({
+      event: 'Order Completed',
+      tiktokEvent: 'CompletePayment',
+      alsoSendAs: ['PlaceAnOrder'],
+      value: { source: 'order_total' },
+      chosen:
+        'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.' +
+        ' Each is also sent as PlaceAnOrder: one conversion per TikTok event, the additional ones under their own event_id (<event_id>:PlaceAnOrder); CompletePayment keeps the plain event_id, which the browser pixel shares.',
+    });
+    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' } }]);
+
+    const refused = async (body: unknown) => {
+      const response = await admin('PUT', `${base}/Order%20Completed`, body);
+      expect(response.statusCode).toBe(400);
+      return response.json().issues;
+    };
+    expect(await refused({ alsoSendAs: ['placeanorder'] })).toEqual(['alsoSendAs names "placeanorder", which is not a TikTok standard event: did you mean PlaceAnOrder?']);
+    expect(await refused({ alsoSendAs: ['OrderShipped'] })).toEqual([expect.stringMatching(/^alsoSendAs names "OrderShipped", which is not a TikTok standard event: one of AddPaymentInfo, /)]);
+    expect(await refused({ alsoSendAs: ['PlaceAnOrder', 'PlaceAnOrder'] })).toEqual(['alsoSendAs names PlaceAnOrder twice']);
+    expect(await refused({ alsoSendAs: ['CompletePayment'] })).toEqual(["alsoSendAs names CompletePayment, the rule's own TikTok event, which is sent already"]);
+    expect(await refused({ tiktokEvent: 'Purchase', alsoSendAs: ['Purchase'] })).toEqual(["alsoSendAs names Purchase, the rule's own TikTok event, which is sent already"]);
+    expect(await refused({ alsoSendAs: ['PlaceAnOrder', 'Purchase', 'AddPaymentInfo', 'Subscribe'] })).toEqual(['alsoSendAs must name at most 3 TikTok events, not 4']);
+    expect(await refused({ alsoSendAs: 'PlaceAnOrder' })).toEqual(['alsoSendAs must be a list of TikTok event names, e.g. ["PlaceAnOrder"]']);
+    expect(await refused({ alsoSendAs: [7] })).toEqual(['alsoSendAs[0] must be a TikTok event name']);
+    expect((await subject.repos.conversionRules.find(ws.id, 'Order Completed'))?.alsoSendAs).toEqual(['PlaceAnOrder']);
+
+    // PUT replaces the whole rule: without alsoSendAs it sends its own TikTok event only.
+    expect((await admin('PUT', `${base}/Order%20Completed`, {})).json().alsoSendAs).toEqual([]);
   });
 
   it('names what is wrong with a value', async () => {

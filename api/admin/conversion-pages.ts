@@ -1,4 +1,4 @@
-import type { ConversionRepository } from '../../db/repositories/conversions';
+import type { ConversionRepository, MessagePosition } from '../../db/repositories/conversions';
 import type { ConversionRow, ConversionStatus } from '../../db/types';
 import { badRequest } from '../http/http-error';
 
@@ -33,7 +33,7 @@ export function decodeCursor(text: string): Cursor {
 }
 
 export interface ConversionPage {
-  rows: ConversionRow[];
+  rows: (ConversionRow & MessagePosition)[];
   nextCursor: string | null;
 }
 

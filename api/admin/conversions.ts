@@ -67,7 +67,12 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     const row = await repos.conversions.findInWorkspace(workspaceOf(request).id, id);
     if (row === undefined) throw notFound(`conversion ${id} does not exist in this workspace`);
     const deliveryRequest = row.delivery_request_id === null ? undefined : await repos.conversionGroups.findRequest(row.delivery_request_id);
-    const related = { deliveryRequest, history: await repos.conversionHistory.list(row.id), repeatedBy: await repos.eventListing.repeating(row.id, REPEATS_SHOWN) };
+    const related = {
+      deliveryRequest,
+      history: await repos.conversionHistory.list(row.id),
+      repeatedBy: await repos.eventListing.repeating(row.id, REPEATS_SHOWN),
+      ofMessage: await repos.conversions.ofMessage(row.workspace_id, row.event_row_id),
+    };
     return conversionDetail(row, related, workflowLink);
   });
 

@@ -1,5 +1,6 @@
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import { eventMapping } from '../../domain/event-mapping';
+import { additionalEventId } from '../../domain/rule-events';
 
 function mappingText(rule: ConversionRule, tiktokEventGiven: boolean): string {
   if (tiktokEventGiven) return `${rule.sourceEvent} is sent to TikTok as ${rule.tiktokEvent}`;
@@ -20,7 +21,14 @@ function valueText(rule: ConversionRule): string {
   return `valued at the amount in the event: properties.total, else value, revenue, or price × quantity${fallback}`;
 }
 
-/** What `PUT …/conversion-rules/:event` chose, in one sentence for the person who asked, defaults included. */
+function additionalText(rule: ConversionRule): string {
+  const [first] = rule.alsoSendAs;
+  if (first === undefined) return '';
+  const example = additionalEventId('<event_id>', first);
+  return ` Each is also sent as ${rule.alsoSendAs.join(', ')}: one conversion per TikTok event, the additional ones under their own event_id (${example}); ${rule.tiktokEvent} keeps the plain event_id, which the browser pixel shares.`;
+}
+
+/** What `PUT …/conversion-rules/:event` chose, in a sentence or two for the person who asked, defaults included. */
 export function ruleChoice(rule: ConversionRule, given: { tiktokEvent: boolean }): string {
-  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.`;
+  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.${additionalText(rule)}`;
 }

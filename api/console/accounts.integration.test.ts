@@ -226,8 +226,8 @@ describe('change log', () => {
     const entries = await changeLog(['rule.put']).where({ target: 'lead' });
     const editorId = (await testDb.db('users').where({ email: 'ed@fern.example' }).first())?.id;
     expect(entries.map((e) => [e.actor, e.before, e.after])).toEqual([
-      [`user:${editorId}`, null, { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 25, currency: 'USD' } }],
-      ['operator', { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 25, currency: 'USD' } }, { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 30, currency: 'USD' } }],
+      [`user:${editorId}`, null, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' } }],
+      ['operator', { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' } }, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 30, currency: 'USD' } }],
     ]);
 
     const key = (await adminCall(app, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { name: 'ops' })).json();
@@ -243,9 +243,13 @@ describe('change log', () => {
 
     const shown = (await editor('GET', `${ws}/change-log?limit=3`)).json();
     expect(shown.entries).toHaveLength(3);
-    expect(shown.entries[0]).toMatchObject({ action: 'tiktok.connect', actorName: 'operator (settings API)' });
+    expect(shown.entries[0]).toMatchObject({ action: 'tiktok.connect', actorName: 'an operator (settings API)', summary: 'Connected TikTok with a token from Events Manager' });
     expect(shown.nextBeforeId).toEqual(expect.any(String));
     const ruleEntry = (await editor('GET', `${ws}/change-log?limit=200`)).json().entries.find((e: { actor: string }) => e.actor === `user:${editorId}`);
-    expect(ruleEntry.actorName).toBe('ed@fern.example');
+    expect(ruleEntry).toMatchObject({
+      actorName: 'ed@fern.example',
+      summary: 'Added the rule “lead” → SubmitForm, worth 25 USD',
+      changes: expect.arrayContaining([{ field: 'TikTok event', before: '–', after: 'SubmitForm' }]),
+    });
   });
 });

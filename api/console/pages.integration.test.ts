@@ -88,6 +88,23 @@ describe('the pages’ figures', () => {
     expect(statuses).toEqual(['delivered', 'skipped']);
   });
 
+  it('shows a rule\'s additional TikTok events on the overview, and counts their event_ids as shareable only when the event\'s own is', async () => {
+    const shopId = await createWorkspace(app, 'Sign-up shop');
+    const shopKey = (await adminCall(app, 'POST', `/admin/workspaces/${shopId}/api-keys`, { name: 'backend' })).json().key;
+    const editor = asPerson(app, await personIn(app, shopId, 'signup@tea.example', 'editor'));
+    expect((await editor('PUT', `workspaces/${shopId}/rules/signup`, { alsoSendAs: ['Lead'] })).json()).toMatchObject({ tiktokEvent: 'CompleteRegistration', alsoSendAs: ['Lead'] });
+    const signup = (n: number, properties: object = {}) => ({ type: 'track', messageId: `s-${n}`, event: 'signup', userId: `u-${n}`, properties });
+    const sent = await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [signup(1, { event_id: 'px-1' }), signup(2)] }, headers: { authorization: `Bearer ${shopKey}` } });
+    expect(sent.statusCode).toBe(200);
+    expect((await testDb.db('conversions').where({ workspace_id: shopId }).orderBy('event_id')).map((c) => c.event_id)).toEqual(['px-1', 'px-1:Lead', 's-2', 's-2:Lead']);
+
+    // The test before rolled every hour up: these conversions are counted as they are rolled up again.
+    await subject.repos.conversionCounts.rollUp(new Date(Date.now() + 8 * 86_400_000));
+    const overview = (await editor('GET', `workspaces/${shopId}/overview?from=${today()}&to=${today()}`)).json();
+    expect(overview.tiktokEvents.map((e: { tiktokEvent: string }) => e.tiktokEvent)).toEqual(['CompleteRegistration', 'Lead']);
+    expect(overview.eventIds).toEqual({ conversions: 4, shareable: 2, share: 0.5 });
+  });
+
   it('finds conversions by status, reason and order ID, pages them, and explains one', async () => {
     const all = (await person('GET', `${ws}/conversions?limit=1`)).json();
     expect(all.conversions).toHaveLength(1);
@@ -102,7 +119,12 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/conversions?status=lost`)).json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
 
     const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
-    expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null, history: [] });
+    expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { label: 'No TikTok click found', explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null });
+    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event “purchase” arrived', 'Became a conversion: purchase → CompletePayment', 'Not sent: No TikTok click found']);
+
+    const reasons = (await person('GET', `${ws}/reasons`)).json().reasons;
+    expect(reasons).toContainEqual({ reason: 'no_ttclid', label: 'No TikTok click found', explanation: expect.any(String), fix: expect.stringContaining('tracking tag') });
+    expect(reasons.every((r: { label: string }) => r.label !== '' && !r.label.includes('_'))).toBe(true);
   });
 
   it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
@@ -114,6 +136,8 @@ describe('the pages’ figures', () => {
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);
+    const timeline = (await person('GET', `${ws}/conversions/${skipped?.id}`)).json().timeline;
+    expect(timeline.at(-1)).toEqual({ at: expect.any(String), summary: 'Sent again at the request of tea@tea.example', details: [{ label: 'Asked by', value: 'tea@tea.example' }] });
     expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
   });
 
@@ -158,8 +182,21 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/install`)).json()).toEqual({
       ingestUrl: 'http://localhost:80',
       scriptUrl: 'http://localhost:80/js/v1/signalbox.js',
-      trackingTag: '<script async src="http://localhost:80/js/v1/signalbox.js" data-key="BROWSER_KEY"></script>',
       adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',
     });
+  });
+
+  it('takes a rule for any event name ingest accepts, in the console and the settings API alike, and names the limit past it', async () => {
+    const longest = 'x'.repeat(200);
+    const accented = 'é'.repeat(200);
+    for (const event of [longest, accented]) {
+      expect((await person('PUT', `${ws}/rules/${encodeURIComponent(event)}`, { tiktokEvent: 'ViewContent' })).statusCode).toBe(200);
+      expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/${encodeURIComponent(event)}`, { tiktokEvent: 'Search' })).statusCode).toBe(200);
+      expect(await subject.repos.conversionRules.find(workspaceId, event)).toMatchObject({ tiktokEvent: 'Search' });
+      expect((await person('DELETE', `${ws}/rules/${encodeURIComponent(event)}`)).json()).toEqual({ event, deleted: true });
+    }
+    const tooLong = encodeURIComponent(`${longest}y`);
+    expect((await person('PUT', `${ws}/rules/${tooLong}`, {})).json().issues).toEqual(['event must be at most 200 characters']);
+    expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/${tooLong}`, {})).json().issues).toEqual(['event must be at most 200 characters']);
   });
 });

@@ -17,6 +17,8 @@ const PAGE_HEADERS = {
   // Invitation links carry their token in the URL: never hand it to another site.
   'referrer-policy': 'no-referrer',
 };
+/** The console's icon (console/public/favicon.svg), which index.html links to. */
+const FAVICON_PATH = '/console/favicon.svg';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'application/javascript; charset=utf-8',
@@ -64,12 +66,14 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, he
 }
 
 /**
- * `/console/`: the single-page app, served from memory. Assets by their hashed names with a year's caching; any other
- * path under `/console/` is the app's own route and gets `index.html` (its router takes over). Without a build, a
- * page says how to make one.
+ * `/console/`: the single-page app, served from memory. Assets by their hashed names with a year's caching, the files
+ * of console/public by their own names; any other path under `/console/` is the app's own route and gets `index.html`
+ * (its router takes over). Without a build, a page says how to make one.
  */
 export const consoleAppRoutes: FastifyPluginAsync<{ directory?: string }> = async (app, { directory = BUILT_CONSOLE_DIR }) => {
   app.get('/console', async (_request, reply) => reply.redirect('/console/'));
+  // Browsers and tools that ask the site root for its icon get the console's.
+  app.get('/favicon.ico', async (_request, reply) => reply.redirect(FAVICON_PATH));
   const built = existsSync(path.join(directory, 'index.html')) ? loadBuild(directory) : undefined;
   app.get('/console/*', async (request, reply) => {
     const relative = (request.params as { '*': string })['*'];
@@ -78,6 +82,9 @@ export const consoleAppRoutes: FastifyPluginAsync<{ directory?: string }> = asyn
     const asset = relative.startsWith('assets/') ? built.get(relative) : undefined;
     if (asset !== undefined) return send(request, reply, asset, { 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' });
     if (relative.startsWith('assets/')) return reply.code(404).type('text/plain; charset=utf-8').send('no such asset: the console was rebuilt, reload the page');
+    // Files of console/public (the icon) keep their names, so they are revalidated rather than cached for a year.
+    const unhashed = relative === 'index.html' ? undefined : built.get(relative);
+    if (unhashed !== undefined) return send(request, reply, unhashed, { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
     return send(request, reply, built.get('index.html') as StaticFile, PAGE_HEADERS);
   });
 };

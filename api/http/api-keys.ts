@@ -3,7 +3,7 @@ import type { CreatedApiKey } from '../../db/repositories/api-keys';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { jsonBody, requiredText } from './fields';
 
-/* What the settings API and the console share about API keys: the creation body, the key parameter, the notice. */
+/* What the settings API and the console share about API keys (the creation body, the key parameter), and the settings API's notice. */
 
 export const createKeyBody = jsonBody({
   name: requiredText(100),

@@ -1,11 +1,12 @@
+import type { MessageConversion, MessagePosition } from '../../db/repositories/conversions';
 import type { ListedEvent } from '../../db/repositories/event-listing';
 import type { ConversionHistoryRow, ConversionRow, TikTokRequestRow } from '../../db/types';
 
 /** The Temporal UI page of a workflow, of one of its runs when the run is known. */
 export type WorkflowLink = (workflowId: string, runId: string | null) => string;
 
-/** One line of the conversions list. */
-export function conversionSummary(row: ConversionRow) {
+/** One line of the conversions list; `messageEvent` says which of the TikTok events sent for its message it is. */
+export function conversionSummary(row: ConversionRow & MessagePosition) {
   return {
     id: row.id,
     status: row.status,
@@ -13,10 +14,13 @@ export function conversionSummary(row: ConversionRow) {
     sourceEvent: row.source_event,
     tiktokEvent: row.tiktok_event,
     eventId: row.event_id,
+    messageEvent: { position: row.message_position, of: row.message_conversions },
     eventTime: row.event_time,
     value: row.value,
     currency: row.currency,
     testMode: row.test_mode,
+    /** Sent with no click inside the attribution window, for TikTok to match on its other keys (`matchWithoutClick`). */
+    sentWithoutClick: row.sent_without_click,
     tiktokRequestId: row.tiktok_request_id,
     warnings: row.warnings,
     createdAt: row.created_at,
@@ -46,17 +50,21 @@ export interface ConversionRelated {
   history: ConversionHistoryRow[];
   /** Later events that repeated its order_id / event_id (stored, but no new conversion). */
   repeatedBy: readonly ListedEvent[];
+  /** The conversions made from its message, itself included, in its rule's order. */
+  ofMessage: readonly MessageConversion[];
 }
 
 /**
  * Everything an operator needs to explain a conversion: the click used, where each match key came from, the exact
  * (hashed) event and the request it went in, TikTok's answer, the timeline of its steps and delivery attempts, the
- * workflow (and run) that processed it, and the later events that repeated it.
+ * workflow (and run) that processed it, the later events that repeated it, and the other TikTok events sent for its
+ * message.
  */
 export function conversionDetail(row: ConversionRow, related: ConversionRelated, workflowLink?: WorkflowLink) {
-  const { deliveryRequest, history, repeatedBy } = related;
+  const { deliveryRequest, history, repeatedBy, ofMessage } = related;
+  const position = { message_position: ofMessage.findIndex((c) => c.id === row.id) + 1, message_conversions: ofMessage.length };
   return {
-    ...conversionSummary(row),
+    ...conversionSummary({ ...row, ...position }),
     workspaceId: row.workspace_id,
     messageId: row.message_id,
     eventSource: row.event_source,
@@ -80,6 +88,8 @@ export function conversionDetail(row: ConversionRow, related: ConversionRelated,
     },
     timeline: history.map((entry) => ({ at: entry.at, step: entry.step, detail: entry.detail })),
     repeatedBy: repeatedBy.map((event) => ({ id: event.id, messageId: event.messageId, event: event.eventName, receivedAt: event.receivedAt })),
+    /** Every TikTok event sent for the same message (several when its rule also sends it as other events). */
+    messageEvents: ofMessage.map((c) => ({ id: c.id, tiktokEvent: c.tiktok_event, eventId: c.event_id, status: c.status })),
     updatedAt: row.updated_at,
   };
 }

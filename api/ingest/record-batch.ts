@@ -9,6 +9,7 @@ import { isPurchase } from '../../domain/event-mapping';
 import { sha256Hex } from '../../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../../domain/message';
 import { observe } from '../../domain/observation';
+import { ruleEvents } from '../../domain/rule-events';
 import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
@@ -109,8 +110,8 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
 const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
 
 /**
- * A conversion for every track event a rule maps; an event whose conversion (TikTok event and event_id) came earlier
- * in the batch repeats it instead.
+ * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events); an event
+ * whose conversion (TikTok event and event_id) came earlier in the batch repeats it instead.
  */
 function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], rules: ReadonlyMap<string, ConversionRule>) {
   const conversions = new Map<string, NewConversion>();
@@ -118,26 +119,28 @@ function conversionsFor(workspace: Workspace, stored: readonly (Received & { row
   for (const { message, occurredAt: at, rowId, fromAppKey } of stored) {
     const rule = message.type === 'track' && message.event !== undefined ? rules.get(message.event) : undefined;
     if (rule === undefined) continue;
-    const eventId = deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent));
-    const key = conversionKey({ tiktokEvent: rule.tiktokEvent, eventId });
-    if (conversions.has(key)) {
-      repeats.push({ eventRowId: rowId, tiktokEvent: rule.tiktokEvent, eventId });
-      continue;
-    }
     const { value, currency, warning } = conversionValue(rule, message.properties);
-    conversions.set(key, {
-      eventRowId: rowId,
-      messageId: message.messageId,
-      sourceEvent: rule.sourceEvent,
-      tiktokEvent: rule.tiktokEvent,
-      eventId,
-      eventTime: at,
-      eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
-      value: value ?? null,
-      currency: currency ?? null,
-      workflowId: conversionPipelineWorkflowId(workspace.id),
-      warnings: warning === undefined ? [] : [warning],
-    });
+    for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
+      const key = conversionKey({ tiktokEvent, eventId });
+      if (conversions.has(key)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
+        continue;
+      }
+      conversions.set(key, {
+        eventRowId: rowId,
+        messageId: message.messageId,
+        sourceEvent: rule.sourceEvent,
+        tiktokEvent,
+        eventId,
+        ruleEventIndex: index,
+        eventTime: at,
+        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        value: value ?? null,
+        currency: currency ?? null,
+        workflowId: conversionPipelineWorkflowId(workspace.id),
+        warnings: warning === undefined ? [] : [warning],
+      });
+    }
   }
   return { candidates: [...conversions.values()], repeats };
 }

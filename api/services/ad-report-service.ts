@@ -81,8 +81,13 @@ function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'cam
   return { ...request, granularity, limit, offset };
 }
 
-function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdReportFigures, exchangeRates: Readonly<Record<string, string>>): string[] {
+function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdReportFigures, exchangeRates: Readonly<Record<string, string>>, withoutClick: number): string[] {
   const notes: string[] = [];
+  if (withoutClick > 0) {
+    notes.push(
+      `${withoutClick} conversion(s) of these days were sent without a click (the workspace's matchWithoutClick): TikTok may count them in its conversions, but "delivered" counts only conversions with a click, so they are in no row.`,
+    );
+  }
   if (!timeZoneKnown) notes.push("TikTok has not reported the advertiser's time zone yet (it is read at each statistics pull): days are UTC days until then.");
   if (currency === null) notes.push("TikTok has not reported the advertiser's currency yet (it is read at each statistics pull): delivered values are shown per currency.");
   const currencies = Object.keys(totals.deliveredValues).sort();
@@ -126,7 +131,7 @@ export function exportWindows(query: { from: string; to: string; granularity: 'd
  * a ratio divides by zero.
  */
 export function createAdReportService(deps: {
-  repos: Pick<Repositories, 'adReport' | 'tiktokConnections' | 'workspaces'>;
+  repos: Pick<Repositories, 'adReport' | 'conversionFigures' | 'tiktokConnections' | 'workspaces'>;
   /** Rows per statement of an export (default 10,000); tests make it small to read many windows and pages. */
   exportPageRows?: number;
 }) {
@@ -145,7 +150,10 @@ export function createAdReportService(deps: {
     /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
     async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
       const { query, connection, repoQuery } = await prepare(workspaceId, request);
-      const { rows, totals } = await deps.repos.adReport.rowsAndTotals(workspaceId, repoQuery);
+      const [{ rows, totals }, withoutClick] = await Promise.all([
+        deps.repos.adReport.rowsAndTotals(workspaceId, repoQuery),
+        deps.repos.conversionFigures.deliveredWithoutClick(workspaceId, { from: query.from, to: query.to, timeZone: repoQuery.timeZone }),
+      ]);
       return {
         advertiserId: repoQuery.advertiserId,
         level: query.level,
@@ -154,7 +162,7 @@ export function createAdReportService(deps: {
         granularity: query.granularity,
         currency: connection.advertiserCurrency,
         timeZone: repoQuery.timeZone,
-        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates),
+        notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates, withoutClick),
         rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
         totals,
         statsPulledAt: connection.statsPulledAt,

@@ -4,12 +4,13 @@ import { parseArgs } from 'node:util';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import { createRepositories } from '../../db/repositories';
 import { createDatabase, migrateToLatest } from '../../db/knex';
+import { pendingMigrations } from '../../db/migration-status';
 import { createSecretBox } from '../../db/secret-box';
 import { buildApp } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
 import { createKnownLinks } from '../../api/ingest/known-links';
-import { createReadinessCheck } from '../../api/http/readiness';
+import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
 import type { AdStatsSchedules } from '../../temporal/ad-stats-schedules';
@@ -75,10 +76,11 @@ async function main(): Promise<void> {
     const knownLinks = createKnownLinks();
     const app = buildApp({
       db,
-      checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000 }),
+      checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
       recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: noWake,
+      pipelines: { wakePartitions: noWake },
       conversionRetry,
       adminToken: ADMIN_TOKEN,
       tiktok,

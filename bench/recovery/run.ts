@@ -43,11 +43,10 @@ interface Round {
 async function round(infra: Infrastructure, n: number): Promise<Round> {
   const workspace = await prepareWorkspace(infra, `recovery${n}`, CONVERSIONS);
   infra.fakeState.faults.add([{ path: EVENT_TRACK_PATH, httpStatus: 503, times: 1_000_000 }]);
-  // The state a long outage leaves, with the workflow idle so that the purchases wake it, as they would.
+  // The backoff a long outage leaves; the workspace's workflow has not run yet, so the purchases wake it, as they would an idle one.
   const state = { retryClass: 'transient' as const, classFailures: OUTAGE_FAILURES };
   await infra.db('conversion_pipelines').insert({
     workspace_id: workspace.workspaceId,
-    idle: true,
     retry_class: state.retryClass,
     class_failures: state.classFailures,
     resume_at: new Date(Date.now() + backoffMs(DEFAULT_DELIVERY_RETRY, state)),

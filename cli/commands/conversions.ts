@@ -7,10 +7,19 @@ const conversionsPath = (workspaceId: string) => `/admin/workspaces/${encodeURIC
 
 const money = (c: { value: number | null; currency: string | null }) => (c.value === null ? null : `${c.value} ${c.currency ?? ''}`.trimEnd());
 
+/** `PlaceAnOrder (2 of 2)` when the conversion's rule sent its message as several TikTok events. */
+const tiktokEventText = (c: ConversionSummaryView) => (c.messageEvent.of > 1 ? `${c.tiktokEvent} (${c.messageEvent.position} of ${c.messageEvent.of})` : c.tiktokEvent);
+
+/** `2 of 2 TikTok events sent for this message: CompletePayment (<id>, delivered), PlaceAnOrder (this one)`. */
+function messageEventsText(c: ConversionDetailView): string {
+  const events = c.messageEvents.map((e) => `${e.tiktokEvent} (${e.id === c.id ? 'this one' : `${e.id}, ${e.status}`})`);
+  return `${c.messageEvent.position} of ${c.messageEvent.of} TikTok events sent for this message: ${events.join(', ')}`;
+}
+
 function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
   const table = formatTable(
     ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
-    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, c.tiktokEvent, money(c), c.createdAt, c.tiktokRequestId, [c.reason, ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, tiktokEventText(c), money(c), c.createdAt, c.tiktokRequestId, [c.reason, c.sentWithoutClick && 'sent without a click', ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
   );
   return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
 }
@@ -30,10 +39,12 @@ function detailText(c: ConversionDetailView): string {
       ['Reason', c.reason],
       ['Event', `${c.sourceEvent} → ${c.tiktokEvent}`],
       ['Event ID', c.eventId],
+      ...(c.messageEvent.of > 1 ? [['Message', messageEventsText(c)] as const] : []),
       ['Event time', c.eventTime],
       ['Source', c.eventSource],
       ['Value', money(c)],
       ['Test mode', c.testMode ? 'yes' : 'no'],
+      ['Sent without click', withoutClickText(c)],
       ['Click (ttclid)', c.click.ttclid],
       ['Click captured', c.click.capturedAt],
       ['Click visitor', c.click.anonymousId],
@@ -60,6 +71,13 @@ function detailText(c: ConversionDetailView): string {
     'Timeline:',
     formatTable(['at', 'step', 'detail'], c.timeline.map((t) => [t.at, t.step, JSON.stringify(t.detail)])),
   ].join('\n');
+}
+
+/** Plain words for a conversion sent with no click inside the window, and the keys TikTok matches it on. */
+function withoutClickText(c: ConversionDetailView): string {
+  if (!c.sentWithoutClick) return 'no';
+  const keys = Object.keys(c.matchKeys ?? {}).sort();
+  return `yes: no TikTok click inside the attribution window, so TikTok matches it on ${keys.length > 0 ? keys.join(', ') : 'the keys it carried'}; reports count it under no campaign`;
 }
 
 /** `ip from visitor anon-1, email from message`: where each key sent to TikTok came from. */

@@ -7,6 +7,8 @@ import { numberOrText } from './settings';
 
 interface RuleFlags {
   tiktokEvent?: string;
+  /** Comma-separated TikTok event names. */
+  alsoSendAs?: string;
   orderTotal?: boolean;
   fixed?: string;
   currency?: string;
@@ -29,6 +31,7 @@ export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   if (flags.fixed !== undefined && flags.currency === undefined) throw new CliError('--currency is required with --fixed');
   const body: Record<string, unknown> = {};
   if (flags.tiktokEvent !== undefined) body.tiktokEvent = flags.tiktokEvent;
+  if (flags.alsoSendAs !== undefined) body.alsoSendAs = flags.alsoSendAs.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (flags.fixed !== undefined) body.value = { source: 'fixed', amount: numberOrText(flags.fixed), currency: flags.currency };
   else if (flags.orderTotal || (flags.currency !== undefined && flags.value !== false)) body.value = { source: 'order_total', currency: flags.currency };
   else if (flags.value === false) body.value = { source: 'none' };
@@ -36,9 +39,12 @@ export function ruleBody(flags: RuleFlags): Record<string, unknown> {
 }
 
 /** What the rule's API fields are called on this command line. */
-const RULE_FLAGS = { tiktokEvent: '--tiktok-event', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', event: '<event>' };
+const RULE_FLAGS = { tiktokEvent: '--tiktok-event', alsoSendAs: '--also-send-as', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', event: '<event>' };
 
-const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, rule.tiktokEvent, valueText(rule.value)]));
+/** `CompletePayment + PlaceAnOrder`: the rule's TikTok event and those it also sends its events as. */
+const tiktokEventsText = (rule: RuleView) => [rule.tiktokEvent, ...rule.alsoSendAs].join(' + ');
+
+const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, tiktokEventsText(rule), valueText(rule.value)]));
 
 const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', tiktok: 'TikTok standard event', custom: 'custom event (own name)' } as const;
 
@@ -60,6 +66,7 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .command('put <workspaceId> <event>')
     .description('create or replace the rule for an event (standard events map to their TikTok name)')
     .option('--tiktok-event <name>', 'TikTok event name (default: the standard mapping, else the event name itself)')
+    .option('--also-send-as <names>', 'comma-separated TikTok standard events (at most 3) each event is also sent as, each a conversion of its own, e.g. PlaceAnOrder')
     .option('--order-total', "value is the event's order total (default for purchase)")
     .option('--fixed <amount>', 'value is this fixed amount (needs --currency), e.g. for leads and signups')
     .option('--currency <code>', 'ISO 4217 currency of the fixed amount, or the fallback currency of order totals')

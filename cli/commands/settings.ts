@@ -16,6 +16,8 @@ interface SettingsFlags {
   consentRequired?: boolean;
   exchangeRates?: string;
   clearExchangeRates?: boolean;
+  matchWithoutClick?: boolean;
+  pipelinePartitions?: string;
 }
 
 /** `EUR=1.08,JPY=0.0065` as `{ EUR: '1.08', JPY: '0.0065' }`; the server checks codes and rates and names what is wrong. */
@@ -50,9 +52,11 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.consentRequired !== undefined) body.consentRequired = flags.consentRequired;
   if (flags.exchangeRates !== undefined) body.exchangeRates = exchangeRatesOf(flags.exchangeRates);
   if (flags.clearExchangeRates) body.exchangeRates = {};
+  if (flags.matchWithoutClick !== undefined) body.matchWithoutClick = flags.matchWithoutClick;
+  if (flags.pipelinePartitions !== undefined) body.pipelinePartitions = numberOrText(flags.pipelinePartitions);
   if (Object.keys(body).length === 0) {
     throw new CliError(
-      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates or --retention-days',
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days, --match-without-click/--no-match-without-click or --pipeline-partitions',
     );
   }
   return body;
@@ -64,6 +68,8 @@ const SETTINGS_FLAGS = {
   testEventCode: '--test-event-code',
   defaultPhoneRegion: '--phone-region',
   allowedOrigins: '--allowed-origins',
+  matchWithoutClick: '--match-without-click',
+  pipelinePartitions: '--pipeline-partitions',
 };
 
 export function registerSettingsCommands(program: Command, io: CliIo): void {
@@ -71,7 +77,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates or event retention')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event retention, matching without a click or pipeline partitions')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -85,6 +91,9 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--exchange-rates <rates>', "what one unit of each currency is worth in the TikTok advertiser's currency, for reports (replaces the list), e.g. EUR=1.08,JPY=0.0065")
     .option('--clear-exchange-rates', 'reports show delivered values per currency again')
     .option('--retention-days <days>', 'days raw events keep their message, then deleted or stripped of personal data (1-3650, default 30)')
+    .option('--match-without-click', 'also send conversions without a TikTok click inside the window, for TikTok to match on email, phone, IP, user agent, _ttp…')
+    .option('--no-match-without-click', 'send only conversions with a click inside the attribution window (the default)')
+    .option('--pipeline-partitions <count>', "group workflows the workspace's conversions are split among, for a very large shop (1-16, default 1)")
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);

@@ -1,9 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Loading } from './components/bits';
+import { notify, Toasts } from './components/Toasts';
 import { AccountPage } from './pages/Account';
 import { AdsPage } from './pages/Ads';
 import { ConversionPage } from './pages/Conversion';
@@ -64,7 +65,22 @@ const router = createBrowserRouter(
   { basename: '/console' },
 );
 
-const queryClient = new QueryClient({
+declare module '@tanstack/react-query' {
+  interface Register {
+    /** `done`: the confirmation a successful write shows, e.g. "Settings saved" (a function of the mutation's variables and answer). */
+    mutationMeta: { done?: string | ((variables: never, answer: never) => string) };
+  }
+}
+
+const queryClient: QueryClient = new QueryClient({
+  mutationCache: new MutationCache({
+    onSuccess: (answer, variables, _context, mutation) => {
+      const done = mutation.meta?.done;
+      if (done !== undefined) notify(typeof done === 'string' ? done : (done as (v: unknown, a: unknown) => string)(variables, answer));
+      // Every write is in the change log: the Settings page shows it without a reload.
+      void queryClient.invalidateQueries({ queryKey: ['change-log'] });
+    },
+  }),
   defaultOptions: {
     queries: { retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2, refetchOnWindowFocus: false },
   },
@@ -74,6 +90,7 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <Toasts />
     </QueryClientProvider>
   </StrictMode>,
 );

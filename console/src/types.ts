@@ -17,6 +17,7 @@ export interface Workspace {
   testEventCode: string | null;
   defaultPhoneRegion: string;
   allowedOrigins: string[];
+  matchWithoutClick: boolean;
 }
 
 export interface WorkspaceAnswer {
@@ -26,6 +27,7 @@ export interface WorkspaceAnswer {
 }
 
 export interface Help {
+  label: string;
   explanation: string;
   fix: string;
 }
@@ -39,10 +41,14 @@ export interface ConversionSummary {
   sourceEvent: string;
   tiktokEvent: string;
   eventId: string;
+  /** Which of the TikTok events sent for its message it is; `of` > 1 when its rule also sends it as other events. */
+  messageEvent: { position: number; of: number };
   eventTime: string;
   value: number | null;
   currency: string | null;
   testMode: boolean;
+  /** Delivered with no click inside the attribution window: TikTok matched it on its other keys. */
+  sentWithoutClick: boolean;
   createdAt: string;
   completedAt: string | null;
   tiktokCode: number | null;

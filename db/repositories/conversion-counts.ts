@@ -13,16 +13,23 @@ const HOURS_PER_STEP = 24 * 7;
 
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
+/**
+ * Counts the conversions whose event_id came from the event (`properties.event_id` or the order ID), so a pixel can
+ * share it: not the messageId, nor (an additional event of its rule) the messageId with the TikTok event's suffix.
+ */
+export const SHAREABLE_COUNT = "count(*) FILTER (WHERE event_id NOT IN (message_id, message_id || ':' || tiktok_event))";
+
 /** A workspace's conversions of [?, ?) grouped as the rollup stores them (`w.id` is the workspace). */
 const GROUPED = `
   SELECT w.id, g.* FROM workspaces w CROSS JOIN LATERAL (
     SELECT date_bin('1 hour', event_time, '2000-01-01T00:00:00Z') AS hour, tiktok_event, status, coalesce(reason, '') AS reason,
-           coalesce(tiktok_code, 0) AS tiktok_code, test_mode, count(*) AS conversions, count(*) FILTER (WHERE event_id <> message_id) AS shareable
+           coalesce(tiktok_code, 0) AS tiktok_code, test_mode, count(*) AS conversions, ${SHAREABLE_COUNT} AS shareable,
+           sent_without_click
     FROM conversions c WHERE c.workspace_id = w.id AND c.event_time >= ? AND c.event_time < ?
-    GROUP BY 1, 2, 3, 4, 5, 6
+    GROUP BY 1, 2, 3, 4, 5, 6, sent_without_click
   ) g`;
 const UPSERT = `
-  ON CONFLICT (workspace_id, hour, tiktok_event, status, reason, tiktok_code, test_mode)
+  ON CONFLICT (workspace_id, hour, tiktok_event, status, reason, tiktok_code, test_mode, sent_without_click)
   DO UPDATE SET conversions = excluded.conversions, shareable = excluded.shareable`;
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ConversionStatus } from '../types';
+import { SHAREABLE_COUNT } from './conversion-counts';
 
 export interface ConversionDayCount {
   /** `YYYY-MM-DD` in the query's time zone. */
@@ -9,6 +10,8 @@ export interface ConversionDayCount {
   reason: string | null;
   tiktokCode: number | null;
   testMode: boolean;
+  /** Delivered with no click inside the attribution window (TikTok matched them on other keys), counted apart. */
+  sentWithoutClick: boolean;
   conversions: number;
   /** Of which carried an event_id from the event (`properties.event_id` or the order ID), so a pixel can share it. */
   shareable: number;
@@ -44,13 +47,13 @@ export const COVERAGE_SAMPLE = 2_000;
  */
 const COUNTED = `
   WITH counted AS (
-    SELECT hour, tiktok_event, status, reason, tiktok_code, test_mode, conversions, shareable FROM conversion_counts_hourly
+    SELECT hour, tiktok_event, status, reason, tiktok_code, test_mode, sent_without_click, conversions, shareable FROM conversion_counts_hourly
     WHERE workspace_id = ? AND hour > ?::timestamptz - interval '1 hour' AND hour < ? AND hour < ?
     UNION ALL
     SELECT date_bin('1 hour', event_time, '2000-01-01T00:00:00Z'), tiktok_event, status, coalesce(reason, ''), coalesce(tiktok_code, 0), test_mode,
-           count(*), count(*) FILTER (WHERE event_id <> message_id)
+           sent_without_click, count(*), ${SHAREABLE_COUNT}
     FROM conversions WHERE workspace_id = ? AND event_time >= ? AND event_time < ?
-    GROUP BY 1, 2, 3, 4, 5, 6
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
   )`;
 
 async function countedBindings(executor: Knex, workspaceId: string, range: { from: Date; to: Date }): Promise<Knex.RawBinding[]> {
@@ -66,14 +69,25 @@ export function createConversionFigureRepository(db: Knex) {
     /** Per day of the zone: rolled-up hours below the rollup's line, the conversions themselves above it. */
     async perDay(workspaceId: string, range: { from: Date; to: Date; timeZone: string }, executor: Knex = db): Promise<ConversionDayCount[]> {
       const { rows } = await executor.raw<{
-        rows: { day: string; tiktok_event: string; status: ConversionStatus; reason: string | null; tiktok_code: number | null; test_mode: boolean; conversions: string; shareable: string }[];
+        rows: {
+          day: string;
+          tiktok_event: string;
+          status: ConversionStatus;
+          reason: string | null;
+          tiktok_code: number | null;
+          test_mode: boolean;
+          sent_without_click: boolean;
+          conversions: string;
+          shareable: string;
+        }[];
       }>(
         // Grouped by the date first and formatted after: to_char on every hour costs more than the rest.
         `${COUNTED}
          SELECT to_char(day, 'YYYY-MM-DD') AS day, tiktok_event, status, nullif(reason, '') AS reason, nullif(tiktok_code, 0) AS tiktok_code, test_mode,
-                conversions::text, shareable::text
-         FROM (SELECT (hour AT TIME ZONE ?)::date AS day, tiktok_event, status, reason, tiktok_code, test_mode, sum(conversions) AS conversions, sum(shareable) AS shareable
-               FROM counted GROUP BY 1, 2, 3, 4, 5, 6) per_day
+                sent_without_click, conversions::text, shareable::text
+         FROM (SELECT (hour AT TIME ZONE ?)::date AS day, tiktok_event, status, reason, tiktok_code, test_mode, sent_without_click,
+                      sum(conversions) AS conversions, sum(shareable) AS shareable
+               FROM counted GROUP BY 1, 2, 3, 4, 5, 6, 7) per_day
          ORDER BY 1, 2`,
         [...(await countedBindings(executor, workspaceId, range)), range.timeZone],
       );
@@ -84,9 +98,27 @@ export function createConversionFigureRepository(db: Knex) {
         reason: r.reason,
         tiktokCode: r.tiktok_code,
         testMode: r.test_mode,
+        sentWithoutClick: r.sent_without_click,
         conversions: Number(r.conversions),
         shareable: Number(r.shareable),
       }));
+    },
+
+    /**
+     * Production conversions delivered without a click over whole days of a zone (`YYYY-MM-DD`, both inclusive): the
+     * ad reports count only click-attributed ones, per entity, and name these apart. Hours as perDay counts them.
+     */
+    async deliveredWithoutClick(workspaceId: string, days: { from: string; to: string; timeZone: string }, executor: Knex = db): Promise<number> {
+      const { rows: bounds } = await executor.raw<{ rows: { from: Date; to: Date }[] }>(
+        'SELECT (?::date::timestamp AT TIME ZONE ?) AS "from", ((?::date + 1)::timestamp AT TIME ZONE ?) AS "to"',
+        [days.from, days.timeZone, days.to, days.timeZone],
+      );
+      const range = bounds[0] as { from: Date; to: Date };
+      const { rows } = await executor.raw<{ rows: { n: string | null }[] }>(
+        `${COUNTED} SELECT sum(conversions)::text AS n FROM counted WHERE status = 'delivered' AND NOT test_mode AND sent_without_click`,
+        await countedBindings(executor, workspaceId, range),
+      );
+      return Number(rows[0]?.n ?? 0);
     },
 
     /** Per TikTok event: the newest production delivery, and how many in the 7 days before `now`. */

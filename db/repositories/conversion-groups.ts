@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { PIPELINE_WORKFLOW_PREFIX } from '../../domain/workflow-id';
+import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { bindings } from './bindings';
-import { CLAIMABLE } from './conversion-pipelines';
+import { CLAIMABLE, IN_PARTITION, type PartitionScope } from './conversion-pipelines';
 import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
 
-export interface ClaimRequest {
-  workspaceId: string;
+/** A claim by the workflow of one partition of the workspace's conversions. */
+export interface ClaimRequest extends PartitionScope {
   /** Names the group: `<run>:<group number>`. */
   claimId: string;
   runId: string;
@@ -24,6 +24,7 @@ export interface PrepareCandidate {
   value: number | null;
   currency: string | null;
   message: Record<string, unknown>;
+  createdAt: Date;
 }
 
 export interface ChosenClick {
@@ -46,6 +47,8 @@ export interface PreparedConversion {
   requestPayload: Record<string, unknown> | null;
   testMode: boolean | null;
   matchKeys: MatchKeySources | null;
+  /** Its request carries no click: the workspace matches without one and none was inside the window. */
+  sentWithoutClick: boolean;
 }
 
 export interface DeliveryCandidate {
@@ -53,6 +56,7 @@ export interface DeliveryCandidate {
   requestPayload: Record<string, unknown>;
   eventTime: Date;
   attempts: number;
+  createdAt: Date;
 }
 
 export interface TikTokAnswer {
@@ -77,37 +81,58 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 /** The conversions of one group, claimed with a lease, prepared and delivered with set-based statements. */
 export function createConversionGroupRepository(db: Knex) {
   return {
-    /** How many conversions wait to be claimed (counting up to `upTo`) and since when the oldest waits. */
-    async waiting(workspaceId: string, upTo: number, executor: Knex = db): Promise<{ count: number; oldest: Date | null }> {
+    /** How many conversions of the partition wait to be claimed (counting up to `upTo`) and since when the oldest waits. */
+    async waiting(scope: PartitionScope, upTo: number, executor: Knex = db): Promise<{ count: number; oldest: Date | null }> {
       const { rows } = await executor.raw<{ rows: { count: number; oldest: Date | null }[] }>(
         `SELECT count(*)::int AS count, min(created_at) AS oldest FROM (
-           SELECT c.created_at FROM conversions c WHERE c.workspace_id = ? AND ${CLAIMABLE} ORDER BY c.created_at LIMIT ?
+           SELECT c.created_at FROM conversions c WHERE c.workspace_id = ? AND ${CLAIMABLE} AND ${IN_PARTITION} ORDER BY c.created_at LIMIT ?
          ) w`,
-        [workspaceId, PIPELINE_WORKFLOW_PREFIX, upTo],
+        [scope.workspaceId, scope.partitions, scope.partition, upTo],
       );
       return rows[0] as { count: number; oldest: Date | null };
     },
 
     /**
-     * Oldest first; conversions still pending under any claim of this run join this one without waiting for its lease.
-     * A run works one group at a time and releases or finishes each, so such a claim was made in a workflow task that
-     * a crash kept out of history: the run, replayed, claims again under the numbers it has reached, which may be lower
-     * than those of groups the lost task had already claimed. Returns the IDs of the group.
+     * Oldest first, of the partition; conversions still pending under any claim of this run join this one without
+     * waiting for its lease. A run works one group at a time and releases or finishes each, so such a claim was made in
+     * a workflow task that a crash kept out of history: the run, replayed, claims again under the numbers it has
+     * reached, which may be lower than those of groups the lost task had already claimed. Each conversion records the
+     * claiming workflow and run. A conversion is taken only while it is still claimable (rows another claim has
+     * locked are skipped; rows it took meanwhile are checked again and fail the condition), so two workflows never
+     * hold the same conversion, whatever partitions they think they have. Returns the IDs of the group.
      */
     async claim(request: ClaimRequest, executor: Knex = db): Promise<string[]> {
       const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `WITH picked AS (
            SELECT c.id FROM conversions c
-           WHERE c.workspace_id = ? AND (${CLAIMABLE} OR (c.workflow_run_id = ? AND c.status = 'pending'))
+           WHERE c.workspace_id = ? AND ((${CLAIMABLE} AND ${IN_PARTITION}) OR (c.workflow_run_id = ? AND c.status = 'pending'))
            ORDER BY c.created_at LIMIT ? FOR UPDATE SKIP LOCKED
          )
-         UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_run_id = ?,
+         UPDATE conversions c SET claim_id = ?, claimed_until = now() + ? * interval '1 millisecond', workflow_id = ?, workflow_run_id = ?,
            workflow_started_at = coalesce(c.workflow_started_at, now()), updated_at = now()
          FROM picked WHERE c.id = picked.id
          RETURNING c.id`,
-        [request.workspaceId, PIPELINE_WORKFLOW_PREFIX, request.runId, request.limit, request.claimId, request.leaseMs, request.runId],
+        [
+          request.workspaceId,
+          request.partitions,
+          request.partition,
+          request.runId,
+          request.limit,
+          request.claimId,
+          request.leaseMs,
+          conversionPipelineWorkflowId(request.workspaceId, request.partition),
+          request.runId,
+        ],
       );
       return rows.map((row) => row.id);
+    },
+
+    /** A run whose partition was retired gives back what it still holds (claims of a workflow task lost to a crash). */
+    async releaseRun(workspaceId: string, runId: string, executor: Knex = db): Promise<void> {
+      await executor('conversions')
+        .where({ workspace_id: workspaceId, workflow_run_id: runId, status: 'pending' })
+        .whereNotNull('claim_id')
+        .update({ claim_id: null, claimed_until: null, updated_at: executor.fn.now() });
     },
 
     /** Claimed conversions that have no request yet (new ones, or sent back for a retry by an operator). */
@@ -117,7 +142,7 @@ export function createConversionGroupRepository(db: Knex) {
         .where({ 'c.claim_id': claimId, 'c.status': 'pending' })
         .whereNull('c.request_payload')
         .orderBy(['c.created_at', 'c.id'])
-        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message');
+        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message', 'c.created_at');
       return rows.map((r) => ({
         id: r.id,
         sourceEvent: r.source_event,
@@ -128,27 +153,32 @@ export function createConversionGroupRepository(db: Knex) {
         value: r.value,
         currency: r.currency,
         message: r.message,
+        createdAt: r.created_at,
       }));
     },
 
-    /** Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one statement. */
-    async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<void> {
-      if (prepared.length === 0) return;
+    /**
+     * Stores every conversion's click, path, request and match-key sources, or ends it skipped (releasing it), in one
+     * statement. Returns the conversions that were still this claim's.
+     */
+    async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<string[]> {
+      if (prepared.length === 0) return [];
       const column = <T>(pick: (p: PreparedConversion) => T) => prepared.map(pick);
-      await executor.raw(
+      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
         `UPDATE conversions c SET
            status = u.status, reason = u.reason,
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
            click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, ttp = u.ttp,
            identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
-           test_mode = coalesce(u.test_mode, c.test_mode),
+           test_mode = coalesce(u.test_mode, c.test_mode), sent_without_click = u.sent_without_click,
            completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
            claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
            claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
            updated_at = now()
-         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[])
-           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode)
-         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'`,
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
+           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
+         WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
+         RETURNING c.id`,
         bindings(
           column((p) => p.id),
           column((p) => p.status),
@@ -164,9 +194,11 @@ export function createConversionGroupRepository(db: Knex) {
           column((p) => json(p.requestPayload)),
           column((p) => json(p.matchKeys)),
           column((p) => p.testMode),
+          column((p) => p.sentWithoutClick),
           claimId,
         ),
       );
+      return rows.map((row) => row.id);
     },
 
     /** Claimed conversions with a request, in claim order: a step run again finds only those not answered yet. */
@@ -175,8 +207,8 @@ export function createConversionGroupRepository(db: Knex) {
         .where({ claim_id: claimId, status: 'pending' })
         .whereNotNull('request_payload')
         .orderBy(['created_at', 'id'])
-        .select('id', 'request_payload', 'event_time', 'attempts');
-      return rows.map((r) => ({ id: r.id, requestPayload: r.request_payload as Record<string, unknown>, eventTime: r.event_time, attempts: r.attempts }));
+        .select('id', 'request_payload', 'event_time', 'attempts', 'created_at');
+      return rows.map((r) => ({ id: r.id, requestPayload: r.request_payload as Record<string, unknown>, eventTime: r.event_time, attempts: r.attempts, createdAt: r.created_at }));
     },
 
     /** Written before the request leaves: a request without an answer is one whose fate is unknown. */

@@ -4,15 +4,21 @@ import type { ConversionRuleRow, ValueSource } from '../types';
 export interface ConversionRule {
   sourceEvent: string;
   tiktokEvent: string;
+  /** TikTok standard events each matching event is also sent as, each a conversion of its own. */
+  alsoSendAs: readonly string[];
   valueSource: ValueSource;
   fixedValue: number | null;
   currency: string | null;
 }
 
-export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'value_source' | 'fixed_value' | 'currency'>): ConversionRule {
+/** A rule to store; without `alsoSendAs` it sends its events as its own TikTok event only. */
+export type RuleInput = Omit<ConversionRule, 'alsoSendAs'> & Partial<Pick<ConversionRule, 'alsoSendAs'>>;
+
+export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency'>): ConversionRule {
   return {
     sourceEvent: row.source_event,
     tiktokEvent: row.tiktok_event,
+    alsoSendAs: row.also_send_as,
     valueSource: row.value_source,
     fixedValue: row.fixed_value,
     currency: row.currency,
@@ -21,11 +27,12 @@ export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_eve
 
 export function createConversionRuleRepository(db: Knex) {
   return {
-    async put(workspaceId: string, rule: ConversionRule, executor: Knex = db): Promise<ConversionRule> {
+    async put(workspaceId: string, rule: RuleInput, executor: Knex = db): Promise<ConversionRule> {
       const values = {
         workspace_id: workspaceId,
         source_event: rule.sourceEvent,
         tiktok_event: rule.tiktokEvent,
+        also_send_as: [...(rule.alsoSendAs ?? [])],
         value_source: rule.valueSource,
         fixed_value: rule.fixedValue,
         currency: rule.currency,

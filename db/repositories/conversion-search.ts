@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus } from '../types';
+import { additionalEventId } from '../../domain/rule-events';
+import { messagePositionColumns, type MessagePosition } from './conversions';
 
 export interface ConversionSearch {
   status?: ConversionStatus;
@@ -8,7 +10,10 @@ export interface ConversionSearch {
   /** event_time in [from, to). */
   from?: Date;
   to?: Date;
-  /** An event_id (the order ID for purchases), a conversion ID, a user ID or an anonymous ID. */
+  /**
+   * An event_id (the order ID for purchases; it finds the additional events of the same message too, whose event_id
+   * is suffixed), a conversion ID, a user ID or an anonymous ID.
+   */
   text?: string;
   /** TikTok events the workspace converts to: lets the event_id search use the (workspace, TikTok event, event_id) key. */
   knownTiktokEvents: readonly string[];
@@ -22,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The console's conversions table: filters, search and keyset paging on the `conversions_by_event_time` index. */
 export function createConversionSearchRepository(db: Knex) {
   return {
-    async search(workspaceId: string, q: ConversionSearch, executor: Knex = db): Promise<ConversionRow[]> {
+    async search(workspaceId: string, q: ConversionSearch, executor: Knex = db): Promise<(ConversionRow & MessagePosition)[]> {
       const builder = executor('conversions as c').where('c.workspace_id', workspaceId);
       if (q.status) builder.where('c.status', q.status);
       if (q.reason) builder.where('c.reason', q.reason);
@@ -38,7 +43,7 @@ export function createConversionSearchRepository(db: Knex) {
           .from('conversions')
           .where('workspace_id', workspaceId)
           .whereIn('tiktok_event', [...q.knownTiktokEvents])
-          .andWhere('event_id', text)
+          .whereIn('event_id', [text, ...q.knownTiktokEvents.map((name) => additionalEventId(text, name))])
           .unionAll((byEvent) => {
             void byEvent
               .select('c2.id')
@@ -58,7 +63,7 @@ export function createConversionSearchRepository(db: Knex) {
         if (UUID.test(text)) void matches.unionAll((byId) => void byId.select('id').from('conversions').where({ workspace_id: workspaceId, id: text }));
         builder.whereIn('c.id', matches);
       }
-      return builder.orderBy([{ column: 'c.event_time', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(q.limit).select('c.*');
+      return builder.orderBy([{ column: 'c.event_time', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(q.limit).select('c.*', ...messagePositionColumns(executor, 'c'));
     },
 
     /** The conversion with its event's user ID, anonymous ID and received time; undefined when not in the workspace. */

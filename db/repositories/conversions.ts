@@ -7,6 +7,8 @@ export interface NewConversion {
   sourceEvent: string;
   tiktokEvent: string;
   eventId: string;
+  /** Which of its rule's TikTok events it is: 0 (the default) the rule's own, 1… its additional events. */
+  ruleEventIndex?: number;
   eventTime: Date;
   eventSource: 'web' | 'app';
   value: number | null;
@@ -45,6 +47,24 @@ export interface ListConversionsQuery {
   before?: { createdAt: Date; id: string };
 }
 
+/** Which of the conversions made from one message a conversion is, in its rule's order ("1 of 2"). */
+export interface MessagePosition {
+  message_position: number;
+  message_conversions: number;
+}
+
+/** The MessagePosition columns of the conversions selected under `table` (its name or alias). */
+export function messagePositionColumns(executor: Knex, table: string): Knex.Raw[] {
+  const sameMessage = 'FROM conversions s WHERE s.event_row_id = ??';
+  return [
+    executor.raw(`(SELECT count(*)::int ${sameMessage} AND s.rule_event_index <= ??) AS message_position`, [`${table}.event_row_id`, `${table}.rule_event_index`]),
+    executor.raw(`(SELECT count(*)::int ${sameMessage}) AS message_conversions`, [`${table}.event_row_id`]),
+  ];
+}
+
+/** A conversion made from the same message as another, for that one's detail. */
+export type MessageConversion = Pick<ConversionRow, 'id' | 'tiktok_event' | 'event_id' | 'status' | 'rule_event_index'>;
+
 export function createConversionRepository(db: Knex) {
   return {
     async find(id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
@@ -55,8 +75,16 @@ export function createConversionRepository(db: Knex) {
       return executor('conversions').where({ workspace_id: workspaceId, id }).first();
     },
 
-    async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<ConversionRow[]> {
-      const builder = executor('conversions').where({ workspace_id: workspaceId });
+    /** Every conversion made from the message stored as `eventRowId`, in its rule's order. */
+    async ofMessage(workspaceId: string, eventRowId: string, executor: Knex = db): Promise<MessageConversion[]> {
+      return executor('conversions')
+        .where({ workspace_id: workspaceId, event_row_id: eventRowId })
+        .orderBy('rule_event_index')
+        .select('id', 'tiktok_event', 'event_id', 'status', 'rule_event_index');
+    },
+
+    async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<(ConversionRow & MessagePosition)[]> {
+      const builder = executor('conversions').select('conversions.*', ...messagePositionColumns(executor, 'conversions')).where({ workspace_id: workspaceId });
       if (query.status) builder.where({ status: query.status });
       if (query.before) {
         builder.whereRaw('(created_at, id) < (?, ?)', [query.before.createdAt, query.before.id]);
@@ -93,6 +121,7 @@ export function createConversionRepository(db: Knex) {
           claim_id: null,
           claimed_until: null,
           request_payload: null,
+          sent_without_click: false,
           response_body: null,
           tiktok_code: null,
           tiktok_message: null,

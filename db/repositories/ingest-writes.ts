@@ -184,21 +184,30 @@ const RECORD_PROFILES = {
 const INSERT_CONVERSIONS = {
   name: 'ingest-insert-conversions',
   text: `
-    INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, event_source, value, currency, workflow_id, warnings)
+    INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency,
+                             workflow_id, warnings)
     SELECT $1, c.* FROM jsonb_to_recordset($2::jsonb) AS c(event_row_id bigint, message_id text, source_event text, tiktok_event text, event_id text,
-      event_time timestamptz, event_source text, value numeric, currency text, workflow_id text, warnings jsonb)
+      rule_event_index smallint, event_time timestamptz, event_source text, value numeric, currency text, workflow_id text, warnings jsonb)
     ON CONFLICT DO NOTHING
     RETURNING id, workflow_id, tiktok_event, event_id`,
 };
 
-/** Points each event at the conversion it repeats; an event that is that conversion's own is left alone. */
+/**
+ * Points each event at the conversion it repeats; an event that is that conversion's own is left alone. An event that
+ * repeats several (a rule sending it as several TikTok events) points at the first in its rule's order.
+ */
 const MARK_DUPLICATES = {
   name: 'ingest-mark-duplicates',
   text: `
-    UPDATE events e SET duplicate_of_conversion_id = c.id
-    FROM jsonb_to_recordset($2::jsonb) AS r(event_row_id bigint, tiktok_event text, event_id text)
-    JOIN conversions c ON c.workspace_id = $1 AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
-    WHERE e.id = r.event_row_id AND c.event_row_id <> r.event_row_id
+    UPDATE events e SET duplicate_of_conversion_id = d.conversion_id
+    FROM (
+      SELECT DISTINCT ON (r.event_row_id) r.event_row_id, c.id AS conversion_id
+      FROM jsonb_to_recordset($2::jsonb) AS r(event_row_id bigint, tiktok_event text, event_id text)
+      JOIN conversions c ON c.workspace_id = $1 AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
+      WHERE c.event_row_id <> r.event_row_id
+      ORDER BY r.event_row_id, c.rule_event_index
+    ) d
+    WHERE e.id = d.event_row_id
     RETURNING e.id::text`,
 };
 
@@ -234,6 +243,7 @@ function ingestTransaction(connection: Client) {
           source_event: c.sourceEvent,
           tiktok_event: c.tiktokEvent,
           event_id: c.eventId,
+          rule_event_index: c.ruleEventIndex ?? 0,
           event_time: c.eventTime,
           event_source: c.eventSource,
           value: c.value,

@@ -18,6 +18,13 @@ export interface WorkspaceSettings {
   exchangeRates: Record<string, string>;
   /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
   eventRetentionDays: number;
+  /**
+   * A mapped conversion without a click inside the attribution window is sent all the same (without `ttclid`, with
+   * every other match key held for the person) for TikTok to match; false (default) skips it, as spec §6.4 says.
+   */
+  matchWithoutClick: boolean;
+  /** Group workflows the conversions are split among (README "Scaling one workspace"); 1 by default. */
+  pipelinePartitions: number;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -38,6 +45,8 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     consentRequired: row.consent_required,
     exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
+    matchWithoutClick: row.match_without_click,
+    pipelinePartitions: row.pipeline_partitions,
     createdAt: row.created_at,
   };
 }
@@ -77,6 +86,8 @@ export function createWorkspaceRepository(db: Knex) {
           consent_required: changes.consentRequired,
           exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
+          match_without_click: changes.matchWithoutClick,
+          pipeline_partitions: changes.pipelinePartitions,
           updated_at: executor.fn.now(),
         })
         .returning('*');

@@ -40,8 +40,8 @@ describe("the worker's PostgreSQL frozen (SIGSTOP), then resumed", () => {
     const [conversion] = await pipeline.ingest(ws, [purchase], { start: false });
 
     postgres.freeze();
-    // Waking needs Temporal only: the workflow starts and its first step fails against the frozen server, again and again.
-    expect(await pipeline.waker.wakeWorkspaces([ws.id])).toMatchObject({ woken: 1, failed: [] });
+    // Waking a partition needs Temporal only: the workflow starts and its first step fails against the frozen server, again and again.
+    expect(await pipeline.waker.wakePartitions([{ workspaceId: ws.id, partition: 0 }])).toMatchObject({ woken: 1, failed: [] });
     await new Promise((resolve) => setTimeout(resolve, FROZEN_MS));
     const resumedAt = Date.now();
     postgres.resume();

@@ -17,16 +17,17 @@ function adminUrl(): string {
 
 /**
  * A fresh, migrated database on the test server, dropped by `destroy()`, opened with the deadlines the services run
- * with by default (a code path that only works without them would pass here and fail in production).
+ * with by default (a code path that only works without them would pass here and fail in production). With
+ * `migrated: false` it stays empty, as a new production database is before `signalbox migrate`.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `signalbox_test_${randomBytes(6).toString('hex')}`;
   const admin = createDatabase({ url: adminUrl(), poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   const db = createDatabase({ url: url.toString(), timeouts: databaseTimeouts(databaseTimeoutEnvSchema.parse({})) });
-  await migrateToLatest(db);
+  if (migrated) await migrateToLatest(db);
   return {
     db,
     url: url.toString(),

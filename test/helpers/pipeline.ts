@@ -16,6 +16,7 @@ import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline
 import type { ActivityDeps } from '../../activities/deps';
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
 import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
+import { createWorkerMetrics } from '../../worker/metrics';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -63,7 +64,7 @@ export interface TestPipelineOptions {
  * waker exactly as the ingest API uses them.
  */
 export class TestPipeline {
-  private worker?: { worker: Worker; running: Promise<void>; connection: NativeConnection };
+  private readonly workers: { worker: Worker; running: Promise<void>; connection: NativeConnection }[] = [];
 
   private constructor(
     readonly database: TestDatabase,
@@ -97,13 +98,15 @@ export class TestPipeline {
       pipelines: waker,
       adStatsSchedules,
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
+      metrics: createWorkerMetrics().pipeline,
+      log: { info: () => undefined },
     };
     const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();
     return pipeline;
   }
 
-  /** A worker in this process on the pipeline's task queue. */
+  /** A worker in this process on the pipeline's task queue; called again, another one, as a second worker instance would be. */
   async startWorker(): Promise<void> {
     const connection = await NativeConnection.connect({ address: temporalTestAddress() });
     const worker = await createSignalboxWorker({
@@ -114,7 +117,7 @@ export class TestPipeline {
       shutdownGraceTime: '1 second',
       deps: this.deps,
     });
-    this.worker = { worker, running: worker.run(), connection };
+    this.workers.push({ worker, running: worker.run(), connection });
   }
 
   /** What ingest calls after its commit: wakes the workspace's group workflow if it is idle. */
@@ -162,10 +165,10 @@ export class TestPipeline {
     for await (const execution of this.client.workflow.list({ query: `TaskQueue = '${this.taskQueue}' AND ExecutionStatus = 'Running'` })) {
       await this.client.workflow.getHandle(execution.workflowId).terminate('test finished').catch(() => undefined);
     }
-    if (this.worker) {
-      this.worker.worker.shutdown();
-      await this.worker.running;
-      await this.worker.connection.close();
+    for (const { worker, running, connection } of this.workers) {
+      worker.shutdown();
+      await running;
+      await connection.close();
     }
     await this.clientConnection.close();
     await this.fake.close();

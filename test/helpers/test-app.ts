@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Knex } from 'knex';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import type { TikTokOAuthApp } from '../../api/services/tiktok-connection';
+import { pendingMigrations } from '../../db/migration-status';
 import { createRepositories, type Repositories } from '../../db/repositories';
+import type { PipelinePartition } from '../../db/repositories/conversion-pipelines';
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
@@ -12,7 +14,7 @@ import { buildApp, type AppDeps } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
 import { createKnownLinks } from '../../api/ingest/known-links';
-import { createReadinessCheck } from '../../api/http/readiness';
+import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
 
@@ -26,6 +28,7 @@ export function createStartRecorder() {
   const calls: CreatedConversion[][] = [];
   const waiters: ((batch: CreatedConversion[]) => void)[] = [];
   const woken: string[] = [];
+  const wokenPartitions: PipelinePartition[] = [];
   let taken = 0;
   const hand = () => {
     while (waiters.length > 0 && taken < calls.length) (waiters.shift() as (batch: CreatedConversion[]) => void)(calls[taken++] as CreatedConversion[]);
@@ -42,6 +45,12 @@ export function createStartRecorder() {
     wake: async (workspaceIds: readonly string[]) => {
       woken.push(...workspaceIds);
       return { woken: workspaceIds.length, busy: 0, failed: [] };
+    },
+    /** Partitions whose workflow a change of the partition count asked to wake. */
+    wokenPartitions,
+    wakePartitions: async (partitions: readonly PipelinePartition[]) => {
+      wokenPartitions.push(...partitions);
+      return { woken: partitions.length, busy: 0, failed: [] };
     },
     next: () =>
       new Promise<CreatedConversion[]>((resolve) => {
@@ -101,10 +110,11 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const app = buildApp(
     {
       db,
-      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000 }),
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
       recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: starts.start,
+      pipelines: { wakePartitions: starts.wakePartitions },
       conversionRetry,
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,

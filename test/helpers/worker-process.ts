@@ -14,6 +14,7 @@ import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createPipelineWaker } from '../../temporal/pipeline-waker';
 import { createSignalboxWorker } from '../../worker/create-worker';
+import { createWorkerMetrics } from '../../worker/metrics';
 
 async function main(): Promise<void> {
   const env = process.env as Record<string, string>;
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
       pipelines: createPipelineWaker(client, env.TASK_QUEUE, repos.conversionPipelines),
       adStatsSchedules: createAdStatsSchedules(client, { taskQueue: env.TASK_QUEUE }),
       pipeline: DEFAULT_PIPELINE_SETTINGS,
+      metrics: createWorkerMetrics().pipeline,
+      log: { info: () => undefined },
       reached: async (point) => {
         if (point !== pauseAt) return;
         console.log(`PAUSED AT ${point}`);

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
 import { TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
-import { DUPLICATE_EVENT_ID_HELP, reasonHelp } from '../../../domain/reason-help';
+import { DUPLICATE_EVENT_ID_HELP, REASON_HELP, reasonHelp, SENT_WITHOUT_CLICK_HELP } from '../../../domain/reason-help';
 import { badRequest, notFound } from '../../http/http-error';
 import type { ConversionRetryService } from '../../services/conversion-retry';
 import { conversionDetail, conversionSummary, type WorkflowLink } from '../../http/conversion-view';
 import { parseOrReject } from '../../http/validation';
+import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
+import { conversionTimeline } from '../conversion-timeline';
 import { queryText } from '../fields';
 import { linkBetween, pathTo } from '../identity-path';
 import { periodFields, resolvePeriod } from '../period';
@@ -73,19 +75,24 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     };
   });
 
+  /** Every reason a conversion can carry, in a few words and explained: the filter's choices and their labels. */
+  app.get('/reasons', async () => ({ reasons: Object.entries(REASON_HELP).map(([reason, help]) => ({ reason, ...help })) }));
+
   app.get('/conversions/:conversionId', async (request) => {
     const { conversionId } = parseOrReject(idParams, request.params, 'path');
     const workspaceId = currentWorkspace(request).id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
     if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
-    const [history, repeatedBy, deliveryRequest] = await Promise.all([
+    const [history, repeatedBy, deliveryRequest, ofMessage] = await Promise.all([
       repos.conversionHistory.list(row.id),
       repos.eventListing.repeating(row.id, REPEATS_SHOWN),
       row.delivery_request_id === null ? undefined : repos.conversionGroups.findRequest(row.delivery_request_id),
+      repos.conversions.ofMessage(workspaceId, row.event_row_id),
     ]);
     const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
+    const nameOf = await actorNames(repos.users, history.flatMap((h) => (h.step === 'retry_requested' ? [String(h.detail.by)] : [])));
     return {
-      ...conversionDetail(row, { deliveryRequest, history, repeatedBy }, workflowLink),
+      ...conversionDetail(row, { deliveryRequest, history, repeatedBy, ofMessage }, workflowLink),
       tiktokCode: row.tiktok_code,
       receivedAt: row.received_at,
       userId: row.user_id,
@@ -94,8 +101,9 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       matchKeys: row.match_keys,
       identityPath: identityPath?.map((node, index) => ({ ...node, linkFromPrevious: index === 0 ? null : linkBetween(identityPath[index - 1] as IdentityPathNode, node) })) ?? null,
       identityPathRecorded: row.identity_path !== null,
-      history: history.map((h) => ({ id: String(h.id), at: h.at, step: h.step, detail: h.detail })),
+      timeline: conversionTimeline(row, history, nameOf),
       help: reasonHelp(row.reason),
+      withoutClickHelp: row.sent_without_click ? SENT_WITHOUT_CLICK_HELP : null,
       repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
       canSendAgain: row.status === 'failed' || row.status === 'skipped',
     };

@@ -31,7 +31,7 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
       eventIds.conversions += count.conversions;
       eventIds.shareable += count.shareable;
     }
-    const tiktokEvents = [...new Set([...rules.map((rule) => rule.tiktokEvent), ...conversions.map((c) => c.tiktokEvent)])].sort();
+    const tiktokEvents = [...new Set([...rules.flatMap((rule) => [rule.tiktokEvent, ...rule.alsoSendAs]), ...conversions.map((c) => c.tiktokEvent)])].sort();
     const activity = await repos.conversionFigures.activity(workspaceId, tiktokEvents, now);
     const reasons = [...new Set(conversions.flatMap((c) => (c.reason === null ? [] : [c.reason])))];
     return {

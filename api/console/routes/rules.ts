@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SendTestConversion } from '../../services/tiktok-connection';
 import type { Repositories } from '../../../db/repositories';
-import { defaultTikTokEvent } from '../../../domain/event-mapping';
+import { defaultTikTokEvent, TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
 import { notFound } from '../../http/http-error';
 import { eventParam, ruleBody, ruleFromBody, ruleView } from '../../http/rule-format';
 import type { ConversionRuleService } from '../../services/settings/conversion-rules';
@@ -41,6 +41,8 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
         .sort((a, b) => b[1].events - a[1].events)
         .slice(0, 20)
         .map(([event, seen]) => ({ event, eventsLast7Days: seen.events, suggestedTiktokEvent: defaultTikTokEvent(event) })),
+      /** What a rule's `alsoSendAs` may name. */
+      tiktokStandardEvents: [...TIKTOK_STANDARD_EVENTS].sort(),
     };
   });
 

@@ -5,7 +5,7 @@ import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../ser
 import type { Repositories } from '../../../db/repositories';
 import { AD_URL_PARAMETERS } from '../../../domain/ad-click';
 import { notFound } from '../../http/http-error';
-import { createKeyBody, creationNotice, keyParams } from '../../http/api-keys';
+import { createKeyBody, keyParams } from '../../http/api-keys';
 import { jsonBody } from '../../http/fields';
 import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
 import { TRACKING_SCRIPT_PATH } from '../../http/paths';
@@ -83,9 +83,7 @@ export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app,
 
   app.post('/api-keys', owner, async (request, reply) => {
     const { name, kind } = parseOrReject(createKeyBody, request.body, 'body');
-    const workspace = currentWorkspace(request);
-    const created = await keys.create(actorOf(request), workspace.id, name, kind);
-    return reply.code(201).send({ ...created, notice: creationNotice(created, workspace) });
+    return reply.code(201).send(await keys.create(actorOf(request), workspaceId(request), name, kind));
   });
 
   app.delete('/api-keys/:keyId', owner, async (request) => {
@@ -100,7 +98,6 @@ export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app,
     return {
       ingestUrl: origin,
       scriptUrl: `${origin}${TRACKING_SCRIPT_PATH}`,
-      trackingTag: `<script async src="${origin}${TRACKING_SCRIPT_PATH}" data-key="BROWSER_KEY"></script>`,
       adUrlParameters: AD_URL_PARAMETERS,
     };
   });

@@ -4,7 +4,9 @@ import type { Repositories } from '../../../db/repositories';
 import type { TikTokConnectionService } from '../../services/tiktok-connection';
 import { settingsChangesBody, type WorkspaceSettingsService } from '../../services/settings/workspace-settings';
 import { parseOrReject } from '../../http/validation';
+import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
+import { changeSummary, fieldChanges } from '../change-log-text';
 
 const changeLogQuery = z.strictObject({
   limit: z.coerce.number({ error: 'must be a whole number from 1 to 200' }).int().min(1, 'must be a whole number from 1 to 200').max(200, 'must be a whole number from 1 to 200').default(50),
@@ -40,18 +42,17 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
   app.get('/change-log', async (request) => {
     const query = parseOrReject(changeLogQuery, request.query, 'query');
     const rows = await repos.changeLog.list(currentWorkspace(request).id, { limit: query.limit, beforeId: query.beforeId });
-    const userIds = [...new Set(rows.map((row) => row.actor).filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5)))];
-    const people = new Map((await Promise.all(userIds.map((id) => repos.users.find(id)))).flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
+    const nameOf = await actorNames(repos.users, rows.map((row) => row.actor));
     return {
       entries: rows.map((row) => ({
         id: String(row.id),
         at: row.at,
         actor: row.actor,
-        actorName: row.actor.startsWith('user:') ? (people.get(row.actor.slice(5)) ?? 'a removed account') : row.actor === 'operator' ? 'operator (settings API)' : row.actor,
+        actorName: nameOf(row.actor),
         action: row.action,
         target: row.target,
-        before: row.before,
-        after: row.after,
+        summary: changeSummary(row),
+        changes: fieldChanges(row),
       })),
       nextBeforeId: rows.length === query.limit ? String(rows.at(-1)?.id) : null,
     };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
+import type { PipelineWaker } from '../../../temporal/pipeline-waker';
 import { createApiKeyService, type ApiKeyService } from './api-keys';
 import { createConversionRuleService, type ConversionRuleService } from './conversion-rules';
 import { createWorkspaceSettingsService, type WorkspaceSettingsService } from './workspace-settings';
@@ -14,10 +15,13 @@ export interface SettingsServices {
   apiKeys: ApiKeyService;
 }
 
-/** `onCredentialsChange` clears ingest's key cache whenever a key or a workspace's settings change. */
-export function createSettingsServices(deps: { db: Knex; repos: Repositories; onCredentialsChange: () => void }): SettingsServices {
+/**
+ * `onCredentialsChange` clears ingest's key cache whenever a key or a workspace's settings change; `pipelines` wakes a
+ * workspace's group workflows when its partition count changes.
+ */
+export function createSettingsServices(deps: { db: Knex; repos: Repositories; pipelines: Pick<PipelineWaker, 'wakePartitions'>; onCredentialsChange: () => void }): SettingsServices {
   return {
-    workspaceSettings: createWorkspaceSettingsService({ db: deps.db, repos: deps.repos, onChange: deps.onCredentialsChange }),
+    workspaceSettings: createWorkspaceSettingsService({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onChange: deps.onCredentialsChange }),
     conversionRules: createConversionRuleService({ db: deps.db, repos: deps.repos }),
     apiKeys: createApiKeyService({ db: deps.db, repos: deps.repos, onRevoke: deps.onCredentialsChange }),
   };

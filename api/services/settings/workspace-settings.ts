@@ -3,6 +3,8 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { Workspace, WorkspaceSettings } from '../../../db/repositories/workspaces';
+import { MAX_PIPELINE_PARTITIONS } from '../../../domain/workflow-id';
+import type { PipelineWaker } from '../../../temporal/pipeline-waker';
 import { badRequest, notFound } from '../../http/http-error';
 import { currencyCode, jsonBody, webOrigin } from '../../http/fields';
 import type { Actor } from './actor';
@@ -11,6 +13,7 @@ const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
 const MAX_EXCHANGE_RATES = 200;
 const retentionMessage = 'must be a whole number of days from 1 to 3650';
+const partitionsMessage = `must be a whole number of workflows from 1 to ${MAX_PIPELINE_PARTITIONS}`;
 const RATE_RULE = 'must be a positive decimal: what one unit of that currency is worth in the TikTok advertiser\'s currency, e.g. "1.08"';
 
 /** A rate as exact decimal text; a JSON number is taken at its shortest decimal form. */
@@ -51,9 +54,11 @@ export const settingsChangesBody = jsonBody({
     .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
     .optional(),
   eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
+  matchWithoutClick: z.boolean({ error: 'must be true or false' }).optional(),
+  pipelinePartitions: z.number({ error: partitionsMessage }).int(partitionsMessage).min(1, partitionsMessage).max(MAX_PIPELINE_PARTITIONS, partitionsMessage).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick, pipelinePartitions',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;
@@ -66,7 +71,12 @@ function diff(before: WorkspaceSettings, after: WorkspaceSettings, fields: reado
 }
 
 /** Changes a workspace's settings and logs the change, in one transaction; refuses test mode without a test code. */
-export function createWorkspaceSettingsService(deps: { db: Knex; repos: Pick<Repositories, 'workspaces' | 'changeLog'>; onChange: () => void }) {
+export function createWorkspaceSettingsService(deps: {
+  db: Knex;
+  repos: Pick<Repositories, 'workspaces' | 'changeLog'>;
+  pipelines: Pick<PipelineWaker, 'wakePartitions'>;
+  onChange: () => void;
+}) {
   return {
     async update(actor: Actor, current: Workspace, changes: SettingsChanges): Promise<Workspace> {
       const testMode = changes.testMode ?? current.testMode;
@@ -85,6 +95,12 @@ export function createWorkspaceSettingsService(deps: { db: Knex; repos: Pick<Rep
         return saved;
       });
       deps.onChange();
+      if (updated.pipelinePartitions !== current.pipelinePartitions) {
+        // The waiting conversions moved between partitions: the workflows that remain claim theirs, the others end.
+        // A wake-up that fails is left to the sweeper.
+        const count = Math.max(current.pipelinePartitions, updated.pipelinePartitions);
+        await deps.pipelines.wakePartitions(Array.from({ length: count }, (_, partition) => ({ workspaceId: current.id, partition })));
+      }
       return updated;
     },
   };

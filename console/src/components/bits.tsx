@@ -1,13 +1,25 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Modal } from 'react-aria-components';
+import { notify } from './Toasts';
 
+/** Copies `text`; says "Copied" for two seconds, so a second copy is confirmed too. */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), 2_000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   return (
     <Button
       className="button small"
       onPress={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+        setCopied(false);
+        // No clipboard outside a secure context (plain http to a remote host).
+        (navigator.clipboard?.writeText(text) ?? Promise.reject(new Error('no clipboard'))).then(
+          () => setCopied(true),
+          () => notify('The browser refused to copy: select the text and copy it yourself.'),
+        );
       }}
     >
       {copied ? 'Copied' : label}
@@ -74,5 +86,23 @@ export function Help({ help }: { help: { explanation: string; fix: string } | nu
         {help.fix}
       </p>
     </div>
+  );
+}
+
+/** Labelled values (a step's codes and IDs, a change's before and after), folded away under `summary`. */
+export function FactDetails({ summary, facts }: { summary: string; facts: { label: string; value: string }[] }) {
+  if (facts.length === 0) return null;
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <dl className="facts">
+        {facts.map((fact) => (
+          <Fragment key={fact.label}>
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </details>
   );
 }

@@ -21,7 +21,7 @@ export function AccountPage() {
   const me = useMe();
   const queries = useQueryClient();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<{ sessions: SessionView[] }>('sessions') });
-  const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
+  const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), meta: { done: 'Signed out there' }, onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
   const [passwordErrors, setPasswordErrors] = useState<Record<string, string>>({});
   const changePassword = useMutation({
     mutationFn: (body: { currentPassword: string; newPassword: string }) => api('PUT', 'session/password', body),

@@ -2,20 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api, get } from '../api';
-import { ErrorNote, Help, Loading, Status } from '../components/bits';
+import { ErrorNote, FactDetails, Help, Loading, Status } from '../components/bits';
+import { FormError } from '../components/Form';
 import { dateTime, money } from '../format';
 import { canEdit, useWorkspace } from '../session';
 import type { ConversionSummary, Help as HelpText } from '../types';
+import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
 interface Detail extends ConversionSummary {
-  receivedAt: string | null;
   userId: string | null;
   anonymousId: string | null;
-  messageId: string;
-  workflowId: string;
+  updatedAt: string;
   workflowUrl: string | null;
-  workflowStartedAt: string | null;
-  attempts: number;
   click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
   ttp: string | null;
   requestPayload: unknown;
@@ -24,35 +22,55 @@ interface Detail extends ConversionSummary {
   matchKeys: Record<string, { source: string; anonymousId?: string }> | null;
   identityPath: { kind: string; value: string; linkFromPrevious: string | null }[] | null;
   identityPathRecorded: boolean;
-  history: { id: string; at: string; step: string; detail: Record<string, unknown> }[];
+  /** Each step in a sentence, with its codes and IDs as details. */
+  timeline: { at: string | null; summary: string; details: { label: string; value: string }[] }[];
   help: HelpText | null;
+  withoutClickHelp: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
+  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummary['status'] }[];
   canSendAgain: boolean;
 }
 
-const LINKS: Record<string, string> = { same_anonymous_id: 'same anonymous ID', same_user: 'same user ID', same_email: 'same hashed email', same_phone: 'same hashed phone' };
-const KINDS: Record<string, string> = { anonymous_id: 'visitor (anonymous ID)', user_id: 'user', email_sha256: 'email (SHA-256)', phone_sha256: 'phone (SHA-256)' };
+const KEY_SOURCES: Record<string, string> = { message: 'the event', visitor: 'visitor', identity: 'a linked identity' };
 
-function Timeline({ detail }: { detail: Detail }) {
-  const steps: { at: string | null; what: string; detail?: string }[] = [{ at: detail.receivedAt, what: 'Event received', detail: `message ${detail.messageId}` }];
-  if (detail.history.length > 0) {
-    for (const h of detail.history) steps.push({ at: h.at, what: h.step.replace(/_/g, ' '), detail: JSON.stringify(h.detail) });
-  } else {
-    steps.push({ at: detail.createdAt, what: 'Conversion recorded', detail: `${detail.sourceEvent} → ${detail.tiktokEvent}` });
-    if (detail.workflowStartedAt) steps.push({ at: detail.workflowStartedAt, what: 'Workflow started', detail: detail.workflowId });
-    if (detail.click.ttclid) steps.push({ at: detail.click.capturedAt, what: 'Click found', detail: `ttclid ${detail.click.ttclid} on visitor ${detail.click.anonymousId ?? '?'}` });
-    if (detail.attempts > 0) steps.push({ at: null, what: `${detail.attempts} delivery attempt${detail.attempts === 1 ? '' : 's'}`, detail: detail.tiktokResponse.code === null ? undefined : `last answer: code ${detail.tiktokResponse.code} ${detail.tiktokResponse.message ?? ''}` });
-    if (detail.completedAt) steps.push({ at: detail.completedAt, what: `Outcome: ${detail.status}`, detail: detail.reason ?? undefined });
-  }
+/** A pending conversion is read again by itself: every second at first, then a quarter of its wait, at most every 15 s. */
+const refreshDelay = (pendingSince: string) => Math.min(15_000, Math.max(1_000, (Date.now() - Date.parse(pendingSince)) / 4));
+
+function Timeline({ entries }: { entries: Detail['timeline'] }) {
   return (
     <ol className="timeline">
-      {steps.map((s, i) => (
+      {entries.map((entry, i) => (
         <li key={i}>
-          <span className="muted">{s.at ? dateTime(s.at) : ''}</span> <strong>{s.what}</strong> {s.detail && <span className="muted">{s.detail}</span>}
+          {entry.at && <span className="muted">{dateTime(entry.at)} </span>}
+          <strong>{entry.summary}</strong>
+          <FactDetails summary="Details" facts={entry.details} />
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The other TikTok events its rule sent the same message as, each a conversion of its own. */
+function MessageEvents({ detail }: { detail: Detail }) {
+  const { ws } = useWorkspace();
+  return (
+    <section aria-labelledby="message-events">
+      <h2 id="message-events">
+        {detail.messageEvent.position} of {detail.messageEvent.of} TikTok events sent for this message
+      </h2>
+      <p className="muted">
+        Its rule sends each event as several TikTok events, each a conversion of its own, delivered and explained on its own. {detail.messageEvents[0]?.tiktokEvent} keeps the event's event_id, the one the browser pixel
+        shares; the others add :&lt;their name&gt; to it.
+      </p>
+      <ul>
+        {detail.messageEvents.map((e) => (
+          <li key={e.id}>
+            {e.id === detail.id ? <strong>{e.tiktokEvent} (this one)</strong> : <Link to={`/w/${ws}/conversions/${e.id}`}>{e.tiktokEvent}</Link>} event_id <code>{e.eventId}</code> <Status status={e.status} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -60,7 +78,12 @@ export function ConversionPage() {
   const { ws, base, data: workspace } = useWorkspace();
   const { id = '' } = useParams();
   const queries = useQueryClient();
-  const detail = useQuery({ queryKey: ['conversion', ws, id], queryFn: () => get<Detail>(`${base}/conversions/${id}`) });
+  const detail = useQuery({
+    queryKey: ['conversion', ws, id],
+    queryFn: () => get<Detail>(`${base}/conversions/${id}`),
+    // Until it leaves pending (after "Send again", say); leaving the page stops it.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? refreshDelay(query.state.data.updatedAt) : false),
+  });
   const sendAgain = useMutation({
     mutationFn: () => api<{ requeued: boolean }>('POST', `${base}/conversions/${id}/retry`),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['conversion', ws, id] }),
@@ -77,11 +100,20 @@ export function ConversionPage() {
         {d.tiktokEvent} <Status status={d.status} testMode={d.testMode} />
       </h1>
       <p>
-        {d.sourceEvent} at {dateTime(d.eventTime)} · event_id <code>{d.eventId}</code> · value {money(d.value, d.currency)} · user {d.userId ?? '–'} · anonymous ID {d.anonymousId ?? '–'}
+        Your event {d.sourceEvent} at {dateTime(d.eventTime)} · order or event ID <code>{d.eventId}</code> · value {money(d.value, d.currency)} · user ID {d.userId ?? '–'} · visitor {d.anonymousId ?? '–'}
       </p>
+      {sendAgain.data && (
+        <p role="status" className="notice">
+          {!sendAgain.data.requeued
+            ? 'It is no longer failed or skipped: nothing to send again.'
+            : d.status === 'pending'
+              ? 'Sent again: waiting for it to be processed. This page refreshes by itself.'
+              : `Processed again: it is now ${d.status}.`}
+        </p>
+      )}
       {d.reason && (
         <section aria-labelledby="why" className="why">
-          <h2 id="why">Why: {d.reason}</h2>
+          <h2 id="why">Why: {d.help?.label ?? d.reason}</h2>
           <Help help={d.help} />
           {d.canSendAgain && canEdit(workspace?.role) && (
             <p>
@@ -91,9 +123,17 @@ export function ConversionPage() {
               <span className="muted">It keeps its event_id, so TikTok counts it once even if it arrived before.</span>
             </p>
           )}
-          {sendAgain.data && <p role="status">{sendAgain.data.requeued ? 'Sent back to the pipeline: its status is pending until TikTok answers.' : 'It is no longer failed or skipped: nothing to send again.'}</p>}
+          <FormError error={sendAgain.error} />
         </section>
       )}
+      {d.withoutClickHelp && (
+        <section aria-labelledby="without-click" className="why">
+          <h2 id="without-click">Sent without a click</h2>
+          <Help help={d.withoutClickHelp} />
+          {d.matchKeys && <p>TikTok matches it on: {Object.keys(d.matchKeys).sort().join(', ')}.</p>}
+        </section>
+      )}
+      {d.messageEvent.of > 1 && <MessageEvents detail={d} />}
       {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
           <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>
@@ -121,7 +161,7 @@ export function ConversionPage() {
       )}
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
-        <Timeline detail={d} />
+        <Timeline entries={d.timeline} />
         {d.workflowUrl && (
           <p>
             <a href={d.workflowUrl} target="_blank" rel="noreferrer">
@@ -133,14 +173,14 @@ export function ConversionPage() {
       <section aria-labelledby="identity">
         <h2 id="identity">How the click was found</h2>
         {d.identityPath === null ? (
-          <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : 'No click was found for this person.'}</p>
+          <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : d.sentWithoutClick ? 'No click inside the attribution window: sent without one.' : 'No click was found for this person.'}</p>
         ) : (
           <ol className="path">
             {d.identityPath.map((node, i) => (
               <li key={i}>
-                {node.linkFromPrevious && <span className="link">↓ {LINKS[node.linkFromPrevious] ?? node.linkFromPrevious}</span>}
+                {node.linkFromPrevious && <span className="link">↓ {IDENTITY_LINKS[node.linkFromPrevious] ?? node.linkFromPrevious}</span>}
                 <span className="node">
-                  {KINDS[node.kind] ?? node.kind}: <code>{node.value}</code>
+                  {IDENTITY_KINDS[node.kind] ?? node.kind}: <code>{node.value}</code>
                   {node.kind === 'anonymous_id' && node.value === d.click.anonymousId && ' — clicked the ad'}
                 </span>
               </li>
@@ -162,16 +202,23 @@ export function ConversionPage() {
           <p>
             Match keys sent:{' '}
             {Object.entries(d.matchKeys)
-              .map(([key, source]) => `${key} (from ${source.source}${source.anonymousId ? ` ${source.anonymousId}` : ''})`)
-              .join(', ')}
+              .map(([key, from]) => `${MATCH_KEYS[key] ?? key} from ${KEY_SOURCES[from.source] ?? from.source}${from.anonymousId ? ` ${from.anonymousId}` : ''}`)
+              .join('; ')}
           </p>
         )}
       </section>
       <section aria-labelledby="payload">
         <h2 id="payload">Sent to TikTok, and TikTok's answer</h2>
-        {d.requestPayload ? <pre className="code">{JSON.stringify(d.requestPayload, null, 2)}</pre> : <p className="empty">Nothing was sent.</p>}
+        {d.requestPayload ? (
+          <details>
+            <summary>The event as sent (email and phone hashed)</summary>
+            <pre className="code">{JSON.stringify(d.requestPayload, null, 2)}</pre>
+          </details>
+        ) : (
+          <p className="empty">Nothing was sent.</p>
+        )}
         <dl className="answer">
-          <dt>Code</dt>
+          <dt>TikTok's code</dt>
           <dd>{d.tiktokResponse.code ?? '–'}</dd>
           <dt>Message</dt>
           <dd>{d.tiktokResponse.message ?? '–'}</dd>

@@ -6,15 +6,22 @@ import { get } from '../api';
 import { ErrorNote, Loading, Status } from '../components/bits';
 import { DataTable } from '../components/DataTable';
 import { dateTime, money } from '../format';
+import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionSummary } from '../types';
 
-const REASONS = ['no_ttclid', 'click_outside_attribution_window', 'conversion_rule_removed', 'tiktok_not_connected', 'tiktok_connection_incomplete', 'tiktok_reauthorization_required', 'app_events_not_configured', 'test_mode', 'tiktok_rejected', 'event_invalid', 'expired', 'internal_error', 'delivery_retries_exhausted'];
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
+
+/** The reason, TikTok's code, and whether it went without a click, in a few words. */
+function reasonText(c: ConversionSummary, label: (reason: string | null) => string): string {
+  const why = label(c.reason) || (c.tiktokCode ? `TikTok code ${c.tiktokCode}` : null);
+  return [why, c.sentWithoutClick ? 'sent without a click' : null].filter((part) => part !== null).join(' · ');
+}
 
 export function ConversionsPage() {
   const { ws, base } = useWorkspace();
   const timeZone = useTimeZone();
+  const reasons = useReasons();
   const [params, setParams] = useSearchParams();
   const [cursors, setCursors] = useState<string[]>([]);
   const filters = Object.fromEntries(FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name) as string]] : [])));
@@ -27,10 +34,23 @@ export function ConversionsPage() {
   const columns: ColumnDef<ConversionSummary, unknown>[] = [
     { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
     { header: 'Status', accessorKey: 'status', cell: (c) => <Status status={c.row.original.status} testMode={c.row.original.testMode} /> },
-    { header: 'Reason', accessorKey: 'reason', cell: (c) => c.row.original.reason ?? (c.row.original.tiktokCode ? `code ${c.row.original.tiktokCode}` : '') },
-    { header: 'TikTok event', accessorKey: 'tiktokEvent' },
-    { header: 'Event', accessorKey: 'sourceEvent' },
-    { header: 'event_id', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
+    { header: 'Reason', accessorKey: 'reason', cell: (c) => reasonText(c.row.original, reasons.label) },
+    {
+      header: 'TikTok event',
+      accessorKey: 'tiktokEvent',
+      cell: (c) => {
+        const { tiktokEvent, messageEvent } = c.row.original;
+        return messageEvent.of > 1 ? (
+          <>
+            {tiktokEvent} <span className="muted" title="TikTok events sent for this message">({messageEvent.position} of {messageEvent.of})</span>
+          </>
+        ) : (
+          tiktokEvent
+        );
+      },
+    },
+    { header: 'Your event', accessorKey: 'sourceEvent' },
+    { header: 'Order or event ID', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
     { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
   ];
   const setFilter = (form: FormData) => {
@@ -49,7 +69,7 @@ export function ConversionsPage() {
         }}
       >
         <label>
-          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order ID, event_id, user ID, anonymous ID" />
+          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order ID, event ID, user ID, visitor" />
         </label>
         <label>
           Status
@@ -62,10 +82,13 @@ export function ConversionsPage() {
         </label>
         <label>
           Reason
-          <select name="reason" defaultValue={filters.reason ?? ''}>
+          {/* Mounted again once the reasons arrive, so a reason from the URL shows as chosen. */}
+          <select name="reason" key={reasons.all.length} defaultValue={filters.reason ?? ''}>
             <option value="">any</option>
-            {REASONS.map((r) => (
-              <option key={r}>{r}</option>
+            {reasons.all.map((r) => (
+              <option key={r.reason} value={r.reason}>
+                {r.label}
+              </option>
             ))}
           </select>
         </label>

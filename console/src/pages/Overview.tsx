@@ -8,18 +8,25 @@ import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionStatus, Help as HelpText } from '../types';
+import { MATCH_KEYS } from '../words';
 
 interface Overview {
   events: { day: string; type: string; eventName: string; events: number }[];
-  conversions: { day: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; tiktokCode: number | null; testMode: boolean; conversions: number }[];
+  conversions: { day: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; tiktokCode: number | null; testMode: boolean; sentWithoutClick: boolean; conversions: number }[];
   tiktokEvents: { tiktokEvent: string; lastDeliveredAt: string | null; deliveredLast7Days: number; status: 'active' | 'no_recent_activity'; learningPhase: { needed: number; enough: boolean } }[];
   matchKeys: { delivered: number; sampleLimit: number; target: number; keys: { key: string; conversions: number; share: number | null }[] };
   eventIds: { conversions: number; shareable: number; share: number | null };
   reasons: { reason: string; help: HelpText | null }[];
 }
 
-const KEY_NAMES: Record<string, string> = { ttclid: 'ttclid (click ID)', ttp: '_ttp cookie', email: 'Email (hashed)', phone: 'Phone (hashed)', ip: 'IP address', user_agent: 'User agent' };
-const COLORS = { delivered: '#1a7f37', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
+const COLORS = { delivered: '#1a7f37', 'delivered without a click': '#4ac26b', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
+
+/** Where a count goes on the chart: test deliveries and deliveries without a click apart from click-attributed ones. */
+function bucket(c: Overview['conversions'][number]): keyof typeof COLORS {
+  if (c.status !== 'delivered') return c.status;
+  if (c.testMode) return 'test';
+  return c.sentWithoutClick ? 'delivered without a click' : 'delivered';
+}
 
 function sum<T>(rows: T[], key: (row: T) => string, value: (row: T) => number): Map<string, number> {
   const out = new Map<string, number>();
@@ -39,7 +46,6 @@ export function OverviewPage() {
   const days = useMemo(() => daysBetween(period.from, period.to), [period.from, period.to]);
   const chart = useMemo(() => {
     const rows = (overview.data?.conversions ?? []).filter((c) => event === 'all' || c.tiktokEvent === event);
-    const bucket = (c: Overview['conversions'][number]) => (c.status === 'delivered' && c.testMode ? 'test' : c.status);
     return (Object.keys(COLORS) as (keyof typeof COLORS)[]).map((status) => {
       const perDay = sum(rows.filter((c) => bucket(c) === status), (c) => c.day, (c) => c.conversions);
       return { label: status, color: COLORS[status], values: days.map((d) => perDay.get(d) ?? 0), bars: true };
@@ -65,8 +71,10 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
   const byType = [...sum(data.events, (e) => e.type, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]);
   const topNames = [...sum(data.events.filter((e) => e.type === 'track'), (e) => e.eventName, (e) => e.events).entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
   const skippedByReason = [...sum(data.conversions.filter((c) => c.status === 'skipped' || (c.status === 'delivered' && c.testMode)), (c) => c.reason ?? 'unknown', (c) => c.conversions).entries()];
-  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${c.reason ?? 'failed'}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
+  const delivered = sum(data.conversions, bucket, (c) => c.conversions);
   const helpOf = new Map(data.reasons.map((r) => [r.reason, r.help]));
+  const labelOf = (reason: string | null) => (reason === null ? 'Failed' : (helpOf.get(reason)?.label ?? reason));
+  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
   return (
     <>
@@ -110,7 +118,16 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
             ))}
           </select>
         </label>
-        <Chart days={days} series={chart} title="Conversions per day: delivered, test, skipped, failed, pending" stacked />
+        <Chart days={days} series={chart} title="Conversions per day: delivered with a click, delivered without a click, test, skipped, failed, pending" stacked />
+        <p>
+          Delivered in this period: <strong>{number(delivered.get('delivered') ?? 0)}</strong> with a TikTok click inside the attribution window
+          {(delivered.get('delivered without a click') ?? 0) > 0 && (
+            <>
+              , and <strong>{number(delivered.get('delivered without a click') ?? 0)}</strong> sent without a click for TikTok to match on email, phone and the other keys (in no campaign's figures)
+            </>
+          )}
+          .
+        </p>
         <div className="columns">
           <div>
             <h3>Not sent, by reason</h3>
@@ -121,7 +138,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
                 {skippedByReason.map(([reason, count]) => (
                   <li key={reason}>
                     <Link to={`/w/${ws}/conversions?reason=${reason}`}>
-                      <strong>{reason}</strong>: {number(count)}
+                      <strong>{labelOf(reason)}</strong>: {number(count)}
                     </Link>
                     <Help help={helpOf.get(reason) ?? null} />
                   </li>
@@ -158,7 +175,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
           <ul className="bars">
             {data.matchKeys.keys.map((k) => (
               <li key={k.key}>
-                <span className="bar-label">{KEY_NAMES[k.key] ?? k.key}</span>
+                <span className="bar-label">{MATCH_KEYS[k.key] ?? k.key}</span>
                 <span className="bar" aria-hidden="true">
                   <span className={(k.share ?? 0) >= data.matchKeys.target ? 'fill ok' : 'fill warn'} style={{ width: `${Math.round((k.share ?? 0) * 100)}%` }} />
                 </span>

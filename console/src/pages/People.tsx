@@ -5,7 +5,9 @@ import { api, ApiError } from '../api';
 import { Status } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime, money } from '../format';
+import { useReasons } from '../reasons';
 import { useWorkspace } from '../session';
+import { IDENTITY_KINDS, IDENTITY_LINKS } from '../words';
 
 interface Person {
   lookedUp: { kind: string; value: string };
@@ -17,11 +19,10 @@ interface Person {
   conversions: { id: string; status: string; reason: string | null; tiktokEvent: string; eventId: string; eventTime: string; value: number | null; currency: string | null }[];
 }
 
-const LINKS: Record<string, string> = { same_anonymous_id: 'same anonymous ID', same_user: 'same user ID', same_email: 'same hashed email', same_phone: 'same hashed phone' };
-
 /** Spec §7.7: why do identities not link? Everything known about one person. */
 export function PeoplePage() {
   const { ws, base } = useWorkspace();
+  const reasons = useReasons();
   const [kind, setKind] = useState('email');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const lookup = useMutation({
@@ -58,7 +59,12 @@ export function PeoplePage() {
             <ul>
               {p.identifiers.map((i) => (
                 <li key={`${i.kind}:${i.value}`}>
-                  <code>{i.kind}</code> {i.value} {i.link && <span className="muted">({LINKS[i.link] ?? i.link} as {i.via?.kind} {i.via?.value.slice(0, 16)})</span>}
+                  {IDENTITY_KINDS[i.kind] ?? i.kind}: <code>{i.value}</code>{' '}
+                  {i.link && i.via && (
+                    <span className="muted">
+                      ({IDENTITY_LINKS[i.link] ?? i.link} as {i.via.value.slice(0, 16)})
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>
@@ -80,7 +86,7 @@ export function PeoplePage() {
           </section>
           <section aria-labelledby="clicks">
             <h2 id="clicks">Ad clicks</h2>
-            {p.clicks.length === 0 ? <p className="empty">No TikTok click: conversions of this person are skipped with no_ttclid.</p> : null}
+            {p.clicks.length === 0 ? <p className="empty">No TikTok click: this person's conversions are not sent ({reasons.label('no_ttclid')}).</p> : null}
             <ul>
               {p.clicks.map((c) => (
                 <li key={`${c.anonymousId}:${c.ttclid}`}>
@@ -108,7 +114,7 @@ export function PeoplePage() {
                   <Link to={`/w/${ws}/conversions/${c.id}`}>
                     {dateTime(c.eventTime)} {c.tiktokEvent}
                   </Link>{' '}
-                  <Status status={c.status} /> {c.reason ?? ''} {money(c.value, c.currency)}
+                  <Status status={c.status} /> {reasons.label(c.reason)} {money(c.value, c.currency)}
                 </li>
               ))}
             </ul>

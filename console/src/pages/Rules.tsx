@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
 import { ConfirmButton, ErrorNote, Loading } from '../components/bits';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Checkboxes, Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime, number } from '../format';
 import { canEdit, useWorkspace } from '../session';
 
@@ -11,6 +11,7 @@ type Value = { source: 'order_total'; currency?: string } | { source: 'fixed'; a
 interface Rule {
   event: string;
   tiktokEvent: string;
+  alsoSendAs: string[];
   value: Value;
   eventsLast7Days: number;
   sample: { receivedAt: string; message: unknown } | null;
@@ -18,6 +19,7 @@ interface Rule {
 interface RulesAnswer {
   rules: Rule[];
   unmappedEvents: { event: string; eventsLast7Days: number; suggestedTiktokEvent: string }[];
+  tiktokStandardEvents: string[];
 }
 
 const STANDARD: [string, string][] = [
@@ -30,6 +32,8 @@ const STANDARD: [string, string][] = [
   ['search', 'Search'],
 ];
 
+const MAX_EVENT_NAME_LENGTH = 200;
+
 const valueText = (value: Value) => (value.source === 'order_total' ? 'order total' : value.source === 'fixed' ? `${value.amount} ${value.currency}` : 'no value');
 
 export function RulesPage() {
@@ -38,7 +42,11 @@ export function RulesPage() {
   const queries = useQueryClient();
   const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
   const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(null);
-  const remove = useMutation({ mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['rules', base] }) });
+  const remove = useMutation({
+    mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`),
+    meta: { done: 'Rule deleted' },
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['rules', base] }),
+  });
   return (
     <>
       <h1>Conversion rules</h1>
@@ -51,8 +59,14 @@ export function RulesPage() {
           <li key={rule.event} className="card rule">
             <div>
               <h3>
-                {rule.event} → {rule.tiktokEvent}
+                {rule.event} → {[rule.tiktokEvent, ...rule.alsoSendAs].join(' + ')}
               </h3>
+              {rule.alsoSendAs.length > 0 && (
+                <p>
+                  Each event is sent as {rule.alsoSendAs.length + 1} TikTok events, each a conversion of its own: {rule.tiktokEvent} under the event's event_id,{' '}
+                  {rule.alsoSendAs.map((name) => `${name} under <event_id>:${name}`).join(', ')}.
+                </p>
+              )}
               <p>Value: {valueText(rule.value)}</p>
               <p>
                 {number(rule.eventsLast7Days)} matching events in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
@@ -94,18 +108,35 @@ export function RulesPage() {
           </ul>
         </section>
       )}
-      {editor ? <RuleForm key={draft?.event ?? 'new'} base={base} draft={draft} rules={rules.data?.rules ?? []} onSaved={() => setDraft(null)} /> : <p className="muted">An editor or owner can change rules.</p>}
+      {editor ? (
+        <RuleForm key={draft?.event ?? 'new'} base={base} draft={draft} rules={rules.data?.rules ?? []} standardEvents={rules.data?.tiktokStandardEvents ?? []} onSaved={() => setDraft(null)} />
+      ) : (
+        <p className="muted">An editor or owner can change rules.</p>
+      )}
     </>
   );
 }
 
-function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { event: string; tiktokEvent: string } | null; rules: Rule[]; onSaved: () => void }) {
+function RuleForm({
+  base,
+  draft,
+  rules,
+  standardEvents,
+  onSaved,
+}: {
+  base: string;
+  draft: { event: string; tiktokEvent: string } | null;
+  rules: Rule[];
+  standardEvents: string[];
+  onSaved: () => void;
+}) {
   const queries = useQueryClient();
   const existing = rules.find((r) => r.event === draft?.event);
   const [source, setSource] = useState<Value['source']>(existing?.value.source ?? 'order_total');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: ({ event, body }: { event: string; body: object }) => api('PUT', `${base}/rules/${encodeURIComponent(event)}`, body),
+    meta: { done: 'Rule saved' },
     onSuccess: () => {
       setErrors({});
       onSaved();
@@ -119,11 +150,17 @@ function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { even
       setErrors({ event: 'is required: the name your code sends, e.g. purchase' });
       return;
     }
+    // The API's limit too (an event name as ingest accepts it); checked here because the name goes in the URL.
+    if (event.length > MAX_EVENT_NAME_LENGTH) {
+      setErrors({ event: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
+      return;
+    }
     const tiktokEvent = String(data.get('tiktokEvent') ?? '').trim();
     const amount = String(data.get('value.amount') ?? '').trim();
     const currency = String(data.get('value.currency') ?? '').trim();
     const value = source === 'fixed' ? { source, amount: amount === '' ? undefined : Number(amount), currency: currency === '' ? undefined : currency } : source === 'order_total' && currency !== '' ? { source, currency } : { source };
-    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), value } });
+    const alsoSendAs = data.getAll('alsoSendAs').map(String);
+    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), alsoSendAs, value } });
   };
   const fixed = existing?.value.source === 'fixed' ? existing.value : undefined;
   return (
@@ -135,6 +172,13 @@ function RuleForm({ base, draft, rules, onSaved }: { base: string; draft: { even
           <Field name="tiktokEvent" label="TikTok event" defaultValue={draft?.tiktokEvent ?? ''} placeholder="CompletePayment" description="Empty: the standard event for the name, else a custom event." />
         </div>
         <p className="muted">Standard: {STANDARD.map(([from, to]) => `${from} → ${to}`).join(' · ')}</p>
+        <Checkboxes
+          name="alsoSendAs"
+          label="Also send as (optional, up to 3)"
+          options={standardEvents}
+          defaultValue={existing?.alsoSendAs ?? []}
+          description="Each event is also sent as these TikTok events, each a conversion of its own whose event_id is the event's followed by :<name>. The TikTok event above keeps the plain event_id, the one your browser pixel shares."
+        />
         <fieldset className="radios">
           <legend>Value</legend>
           {(

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Switch } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
-import { ConfirmButton, CopyButton, Loading } from '../components/bits';
+import { ConfirmButton, CopyButton, FactDetails, Loading } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
 import { canEdit, useWorkspace } from '../session';
@@ -12,7 +13,7 @@ interface Members {
   invitations: { id: string; email: string; role: Role; expiresAt: string; invitedBy: string }[];
 }
 interface ChangeLog {
-  entries: { id: string; at: string; actorName: string; action: string; target: string | null; before: unknown; after: unknown }[];
+  entries: { id: string; at: string; actorName: string; summary: string; changes: { field: string; before: string; after: string }[] }[];
   nextBeforeId: string | null;
 }
 
@@ -23,6 +24,7 @@ export function SettingsPage() {
     <>
       <h1>Settings</h1>
       <WorkspaceSettings base={base} editor={canEdit(data.role)} />
+      <MatchWithoutClick base={base} editor={canEdit(data.role)} />
       <Team base={base} owner={data.role === 'owner'} />
       <History base={base} />
     </>
@@ -35,6 +37,7 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (body: object) => api('PATCH', `${base}/settings`, body),
+    meta: { done: 'Settings saved' },
     onSuccess: () => {
       setErrors({});
       void queries.invalidateQueries({ queryKey: ['workspace'] });
@@ -65,6 +68,30 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
   );
 }
 
+function MatchWithoutClick({ base, editor }: { base: string; editor: boolean }) {
+  const { data } = useWorkspace();
+  const queries = useQueryClient();
+  const save = useMutation({
+    mutationFn: (matchWithoutClick: boolean) => api('PATCH', `${base}/settings`, { matchWithoutClick }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['workspace'] }),
+  });
+  const on = data?.workspace.matchWithoutClick;
+  if (on === undefined) return null;
+  return (
+    <section aria-labelledby="without-click">
+      <h2 id="without-click">Conversions without a click</h2>
+      <p>
+        By default only a conversion whose person clicked a TikTok ad within the attribution window is sent. When this is on, the others are sent too, without a click ID, for TikTok to match on the person's
+        hashed email and phone, external ID, IP address, user agent and _ttp. Each says it was sent without a click, and reports count them apart from click-attributed ones.
+      </p>
+      <Switch className="switch" isSelected={on} isDisabled={!editor || save.isPending} onChange={(value) => save.mutate(value)}>
+        <div className="indicator" aria-hidden="true" /> Send conversions without a click: {on ? 'on' : 'off'}
+      </Switch>
+      <FormError error={save.error} />
+    </section>
+  );
+}
+
 function Team({ base, owner }: { base: string; owner: boolean }) {
   const queries = useQueryClient();
   const members = useQuery({ queryKey: ['members', base], queryFn: () => get<Members>(`${base}/members`) });
@@ -73,6 +100,7 @@ function Team({ base, owner }: { base: string; owner: boolean }) {
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
   const invite = useMutation({
     mutationFn: (body: { email: string; role: string }) => api<{ url: string }>('POST', `${base}/invitations`, body),
+    meta: { done: 'Invitation link created' },
     onSuccess: (answer) => {
       setLink(answer.url);
       setErrors({});
@@ -80,9 +108,9 @@ function Team({ base, owner }: { base: string; owner: boolean }) {
     },
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
-  const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: string }) => api('PATCH', `${base}/members/${id}`, { role }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/members/${id}`), onSuccess: refresh });
-  const withdraw = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/invitations/${id}`), onSuccess: refresh });
+  const change = useMutation({ mutationFn: ({ id, role }: { id: string; role: string }) => api('PATCH', `${base}/members/${id}`, { role }), meta: { done: 'Role changed' }, onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/members/${id}`), meta: { done: 'Removed from the workspace' }, onSuccess: refresh });
+  const withdraw = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/invitations/${id}`), meta: { done: 'Invitation withdrawn' }, onSuccess: refresh });
   if (members.isPending) return <Loading what="people" />;
   return (
     <section aria-labelledby="team">
@@ -159,12 +187,11 @@ function History({ base }: { base: string }) {
       <ul className="log">
         {log.data?.entries.map((e) => (
           <li key={e.id}>
-            <span className="muted">{dateTime(e.at)}</span> <strong>{e.actorName}</strong> {e.action}
-            {e.target ? ` ${e.target}` : ''}
-            <details>
-              <summary>before → after</summary>
-              <pre className="code">{`${JSON.stringify(e.before, null, 1)}\n→ ${JSON.stringify(e.after, null, 1)}`}</pre>
-            </details>
+            <strong>{e.summary}</strong>
+            <div className="muted">
+              {dateTime(e.at)} by {e.actorName}
+            </div>
+            <FactDetails summary="What changed" facts={e.changes.map((c) => ({ label: c.field, value: `${c.before} → ${c.after}` }))} />
           </li>
         ))}
       </ul>

@@ -31,13 +31,14 @@ interface ApiKey {
   createdAt: string;
   revokedAt: string | null;
 }
+type CreatedKey = ApiKey & { key: string };
 interface Install {
   scriptUrl: string;
-  trackingTag: string;
   adUrlParameters: string;
   ingestUrl: string;
 }
 
+const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
   select_advertiser: 'Choose the advertiser below.',
   select_pixel: 'Choose the pixel that receives conversions below.',
@@ -49,6 +50,9 @@ export function SourcesPage() {
   const editor = canEdit(workspace?.role);
   const owner = workspace?.role === 'owner';
   const [params] = useSearchParams();
+  // Keys are shown once: a browser key created on this visit goes into the tag whole.
+  const [newBrowserKey, setNewBrowserKey] = useState<CreatedKey | null>(null);
+  const origins = workspace?.workspace.allowedOrigins ?? [];
   return (
     <>
       <h1>Sources</h1>
@@ -58,8 +62,8 @@ export function SourcesPage() {
         </p>
       )}
       <TikTokSection base={base} editor={editor} />
-      <KeysSection base={base} owner={owner} />
-      <InstallSection base={base} editor={editor} origins={workspace?.workspace.allowedOrigins ?? []} />
+      <KeysSection base={base} owner={owner} origins={origins} onCreated={(key) => key.kind === 'browser' && setNewBrowserKey(key)} />
+      <InstallSection base={base} editor={editor} origins={origins} newBrowserKey={newBrowserKey} />
     </>
   );
 }
@@ -80,8 +84,12 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
   });
   const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
   const connect = useMutation({ mutationFn: () => api<{ url: string }>('POST', `${base}/tiktok/authorize`), onSuccess: ({ url }) => window.location.assign(url) });
-  const choose = useMutation({ mutationFn: ({ what, body }: { what: 'advertiser' | 'pixel' | 'app'; body: object }) => api('PUT', `${base}/tiktok/${what}`, body), onSuccess: refresh });
-  const disconnect = useMutation({ mutationFn: () => api('DELETE', `${base}/tiktok`), onSuccess: refresh });
+  const choose = useMutation({
+    mutationFn: ({ what, body }: { what: 'advertiser' | 'pixel' | 'app'; body: object }) => api('PUT', `${base}/tiktok/${what}`, body),
+    meta: { done: ({ what }: { what: 'advertiser' | 'pixel' | 'app' }) => CHOSEN[what] },
+    onSuccess: refresh,
+  });
+  const disconnect = useMutation({ mutationFn: () => api('DELETE', `${base}/tiktok`), meta: { done: 'TikTok disconnected' }, onSuccess: refresh });
   const [appErrors, setAppErrors] = useState<Record<string, string>>({});
 
   return (
@@ -189,21 +197,25 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
   );
 }
 
-function KeysSection({ base, owner }: { base: string; owner: boolean }) {
+const useKeys = (base: string) => useQuery({ queryKey: ['keys', base], queryFn: () => get<{ apiKeys: ApiKey[] }>(`${base}/api-keys`) });
+
+function KeysSection({ base, owner, origins, onCreated }: { base: string; owner: boolean; origins: string[]; onCreated: (key: CreatedKey) => void }) {
   const queries = useQueryClient();
-  const keys = useQuery({ queryKey: ['keys', base], queryFn: () => get<{ apiKeys: ApiKey[] }>(`${base}/api-keys`) });
-  const [created, setCreated] = useState<(ApiKey & { key: string; notice: string }) | null>(null);
+  const keys = useKeys(base);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useMutation({
-    mutationFn: (body: { name: string; kind: string }) => api<ApiKey & { key: string; notice: string }>('POST', `${base}/api-keys`, body),
+    mutationFn: (body: { name: string; kind: string }) => api<CreatedKey>('POST', `${base}/api-keys`, body),
+    meta: { done: 'API key created' },
     onSuccess: (key) => {
       setCreated(key);
+      onCreated(key);
       setErrors({});
       void queries.invalidateQueries({ queryKey: ['keys', base] });
     },
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
-  const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/api-keys/${id}`), onSuccess: () => queries.invalidateQueries({ queryKey: ['keys', base] }) });
+  const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/api-keys/${id}`), meta: { done: 'API key revoked' }, onSuccess: () => queries.invalidateQueries({ queryKey: ['keys', base] }) });
   const live = keys.data?.apiKeys.filter((k) => k.revokedAt === null) ?? [];
   return (
     <section aria-labelledby="keys">
@@ -231,7 +243,17 @@ function KeysSection({ base, owner }: { base: string; owner: boolean }) {
           <p>
             <strong>{created.name}</strong>: <code className="secret">{created.key}</code> <CopyButton text={created.key} />
           </p>
-          <p>{created.notice}</p>
+          <p>
+            Store this key now: it is shown only once and cannot be recovered.
+            {created.kind === 'browser' && (
+              <>
+                {' '}
+                Browser keys are public: the tracking tag below now holds it. It can only send events, and only from the sites under <a href="#allowed-origins">Allowed origins</a>
+                {origins.length === 0 ? ', where there is none yet: add yours, or every page is refused.' : '.'}
+              </>
+            )}
+            {created.kind === 'app' && ' App keys are public: they go inside your mobile app and can only send events.'}
+          </p>
         </div>
       )}
       {owner ? (
@@ -256,12 +278,16 @@ function KeysSection({ base, owner }: { base: string; owner: boolean }) {
   );
 }
 
-function InstallSection({ base, editor, origins }: { base: string; editor: boolean; origins: string[] }) {
+function InstallSection({ base, editor, origins, newBrowserKey }: { base: string; editor: boolean; origins: string[]; newBrowserKey: CreatedKey | null }) {
   const queries = useQueryClient();
   const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
+  const savedBrowserKey = useKeys(base)
+    .data?.apiKeys.filter((k) => k.kind === 'browser' && k.revokedAt === null)
+    .at(-1);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (allowedOrigins: string[]) => api('PATCH', `${base}/settings`, { allowedOrigins }),
+    meta: { done: 'Allowed origins saved' },
     onSuccess: () => {
       setErrors({});
       void queries.invalidateQueries({ queryKey: ['workspace'] });
@@ -273,14 +299,23 @@ function InstallSection({ base, editor, origins }: { base: string; editor: boole
     },
   });
   if (install.data === undefined) return null;
+  const keyInTag = newBrowserKey?.key ?? (savedBrowserKey ? `${savedBrowserKey.displayPrefix}…` : 'YOUR_BROWSER_KEY');
+  const tag = `<script async src="${install.data.scriptUrl}" data-key="${keyInTag}"></script>`;
   return (
     <section aria-labelledby="install">
       <h2 id="install">Website tag and ads</h2>
       <h3>Tracking tag</h3>
-      <p>Put this in every page's &lt;head&gt;, with a browser key (pk_) in place of BROWSER_KEY. It records page views, the ttclid of ad clicks and the _ttp cookie.</p>
-      <pre className="code">{install.data.trackingTag}</pre>
-      <CopyButton text={install.data.trackingTag} label="Copy the tag" />
-      <h3>Allowed origins</h3>
+      <p>Put this in every page's &lt;head&gt;. It records page views, the ttclid of ad clicks and the _ttp cookie.</p>
+      <p className="notice">
+        {newBrowserKey
+          ? `It holds the browser key “${newBrowserKey.name}” you just created.`
+          : savedBrowserKey
+            ? `Paste the browser key “${savedBrowserKey.name}” you saved in place of ${keyInTag}: keys are shown only once. Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.`
+            : 'Create a browser key above (kind: browser): the tag then holds it.'}
+      </p>
+      <pre className="code">{tag}</pre>
+      <CopyButton text={tag} label="Copy the tag" />
+      <h3 id="allowed-origins">Allowed origins</h3>
       <Form label="Allowed origins" errors={errors} onSubmit={(data) => save.mutate(String(data.get('allowedOrigins') ?? '').split(/[\s,]+/).filter((o) => o !== ''))}>
         <Field name="allowedOrigins" label="Sites that may use browser keys" defaultValue={origins.join(' ')} description="Exact origins, separated by spaces, e.g. https://shop.example https://www.shop.example" />
         {editor && <Submit pending={save.isPending}>Save origins</Submit>}

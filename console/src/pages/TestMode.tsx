@@ -23,6 +23,7 @@ export function TestModePage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (body: { testMode?: boolean; testEventCode?: string | null }) => api('PATCH', `${base}/settings`, body),
+    meta: { done: ({ testMode }: { testMode?: boolean }) => (testMode === undefined ? 'Test event code saved' : `Test mode is ${testMode ? 'on' : 'off'}`) },
     onSuccess: () => {
       setErrors({});
       void queries.invalidateQueries({ queryKey: ['workspace'] });

@@ -1,11 +1,13 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import type { TikTokConnectionRepository } from '../db/repositories/tiktok-connections';
-import type { AdStatsSchedules } from '../temporal/ad-stats-schedules';
+import type { AdStatsSchedules } from './ad-stats-schedules';
 
 export const OUTBOX_SWEEPER_SCHEDULE_ID = 'signalbox-outbox-sweeper';
 export const RETENTION_SCHEDULE_ID = 'signalbox-retention';
 
-async function ensureSchedule(client: Client, options: ScheduleOptions): Promise<'created' | 'exists'> {
+export type ScheduleCreation = 'created' | 'exists';
+
+async function ensureSchedule(client: Client, options: ScheduleOptions): Promise<ScheduleCreation> {
   try {
     await client.schedule.create(options);
     return 'created';
@@ -16,7 +18,7 @@ async function ensureSchedule(client: Client, options: ScheduleOptions): Promise
 }
 
 /** The outbox sweeper runs every minute; it shows on the Temporal UI's Schedules page (pause, trigger). */
-export function ensureOutboxSweeperSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+export function ensureOutboxSweeperSchedule(client: Client, taskQueue: string): Promise<ScheduleCreation> {
   return ensureSchedule(client, {
     scheduleId: OUTBOX_SWEEPER_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 minute' }] },
@@ -26,7 +28,7 @@ export function ensureOutboxSweeperSchedule(client: Client, taskQueue: string): 
 }
 
 /** Event retention runs every hour, also on the Schedules page. */
-export function ensureRetentionSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+export function ensureRetentionSchedule(client: Client, taskQueue: string): Promise<ScheduleCreation> {
   return ensureSchedule(client, {
     scheduleId: RETENTION_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 hour' }] },
@@ -39,7 +41,7 @@ export function ensureRetentionSchedule(client: Client, taskQueue: string): Prom
 export const CONSOLE_ROLLUP_SCHEDULE_ID = 'signalbox-console-rollup';
 
 /** The console's hourly figures are rolled up every 5 minutes (the pages count what is not rolled up yet live). */
-export function ensureConsoleRollupSchedule(client: Client, taskQueue: string): Promise<'created' | 'exists'> {
+export function ensureConsoleRollupSchedule(client: Client, taskQueue: string): Promise<ScheduleCreation> {
   return ensureSchedule(client, {
     scheduleId: CONSOLE_ROLLUP_SCHEDULE_ID,
     spec: { intervals: [{ every: '5 minutes' }] },
@@ -48,12 +50,21 @@ export function ensureConsoleRollupSchedule(client: Client, taskQueue: string): 
   });
 }
 
+/** The schedules every deployment has, created where missing: schedule ID → what was done. */
+export async function ensureRecurringSchedules(client: Client, taskQueue: string): Promise<Record<string, ScheduleCreation>> {
+  return {
+    [OUTBOX_SWEEPER_SCHEDULE_ID]: await ensureOutboxSweeperSchedule(client, taskQueue),
+    [RETENTION_SCHEDULE_ID]: await ensureRetentionSchedule(client, taskQueue),
+    [CONSOLE_ROLLUP_SCHEDULE_ID]: await ensureConsoleRollupSchedule(client, taskQueue),
+  };
+}
+
 /**
  * Every connection with an advertiser has a statistics schedule (e.g. after the dev server lost its in-memory state).
  * Existing ones are left as they are, paused ones included; a connection awaiting re-authorization gets a paused one.
  */
 export async function reconcileAdStatsSchedules(
-  connections: TikTokConnectionRepository,
+  connections: Pick<TikTokConnectionRepository, 'withAdvertiser'>,
   schedules: Pick<AdStatsSchedules, 'describe' | 'ensure' | 'pause'>,
 ): Promise<{ created: number; existing: number }> {
   const report = { created: 0, existing: 0 };

@@ -1,0 +1,41 @@
+import { changeSummary, fieldChanges, type LoggedChange } from './change-log-text';
+
+const entry = (action: string, target: string | null, before: LoggedChange['before'], after: LoggedChange['after']): LoggedChange => ({ action, target, before, after });
+
+describe('the change log in words', () => {
+  it('says what a settings change did, several fields in one sentence', () => {
+    expect(changeSummary(entry('settings.update', 'attributionWindowDays', { attributionWindowDays: 30 }, { attributionWindowDays: 7 }))).toBe('Changed the attribution window to 7 days');
+    expect(changeSummary(entry('settings.update', 'testMode,testEventCode', { testMode: false, testEventCode: null }, { testMode: true, testEventCode: 'TEST12345' }))).toBe(
+      'Turned test mode on and set the test event code to TEST12345',
+    );
+    expect(changeSummary(entry('settings.update', 'allowedOrigins', { allowedOrigins: ['https://a.example'] }, { allowedOrigins: [] }))).toBe('Removed every allowed origin');
+  });
+
+  it('names keys, rules and people by their names, never by their IDs', () => {
+    expect(changeSummary(entry('key.create', 'key_3430d84d0040ae0d', null, { name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', revokedAt: null }))).toBe(
+      'Created API key “backend” (secret key, for servers)',
+    );
+    expect(changeSummary(entry('key.revoke', 'key_3430d84d0040ae0d', { name: 'web', kind: 'browser' }, { name: 'web', kind: 'browser' }))).toBe('Revoked API key “web”');
+    const rule = { event: 'purchase', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } };
+    expect(changeSummary(entry('rule.put', 'purchase', null, rule))).toBe('Added the rule “purchase” → CompletePayment, worth the order total');
+    expect(changeSummary(entry('rule.put', 'lead', rule, { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 30, currency: 'USD' } }))).toBe(
+      'Changed the rule “lead” → SubmitForm, worth 30 USD',
+    );
+    expect(changeSummary(entry('member.role', 'ed@fern.example', { role: 'viewer' }, { role: 'editor' }))).toBe('Changed the role of ed@fern.example from viewer to editor');
+    expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
+  });
+
+  it('still says something for an action it does not know', () => {
+    expect(changeSummary(entry('webhook.create', 'hook_1', null, null))).toBe('Webhook create hook_1');
+  });
+
+  it('lists only the fields that changed, labelled, with readable values', () => {
+    expect(fieldChanges(entry('settings.update', 'testMode', { testMode: false, attributionWindowDays: 30 }, { testMode: true, attributionWindowDays: 30 }))).toEqual([
+      { field: 'Test mode', before: 'off', after: 'on' },
+    ]);
+    expect(fieldChanges(entry('key.create', 'key_1', null, { name: 'backend', kind: 'secret', revokedAt: null }))).toEqual([
+      { field: 'Name', before: '–', after: 'backend' },
+      { field: 'Kind', before: '–', after: 'secret' },
+    ]);
+  });
+});

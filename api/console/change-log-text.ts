@@ -1,0 +1,143 @@
+/* The change log in words: one sentence per entry, and each changed field as "label: before → after". */
+
+type Fields = Record<string, unknown> | null;
+
+export interface LoggedChange {
+  action: string;
+  target: string | null;
+  before: Fields;
+  after: Fields;
+}
+
+export interface FieldChange {
+  field: string;
+  before: string;
+  after: string;
+}
+
+const quoted = (name: unknown) => `“${String(name)}”`;
+const days = (n: unknown) => `${String(n)} day${n === 1 ? '' : 's'}`;
+
+/** A value as a person reads it; null is a dash. */
+export function plainValue(value: unknown): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(plainValue).join(', ');
+  if (typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    if (typeof object.source === 'string') return valueText(object);
+    const entries = Object.entries(object);
+    return entries.length === 0 ? 'none' : entries.map(([key, inner]) => `${key} ${plainValue(inner)}`).join(', ');
+  }
+  return String(value);
+}
+
+/** A conversion rule's value (`{ source, amount?, currency? }`). */
+function valueText(value: Record<string, unknown>): string {
+  if (value.source === 'fixed') return `${String(value.amount)} ${String(value.currency)}`;
+  if (value.source === 'order_total') return value.currency ? `the order total (in ${String(value.currency)} when the event has no currency)` : 'the order total';
+  return 'no value';
+}
+
+/** Each workspace setting's change as a clause, from its new value. */
+const SETTINGS: Record<string, { label: string; clause: (value: unknown) => string }> = {
+  attributionWindowDays: { label: 'Attribution window', clause: (v) => `changed the attribution window to ${days(v)}` },
+  testMode: { label: 'Test mode', clause: (v) => `turned test mode ${v ? 'on' : 'off'}` },
+  testEventCode: { label: 'Test event code', clause: (v) => (v === null ? 'cleared the test event code' : `set the test event code to ${String(v)}`) },
+  defaultPhoneRegion: { label: 'Default phone region', clause: (v) => `set the default phone region to ${String(v)}` },
+  allowedOrigins: { label: 'Allowed origins', clause: (v) => (Array.isArray(v) && v.length === 0 ? 'removed every allowed origin' : `set the allowed origins to ${plainValue(v)}`) },
+  consentRequired: { label: 'Consent required', clause: (v) => (v ? 'required consent before tracking' : 'stopped requiring consent before tracking') },
+  exchangeRates: { label: 'Exchange rates', clause: (v) => (plainValue(v) === 'none' ? 'cleared the exchange rates' : `set the exchange rates to ${plainValue(v)}`) },
+  eventRetentionDays: { label: 'Event retention', clause: (v) => `changed how long events are kept to ${days(v)}` },
+  matchWithoutClick: { label: 'Match without a click', clause: (v) => `turned matching without a click ${v ? 'on' : 'off'}` },
+  pipelinePartitions: { label: 'Pipeline partitions', clause: (v) => `set the pipeline partitions to ${String(v)}` },
+};
+
+/** Labels of the fields other entries record (rules, keys, the TikTok connection, roles). */
+const FIELD_LABELS: Record<string, string> = {
+  event: 'Your event',
+  tiktokEvent: 'TikTok event',
+  value: 'Value',
+  name: 'Name',
+  kind: 'Kind',
+  displayPrefix: 'Starts with',
+  revokedAt: 'Revoked at',
+  source: 'Connected',
+  status: 'Status',
+  advertiserId: 'Advertiser',
+  pixelCode: 'Pixel',
+  appId: 'TikTok App ID',
+  role: 'Role',
+  expiresAt: 'Expires at',
+  requeued: 'Sent again',
+};
+
+function sentence(clauses: string[]): string {
+  const text = clauses.length <= 1 ? (clauses[0] ?? '') : `${clauses.slice(0, -1).join(', ')} and ${clauses.at(-1) as string}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function settingsClauses(after: Fields): string[] {
+  return Object.entries(after ?? {}).map(([field, value]) => SETTINGS[field]?.clause(value) ?? `changed ${field} to ${plainValue(value)}`);
+}
+
+const KEY_KINDS: Record<string, string> = { secret: 'secret key, for servers', browser: 'browser key, for web pages', app: 'app key, for mobile apps' };
+
+function ruleText(rule: Fields): string {
+  const value = rule?.value as Record<string, unknown> | undefined;
+  const worth = value === undefined || value.source === 'none' ? 'with no value' : `worth ${valueText(value)}`;
+  return `${quoted(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}`;
+}
+
+function connectionClause(action: string, before: Fields, after: Fields): string | undefined {
+  switch (action) {
+    case 'tiktok.connect':
+      return `${before ? 'connected TikTok again' : 'connected TikTok'} ${after?.source === 'manual' ? 'with a token from Events Manager' : 'through TikTok login'}`;
+    case 'tiktok.advertiser':
+      return `chose the TikTok advertiser ${String(after?.advertiserId)}`;
+    case 'tiktok.pixel':
+      return `chose the pixel ${String(after?.pixelCode)}`;
+    case 'tiktok.app':
+      return after?.appId == null ? 'removed the TikTok App ID' : `set the TikTok App ID to ${String(after.appId)}`;
+    case 'tiktok.disconnect':
+      return 'disconnected TikTok';
+    default:
+      return undefined;
+  }
+}
+
+function retryClause(after: Fields): string {
+  const count = Number(after?.requeued ?? 0);
+  const what = `${count} conversion${count === 1 ? '' : 's'}`;
+  return after?.refusedToken ? `sent again ${what} TikTok had refused for the old token` : `sent ${what} again`;
+}
+
+/** "Changed the attribution window to 7 days", "Created API key “backend” (secret key, for servers)". */
+export function changeSummary({ action, target, before, after }: LoggedChange): string {
+  const role = (fields: Fields) => String(fields?.role);
+  const clause: Record<string, () => string> = {
+    'settings.update': () => sentence(settingsClauses(after)),
+    'rule.put': () => (before ? `changed the rule ${ruleText(after)}` : `added the rule ${ruleText(after)}`),
+    'rule.delete': () => `deleted the rule for ${quoted(target)}`,
+    'key.create': () => `created API key ${quoted(after?.name)} (${KEY_KINDS[String(after?.kind)] ?? String(after?.kind)})`,
+    'key.revoke': () => `revoked API key ${quoted(before?.name)}`,
+    'member.put': () => (before ? `changed the role of ${target} to ${role(after)}` : `gave ${target} access as ${role(after)}`),
+    'member.role': () => `changed the role of ${target} from ${role(before)} to ${role(after)}`,
+    'member.remove': () => `removed ${target} from the workspace`,
+    'invitation.create': () => `invited ${target} as ${role(after)}`,
+    'invitation.revoke': () => `withdrew the invitation of ${target}`,
+    'invitation.accept': () => `accepted the invitation and joined as ${role(after)}`,
+    'conversions.retry': () => retryClause(after),
+    'erasure.run': () => "erased one person's data",
+  };
+  const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
+  return sentence([text]);
+}
+
+/** The fields that differ between before and after, in words. */
+export function fieldChanges({ action, before, after }: LoggedChange): FieldChange[] {
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return fields
+    .map((field) => ({ field: (action === 'settings.update' ? SETTINGS[field]?.label : FIELD_LABELS[field]) ?? field, before: plainValue(before?.[field]), after: plainValue(after?.[field]) }))
+    .filter((change) => change.before !== change.after);
+}
