@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { summarize, type LatencySummary } from '../pipeline/stats';
+import type { Sender } from './http-client';
 
 export interface LoadResult {
   requests: number;
@@ -14,29 +14,6 @@ export interface LoadResult {
 function countFailure(failures: Record<number, number>, status: number): void {
   failures[status] = (failures[status] ?? 0) + 1;
 }
-
-/** POSTs prepared bodies over kept-alive connections; resolves with the status and the time to the whole answer. */
-export function createSender(baseUrl: string, key: string, maxSockets: number) {
-  const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  return {
-    post(path: string, body: Buffer): Promise<{ status: number; ms: number }> {
-      const started = performance.now();
-      return new Promise((resolve) => {
-        const request = http.request({ host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (response) => {
-          response.resume();
-          response.once('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
-        });
-        request.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
-        request.end(body);
-      });
-    },
-    close: () => agent.destroy(),
-  };
-}
-
-export type Sender = ReturnType<typeof createSender>;
 
 /** As fast as `concurrency` senders can go: each posts its next body as soon as the last one is answered. */
 export async function closedLoop(sender: Sender, path: string, bodies: readonly { body: Buffer; events: number }[], concurrency: number): Promise<LoadResult> {

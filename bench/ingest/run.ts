@@ -7,7 +7,8 @@ import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devsta
 import { reservePort } from '../../devstack/ports';
 import { startBenchCluster, type BenchCluster } from './cluster';
 import { copyEvents } from './copy';
-import { closedLoop, createSender, openLoop, type LoadResult } from './load';
+import { createSender } from './http-client';
+import { closedLoop, openLoop, type LoadResult } from './load';
 import { cpuBetween, readCpu, type CpuReading, type Parts } from './processes';
 import { benchEvents, chunk } from './workload';
 
