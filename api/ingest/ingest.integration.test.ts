@@ -71,6 +71,23 @@ describe('POST /v1/batch', () => {
     expect(started).toEqual([{ id: conversions[0]?.id, workflowId: conversions[0]?.workflow_id, workspaceId: shop.id, tiktokEvent: 'CompletePayment', eventId: conversions[0]?.event_id }]);
   });
 
+  it('applies a conversion rule from the next request on, once added and once removed', async () => {
+    const signup = (messageId: string) => ({ type: 'track', messageId, event: 'signed_up', anonymousId: 'anon-rule', properties: { plan: 'free' } });
+    const conversionsOf = (messageId: string) => testDb.db('conversions').where({ workspace_id: shop.id, message_id: messageId });
+
+    expect((await post('/v1/track', signup('m-rule-before'))).statusCode).toBe(200);
+    await subject.repos.conversionRules.put(shop.id, { sourceEvent: 'signed_up', tiktokEvent: 'CompleteRegistration', valueSource: 'none', fixedValue: null, currency: null });
+    expect((await post('/v1/track', signup('m-rule-added'))).statusCode).toBe(200);
+    await subject.starts.next();
+    await subject.repos.conversionRules.remove(shop.id, 'signed_up');
+    expect((await post('/v1/track', signup('m-rule-removed'))).statusCode).toBe(200);
+
+    expect(await conversionsOf('m-rule-before')).toHaveLength(0);
+    expect(await conversionsOf('m-rule-added')).toEqual([expect.objectContaining({ tiktok_event: 'CompleteRegistration', status: 'pending' })]);
+    expect(await conversionsOf('m-rule-removed')).toHaveLength(0);
+    expect(await testDb.db('events').where({ workspace_id: shop.id }).whereLike('message_id', 'm-rule-%').pluck('message_id')).toHaveLength(3);
+  });
+
   it('accepts a repeated messageId and stores it once, without a second conversion start', async () => {
     const purchase = { type: 'track', messageId: 'm-retried', event: 'purchase', userId: 'user-7', properties: { order_id: 'order-2002', total: 12 } };
     expect((await post('/v1/batch', { batch: [purchase] })).statusCode).toBe(200);

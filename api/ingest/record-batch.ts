@@ -207,7 +207,6 @@ export function createBatchStore(repos: Repositories, knownLinks: KnownLinks = c
           knownLinks.remember(workspace.id, profiles.links);
           return { inserted: new Set(byId.keys()), repeated: new Set(), conversions: [] };
         }
-        mappedNames.learn(workspace.id, eventNames, rules);
       } catch (error) {
         if (!isStoredBefore(error)) throw error;
       }
