@@ -9,7 +9,7 @@ import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
-import { MAX_PATH_PARAMETER_LENGTH, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
+import { MAX_PATH_PARAMETER_LENGTH, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
@@ -20,7 +20,8 @@ import { adminRoutes } from './admin';
 import type { WorkflowLink } from './http/conversion-view';
 import { browserConfigRoutes } from './ingest/browser-config';
 import { healthRoutes } from './health';
-import { ingestRoutes, type RateLimitSettings, type StartConversions } from './ingest';
+import { ingestRoutes, type StartConversions } from './ingest';
+import type { RateLimitSettings } from './ingest/rate-limit';
 import { ingestPreflightRoutes } from './ingest/cors';
 import { metricsRoutes } from './http/metrics-route';
 import { tiktokOAuthCallbackRoutes } from './oauth/tiktok-callback';
@@ -51,7 +52,7 @@ export interface AppDeps {
   erasures: ErasureService;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
   workflowLink?: WorkflowLink;
-  /** Default: 1,000 requests per second per workspace (spec §8). */
+  /** Default: 1,000 requests per second per workspace (spec §8), with bursts of 1,000 more. */
   rateLimit?: RateLimitSettings;
   /** `INGEST_STORAGE_DEADLINE_MS`: an ingest request's storage work past it is answered 503 (default 5 s). */
   storageDeadlineMs?: number;
@@ -90,7 +91,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics,
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
-    rateLimit: deps.rateLimit ?? { max: REQUESTS_PER_SECOND_PER_WORKSPACE, timeWindowMs: 1_000 },
+    rateLimit: deps.rateLimit ?? { perSecond: REQUESTS_PER_SECOND_PER_WORKSPACE, burst: REQUEST_BURST_PER_WORKSPACE },
     storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
     refusals,
   });

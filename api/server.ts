@@ -73,7 +73,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       db,
       checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS, pendingMigrations: () => pendingMigrations(db) }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
       startConversions: pipelines.startConversions,
       pipelines,

@@ -95,7 +95,7 @@ describe('signalbox CLI', () => {
     await signalbox(['rules', 'put', ws.id, 'purchase']);
     const purchase = (n: number) => ({ type: 'track' as const, messageId: `retry-${n}`, event: 'purchase', userId: 'u1', properties: { order_id: `retry-o-${n}`, total: n } });
     const workspace = (await repos.workspaces.find(ws.id))!;
-    const [first, second] = (await createBatchRecorder(testDb.db, repos)(workspace, [purchase(1), purchase(2)], { receivedAt: new Date() })).conversions;
+    const [first, second] = (await createBatchRecorder(repos)(workspace, [purchase(1), purchase(2)], { receivedAt: new Date() })).conversions;
     for (const conversion of [first, second]) await repos.conversions.finish(conversion!.id, { status: 'failed', reason: 'tiktok_rejected', tiktokCode: 40001 });
 
     expect(await signalbox(['conversions', 'retry', ws.id, first!.id])).toEqual({ code: 0, stdout: `Sending 1 conversion(s) again:\n${first!.id}`, stderr: '' });

@@ -30,7 +30,8 @@ function text(value: unknown): string | undefined {
 }
 
 function queryParam(url: string | undefined, name: string): string | undefined {
-  if (url === undefined) return undefined;
+  // Most URLs do not hold the name, written out or percent-encoded: they need no parsing.
+  if (url === undefined || (!url.includes(name) && !url.includes('%'))) return undefined;
   try {
     return new URL(url).searchParams.get(name) ?? undefined;
   } catch {

@@ -43,6 +43,15 @@ describe('observe', () => {
     expect(sighting).toEqual({ anonymousId: 'a1', seenAt: at, ttclid: 'E.C.P.abc', ttp: 'ttp-1', pageUrl: 'https://shop.example/?ttclid=E.C.P.abc' });
   });
 
+  it.each([
+    ['https://shop.example/?tt%63lid=E.C.P.abc', 'E.C.P.abc'],
+    ['https://shop.example/?utm_source=tiktok&ttclid=E.C.P.abc#top', 'E.C.P.abc'],
+    ['https://shop.example/ttclid/?utm_source=tiktok', undefined],
+    ['https://shop.example/?utm_source=tiktok', undefined],
+  ])('reads the ttclid query parameter of %p, its name percent-encoded or not', (url, ttclid) => {
+    expect(observe({ ...base, type: 'page', anonymousId: 'a1', context: { page: { url } } }, at, 'US').sighting?.ttclid).toBe(ttclid);
+  });
+
   it("keeps a page view's IP address, user agent and URL as the visitor's device details, and no other message's", () => {
     const context = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0', page: { url: 'https://shop.example/ferns' } };
     expect(observe({ ...base, type: 'page', anonymousId: 'a1', context }, at, 'US').sighting?.device).toEqual({

@@ -268,7 +268,7 @@ describe('conversion rules', () => {
   it('suggests rules for the event names of the last 7 days that no rule maps, most frequent first', async () => {
     const ws = await newWorkspace();
     await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
-    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const recordBatch = createBatchRecorder(subject.repos);
     const track = (event: string, n: number) => ({ type: 'track' as const, messageId: `${event}-${n}`, event, anonymousId: 'a1' });
     await recordBatch(ws, [
       ...[1, 2, 3].map((n) => track('Product Viewed', n)),
@@ -378,7 +378,7 @@ describe('conversions', () => {
   async function seedConversions(ws: Workspace) {
     await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
     const purchase = (n: number) => ({ type: 'track' as const, messageId: `m-${n}`, event: 'purchase', userId: 'u1', properties: { order_id: `o-${n}`, total: n } });
-    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const recordBatch = createBatchRecorder(subject.repos);
     // Three conversions committed together share one created_at; two more arrive later.
     const together = await recordBatch(ws, [purchase(1), purchase(2), purchase(3)], { receivedAt: new Date() });
     const later = await recordBatch(ws, [purchase(4), purchase(5)], { receivedAt: new Date() });
@@ -474,7 +474,7 @@ describe('conversions', () => {
   it('shows the request ID in the list, and the warnings found at ingest in the list and the detail', async () => {
     const ws = await newWorkspace();
     await subject.repos.conversionRules.put(ws.id, { sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
-    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const recordBatch = createBatchRecorder(subject.repos);
     const { conversions } = await recordBatch(
       ws,
       [{ type: 'track', messageId: 'm-comma', event: 'Order Completed', userId: 'u1', properties: { order_id: 'o-comma', total: '12,50', currency: 'EUR' } }],
@@ -496,7 +496,7 @@ describe('conversions', () => {
   it('marks an event that repeats an order_id as a duplicate of the first conversion, in the detail and the events list', async () => {
     const ws = await newWorkspace();
     const [, second] = await seedConversions(ws);
-    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const recordBatch = createBatchRecorder(subject.repos);
     const resent = (messageId: string) => ({ type: 'track' as const, messageId, event: 'purchase', userId: 'u1', properties: { order_id: 'o-2', total: 2 } });
     const again = await recordBatch(ws, [resent('m-2-again'), resent('m-2-third')], { receivedAt: new Date() });
     expect(again).toMatchObject({ stored: 2, conversions: [] });
@@ -531,7 +531,7 @@ describe('conversions', () => {
 describe('events', () => {
   it('lists received events newest first, without their messages, with cursor paging and a name filter', async () => {
     const ws = await newWorkspace();
-    const recordBatch = createBatchRecorder(testDb.db, subject.repos);
+    const recordBatch = createBatchRecorder(subject.repos);
     const track = (n: number, event = 'Product Viewed') => ({ type: 'track' as const, messageId: `e-${n}`, event, anonymousId: 'a1', context: { traits: { email: 'jo@example.com' } } });
     await recordBatch(ws, [track(1), track(2), track(3, 'Cart Viewed')], { receivedAt: new Date() });
     await recordBatch(ws, [track(4), track(5)], { receivedAt: new Date() });

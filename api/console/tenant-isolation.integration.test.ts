@@ -35,7 +35,7 @@ beforeAll(async () => {
   const workspace = await subject.repos.workspaces.find(theirs);
   const recorded = await subject.repos.conversionRules.list(theirs);
   expect(recorded).toHaveLength(1);
-  const result = await createBatchRecorder(testDb.db, subject.repos)(
+  const result = await createBatchRecorder(subject.repos)(
     workspace as NonNullable<typeof workspace>,
     [{ type: 'track', messageId: 'their-order', event: 'purchase', userId: 'their-user', properties: { order_id: 'T-1', total: 5 } }],
     { receivedAt: new Date() },

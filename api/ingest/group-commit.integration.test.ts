@@ -15,7 +15,7 @@ let transactions = 0;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  const store = createBatchStore(testDb.db, createRepositories(testDb.db, createSecretBox(TEST_SECRET_KEY)));
+  const store = createBatchStore(createRepositories(testDb.db, createSecretBox(TEST_SECRET_KEY)));
   const counted: BatchStore = async (workspace, received) => {
     transactions += 1;
     return store(workspace, received);

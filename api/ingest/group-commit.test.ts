@@ -29,11 +29,29 @@ function heldStore() {
   return { store, committed, releaseAll, transactions: () => held.length + committed.length };
 }
 
+describe('group commit: transactions in flight', () => {
+  it('lets small requests wait for the transaction in flight and go together, and starts a second one for a large group', async () => {
+    const { store, committed, releaseAll, transactions } = heldStore();
+    const recordBatch = createGroupCommit(store, receive);
+    const singles = ['s-1', 's-2', 's-3'].map((id) => recordBatch(shop, [page(id)], receipt));
+    expect(transactions()).toBe(1);
+    const large = recordBatch(shop, Array.from({ length: 100 }, (_, i) => page(`b-${i}`)), receipt);
+    expect(transactions()).toBe(2);
+    const afterLarge = recordBatch(shop, [page('s-4')], receipt);
+    expect(transactions()).toBe(2);
+
+    await releaseAll();
+    await Promise.all([...singles, large, afterLarge]);
+    // The large request took the small ones waiting before it along.
+    expect(committed).toEqual([['s-1'], ['s-2', 's-3', ...Array.from({ length: 100 }, (_, i) => `b-${i}`)], ['s-4']]);
+  });
+});
+
 describe('group commit: a request given up while it waits', () => {
   it('leaves the queue with the abort reason, and nothing of it is stored', async () => {
     const { store, committed, releaseAll } = heldStore();
     const recordBatch = createGroupCommit(store, receive);
-    // Two transactions in flight: the next requests wait for one of them.
+    // A transaction in flight: the next requests wait for it.
     const first = recordBatch(shop, [page('m-1')], receipt);
     const second = recordBatch(shop, [page('m-2')], receipt);
     const deadline = new AbortController();
@@ -45,7 +63,7 @@ describe('group commit: a request given up while it waits', () => {
     await releaseAll();
 
     await expect(Promise.all([first, second, other])).resolves.toEqual([1, 1, 1].map((stored) => expect.objectContaining({ stored })));
-    expect(committed).toEqual([['m-1'], ['m-2'], ['m-4']]);
+    expect(committed).toEqual([['m-1'], ['m-2', 'm-4']]);
   });
 
   it('is stored all the same once its transaction has begun: the promise settles with the commit', async () => {

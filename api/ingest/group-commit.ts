@@ -5,6 +5,11 @@ import { databaseErrorCode, isStorageUnavailable } from '../../db/storage-errors
 
 /** Transactions of one workspace at a time: one commits while the next group gathers. */
 const MAX_IN_FLIGHT = 2;
+/**
+ * A second transaction starts beside the first only for at least this many events. Fewer (single events) wait for the
+ * one in flight and go together: PostgreSQL then commits, and flushes its log, once for more requests.
+ */
+const MIN_SECOND_GROUP_EVENTS = 100;
 /** Events per group, so one transaction stays short (a single request may exceed it alone). */
 const MAX_GROUP_EVENTS = 2_000;
 
@@ -38,7 +43,9 @@ function settle(group: readonly Waiting[], stored: StoredMessages): void {
  * is tried alone, so that one bad request fails alone. A request given up while it waits (its deadline) is dropped.
  */
 export function createGroupCommit(store: BatchStore, receive: (messages: readonly IncomingMessage[], receipt: Receipt) => Received[]): BatchRecorder {
-  const queues = new Map<string, { waiting: Waiting[]; inFlight: number }>();
+  const queues = new Map<string, { waiting: Waiting[]; waitingEvents: number; inFlight: number }>();
+  const mayStart = (queue: { waiting: Waiting[]; waitingEvents: number; inFlight: number }) =>
+    queue.waiting.length > 0 && (queue.inFlight === 0 || (queue.inFlight < MAX_IN_FLIGHT && queue.waitingEvents >= MIN_SECOND_GROUP_EVENTS));
 
   async function commit(group: Waiting[]): Promise<void> {
     const workspace = (group[0] as Waiting).workspace;
@@ -59,7 +66,7 @@ export function createGroupCommit(store: BatchStore, receive: (messages: readonl
   function next(workspaceId: string): void {
     const queue = queues.get(workspaceId);
     if (queue === undefined) return;
-    while (queue.inFlight < MAX_IN_FLIGHT && queue.waiting.length > 0) {
+    while (mayStart(queue)) {
       const group: Waiting[] = [];
       let events = 0;
       while (queue.waiting.length > 0 && (group.length === 0 || events + (queue.waiting[0] as Waiting).received.length <= MAX_GROUP_EVENTS)) {
@@ -67,6 +74,7 @@ export function createGroupCommit(store: BatchStore, receive: (messages: readonl
         events += request.received.length;
         group.push(request);
       }
+      queue.waitingEvents -= events;
       queue.inFlight += 1;
       void commit(group).finally(() => {
         queue.inFlight -= 1;
@@ -80,10 +88,11 @@ export function createGroupCommit(store: BatchStore, receive: (messages: readonl
     signal?.throwIfAborted();
     const received = receive(messages, receipt);
     const share = await new Promise<Share>((resolve, reject) => {
-      const queue = queues.get(workspace.id) ?? { waiting: [], inFlight: 0 };
+      const queue = queues.get(workspace.id) ?? { waiting: [], waitingEvents: 0, inFlight: 0 };
       queues.set(workspace.id, queue);
       const request: Waiting = { workspace, received, resolve, reject };
       queue.waiting.push(request);
+      queue.waitingEvents += received.length;
       // Given up before its group began (the request's deadline): it leaves the queue and nothing of it is stored.
       signal?.addEventListener(
         'abort',
@@ -91,6 +100,7 @@ export function createGroupCommit(store: BatchStore, receive: (messages: readonl
           const at = queue.waiting.indexOf(request);
           if (at === -1) return;
           queue.waiting.splice(at, 1);
+          queue.waitingEvents -= received.length;
           reject(signal.reason);
         },
         { once: true },

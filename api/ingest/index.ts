@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import type { WakeReport } from '../../temporal/pipeline-waker';
@@ -7,7 +6,7 @@ import type { CredentialCache, IngestCredential } from './auth/credential-cache'
 import { checkKeyUse } from './auth/key-policy';
 import { decompressBody } from './decompress';
 import { jsonBodyParser } from '../http/json-body';
-import { forbidden, HttpError, unauthorized } from '../http/http-error';
+import { forbidden, unauthorized } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import type { IngestMetrics } from '../http/metrics';
 import type { BatchRecorder, BatchResult } from './record-batch';
@@ -16,13 +15,9 @@ import { createStorageBudget, type StorageBudget } from './storage-deadline';
 import { allowOrigin } from './cors';
 import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
+import { createRateLimiter, type RateLimitSettings } from './rate-limit';
 
 export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<WakeReport>;
-
-export interface RateLimitSettings {
-  max: number;
-  timeWindowMs: number;
-}
 
 export interface IngestRoutesOptions {
   credentials: CredentialCache;
@@ -47,7 +42,7 @@ const SINGLE_MESSAGE_TYPES: readonly MessageType[] = ['track', 'identify', 'page
 /** Segment's browser library posts one message to `/v1/<first letter of its type>`, its mobile libraries batch to `/v1/b`. */
 const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track', i: 'identify', p: 'page', s: 'screen', g: 'group', a: 'alias' };
 
-async function authenticate(credentials: CredentialCache, budget: StorageBudget, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<void> {
+async function authenticate(credentials: CredentialCache, budget: StorageBudget, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<IngestCredential> {
   const credential = await budget.run(() => credentials.resolve(key));
   if (credential === undefined) throw unauthorized('API key is unknown or revoked');
   // Known before the checks below, so that a refusal is shown to the key's workspace (event debugger).
@@ -58,6 +53,7 @@ async function authenticate(credentials: CredentialCache, budget: StorageBudget,
   if (claimed !== undefined && String(claimed) !== credential.workspace.id) {
     throw forbidden(`X-Workspace-Id ${String(claimed)} does not match the workspace of this API key`);
   }
+  return credential;
 }
 
 /** Conversions are committed as `pending` already; a wake-up that fails here is done again by the sweeper. */
@@ -79,27 +75,19 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.decorateRequest('ingestCredential', null);
   app.decorateRequest('storageBudget', null);
   const budgetOf = (request: FastifyRequest) => (request.storageBudget ??= createStorageBudget(options.storageDeadlineMs));
-  await app.register(rateLimit, { global: false });
-
-  const limitRate = app.rateLimit({
-    max: options.rateLimit.max,
-    timeWindow: options.rateLimit.timeWindowMs,
-    keyGenerator: (request) => (request.ingestCredential as IngestCredential).workspace.id,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, 'rate_limited', `this workspace sent more than ${context.max} requests in ${options.rateLimit.timeWindowMs / 1000} s; retry in ${context.after}`),
-  });
+  const rateLimiter = createRateLimiter(options.rateLimit);
   // A key in the header or the URL is checked before the body is read; one in the body (sendBeacon, Segment's
   // browser library) once it is parsed.
   app.addHook('onRequest', async (request, reply) => {
     const presented = keyFromHeadersOrQuery(request);
     if (presented === undefined) return;
-    await authenticate(credentials, budgetOf(request), request, reply, presented);
-    await limitRate.call(app, request, reply);
+    const { workspace } = await authenticate(credentials, budgetOf(request), request, reply, presented);
+    rateLimiter.take(workspace.id);
   });
   app.addHook('preValidation', async (request, reply) => {
     if (request.ingestCredential !== null) return;
-    await authenticate(credentials, budgetOf(request), request, reply, keyFromBody(request.body));
-    await limitRate.call(app, request, reply);
+    const { workspace } = await authenticate(credentials, budgetOf(request), request, reply, keyFromBody(request.body));
+    rateLimiter.take(workspace.id);
   });
   app.addHook('preParsing', decompressBody(MAX_BATCH_BYTES));
   const { refusals } = options;

@@ -71,6 +71,23 @@ describe('POST /v1/batch', () => {
     expect(started).toEqual([{ id: conversions[0]?.id, workflowId: conversions[0]?.workflow_id, workspaceId: shop.id, tiktokEvent: 'CompletePayment', eventId: conversions[0]?.event_id }]);
   });
 
+  it('applies a conversion rule from the next request on, once added and once removed', async () => {
+    const signup = (messageId: string) => ({ type: 'track', messageId, event: 'signed_up', anonymousId: 'anon-rule', properties: { plan: 'free' } });
+    const conversionsOf = (messageId: string) => testDb.db('conversions').where({ workspace_id: shop.id, message_id: messageId });
+
+    expect((await post('/v1/track', signup('m-rule-before'))).statusCode).toBe(200);
+    await subject.repos.conversionRules.put(shop.id, { sourceEvent: 'signed_up', tiktokEvent: 'CompleteRegistration', valueSource: 'none', fixedValue: null, currency: null });
+    expect((await post('/v1/track', signup('m-rule-added'))).statusCode).toBe(200);
+    await subject.starts.next();
+    await subject.repos.conversionRules.remove(shop.id, 'signed_up');
+    expect((await post('/v1/track', signup('m-rule-removed'))).statusCode).toBe(200);
+
+    expect(await conversionsOf('m-rule-before')).toHaveLength(0);
+    expect(await conversionsOf('m-rule-added')).toEqual([expect.objectContaining({ tiktok_event: 'CompleteRegistration', status: 'pending' })]);
+    expect(await conversionsOf('m-rule-removed')).toHaveLength(0);
+    expect(await testDb.db('events').where({ workspace_id: shop.id }).whereLike('message_id', 'm-rule-%').pluck('message_id')).toHaveLength(3);
+  });
+
   it('accepts a repeated messageId and stores it once, without a second conversion start', async () => {
     const purchase = { type: 'track', messageId: 'm-retried', event: 'purchase', userId: 'user-7', properties: { order_id: 'order-2002', total: 12 } };
     expect((await post('/v1/batch', { batch: [purchase] })).statusCode).toBe(200);
@@ -281,7 +298,7 @@ describe('authentication', () => {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After once a workspace exceeds its rate, without limiting other workspaces', async () => {
-    const limited = buildTestApp(testDb.db, { rateLimit: { max: 2, timeWindowMs: 60_000 } });
+    const limited = buildTestApp(testDb.db, { rateLimit: { perSecond: 0.01, burst: 2 } });
     const busy = await limited.repos.workspaces.create('Busy shop');
     const busyKey = (await limited.repos.apiKeys.create(busy.id, 'backend')).key;
     const send = (key: string, id: string) =>
@@ -292,7 +309,7 @@ describe('rate limit', () => {
     const third = await send(busyKey, 'm-r3');
     expect(third.statusCode).toBe(429);
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    expect(third.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^this workspace sent more than 2 requests in 60 s; retry in /) });
+    expect(third.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^this workspace sent more than 0.01 requests per second \(bursts up to 2 more\); retry in \d+ seconds$/) });
     expect((await send(shopKey, 'm-other-workspace')).statusCode).toBe(200);
     expect(await eventCount(busy.id)).toBe(2);
     await limited.app.close();
@@ -323,7 +340,7 @@ describe('storage unavailable', () => {
     const closed = createDatabase({ url: `postgres://postgres@127.0.0.1:${closedPort.port}/signalbox` });
     const unreachableRepos = createRepositories(closed, createSecretBox(TEST_SECRET_KEY));
     // Keys resolve against the live database, so the failure is the one of storing the batch.
-    const storing = buildTestApp(testDb.db, { recordBatch: createBatchRecorder(closed, unreachableRepos) });
+    const storing = buildTestApp(testDb.db, { recordBatch: createBatchRecorder(unreachableRepos) });
     const whole = buildTestApp(closed);
     try {
       const request = { method: 'POST' as const, url: '/v1/batch', headers: { authorization: `Bearer ${shopKey}` }, payload: { batch: [track('m-db-down')] } };

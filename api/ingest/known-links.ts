@@ -14,8 +14,9 @@ export interface KnownLinksOptions {
 export function createKnownLinks({ maxEntries = 200_000, ttlMs = 60_000 }: KnownLinksOptions = {}) {
   const expiries = new Map<string, number>();
   const keyOf = (workspaceId: string, { from, to }: IdentityLink) => {
-    const [a, b] = [`${from.kind}\0${from.value}`, `${to.kind}\0${to.value}`].sort();
-    return `${workspaceId}\0${a}\0${b}`;
+    const a = `${from.kind}\0${from.value}`;
+    const b = `${to.kind}\0${to.value}`;
+    return a < b ? `${workspaceId}\0${a}\0${b}` : `${workspaceId}\0${b}\0${a}`;
   };
 
   return {

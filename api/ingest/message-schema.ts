@@ -8,6 +8,9 @@ import { MAX_EVENTS_PER_BATCH } from '../http/limits';
  */
 export type IncomingMessage = ValidMessage;
 
+/** The JSON the message rules wrote for each message they accepted (`checkMessage`), so that it is not written again to store it. */
+export const acceptedJson = new WeakMap<IncomingMessage, string>();
+
 const json = z.record(z.string(), z.unknown(), { error: 'must be an object' });
 
 /** An ISO-8601 timestamp with a zone, in years 0001–9999: the message rules' own check. */

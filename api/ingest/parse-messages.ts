@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkJsonValue, checkMessage, correctedTimestampProblem, formatIssue, parseTimestamp, type Issue, type MessageType } from '../../sdk/src/rules/index.js';
 import { badRequest, payloadTooLarge } from '../http/http-error';
 import { describeIssues } from '../http/issues';
-import { batchSchema, isoTimestamp, type IncomingMessage } from './message-schema';
+import { acceptedJson, batchSchema, isoTimestamp, type IncomingMessage } from './message-schema';
 
 export type { MessageType };
 
@@ -42,8 +42,12 @@ function checkMessages(raws: readonly unknown[], name: (index: number) => string
     }
     const { timestamp } = check.message;
     const problem = timestamp === undefined ? undefined : correctedTimestampProblem(parseTimestamp(timestamp) as number, sentAtMs, receivedAt.getTime());
-    if (problem !== undefined) issues.push(formatIssue({ path: ['timestamp'], message: problem }, name(index), root(index)));
-    else messages.push(check.message);
+    if (problem !== undefined) {
+      issues.push(formatIssue({ path: ['timestamp'], message: problem }, name(index), root(index)));
+      return;
+    }
+    acceptedJson.set(check.message, check.json);
+    messages.push(check.message);
   });
   return { issues, messages };
 }

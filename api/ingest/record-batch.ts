@@ -1,20 +1,20 @@
-import type { Knex } from 'knex';
 import type { Repositories } from '../../db/repositories';
+import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import type { CreatedConversion, NewConversion } from '../../db/repositories/conversions';
-import type { NewEvent, RepeatedConversion } from '../../db/repositories/events';
+import { isStoredBefore, type IngestTransaction, type NewEvent, type Profiles, type RepeatedConversion } from '../../db/repositories/ingest-writes';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { conversionValue } from '../../domain/conversion-value';
 import { deriveEventId } from '../../domain/event-id';
 import { isPurchase } from '../../domain/event-mapping';
 import { sha256Hex } from '../../domain/hashing';
 import { isAppMessage, type TrackedMessage } from '../../domain/message';
-import { observe, type IdentityLink } from '../../domain/observation';
+import { observe } from '../../domain/observation';
 import { ruleEvents } from '../../domain/rule-events';
 import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
 import { createKnownLinks, type KnownLinks } from './known-links';
-import type { IncomingMessage } from './message-schema';
+import { acceptedJson, type IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
 export interface Receipt {
@@ -58,14 +58,16 @@ export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMe
 /** A message ready to store: its ID settled, its time corrected, and how it arrived. */
 export interface Received {
   message: TrackedMessage;
+  /** The message's JSON, as stored. */
+  json: string;
   occurredAt: Date;
   fromAppKey: boolean;
 }
 
 /** A message without a `messageId` gets one derived from its content, so a retried request still counts once. */
 function withMessageId(message: IncomingMessage): TrackedMessage {
-  const messageId = message.messageId ?? `sbx-${sha256Hex(JSON.stringify(message)).slice(0, 32)}`;
-  return { ...message, messageId } as TrackedMessage;
+  if (message.messageId !== undefined) return message as TrackedMessage;
+  return { ...message, messageId: `sbx-${sha256Hex(JSON.stringify(message)).slice(0, 32)}` } as TrackedMessage;
 }
 
 function withDeviceIp(message: TrackedMessage, deviceIp: string | undefined): TrackedMessage {
@@ -79,7 +81,7 @@ function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | u
   return new Date(correctClockSkew(parseTimestamp(message.timestamp) as number, sentAt?.getTime(), receivedAt.getTime()));
 }
 
-function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
+function toNewEvent({ message, json, occurredAt: at }: Received): NewEvent {
   return {
     messageId: message.messageId,
     type: message.type,
@@ -87,7 +89,7 @@ function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
     userId: message.userId ?? null,
     anonymousId: message.anonymousId ?? null,
     occurredAt: at,
-    message: message as unknown as Record<string, unknown>,
+    messageJson: json,
   };
 }
 
@@ -96,7 +98,10 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
   const received = new Map<string, Received>();
   for (const incoming of messages) {
     const message = withDeviceIp(withMessageId(incoming), deviceIp);
-    if (!received.has(message.messageId)) received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
+    if (received.has(message.messageId)) continue;
+    // A message stored as it was checked keeps the JSON the check wrote for it.
+    const json = (message === incoming ? acceptedJson.get(incoming) : undefined) ?? JSON.stringify(message);
+    received.set(message.messageId, { message, json, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
   }
   return [...received.values()];
 }
@@ -104,84 +109,118 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
 /** A conversion is unique per workspace, TikTok event and event_id. */
 const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
 
-/** Stores received messages, of one request or of several committed together (group-commit.ts). */
-export function createBatchStore(db: Knex, repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
-  /**
-   * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events); an event
-   * whose conversion (TikTok event and event_id) came earlier in the batch repeats it instead.
-   */
-  async function conversionsFor(
-    workspace: Workspace,
-    stored: readonly (Received & { rowId: string })[],
-    trx: Knex,
-  ): Promise<{ candidates: NewConversion[]; repeats: RepeatedConversion[] }> {
-    const tracks = stored.filter((r) => r.message.type === 'track' && r.message.event !== undefined);
-    const rules = await repos.conversionRules.forEvents(workspace.id, tracks.map((r) => r.message.event as string), trx);
-    const conversions = new Map<string, NewConversion>();
-    const repeats: RepeatedConversion[] = [];
-    for (const { message, occurredAt: at, rowId, fromAppKey } of tracks) {
-      const rule = rules.get(message.event as string);
-      if (rule === undefined) continue;
-      const { value, currency, warning } = conversionValue(rule, message.properties);
-      for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
-        const key = conversionKey({ tiktokEvent, eventId });
-        if (conversions.has(key)) {
-          repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
-          continue;
-        }
-        conversions.set(key, {
-          eventRowId: rowId,
-          messageId: message.messageId,
-          sourceEvent: rule.sourceEvent,
-          tiktokEvent,
-          eventId,
-          ruleEventIndex: index,
-          eventTime: at,
-          eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
-          value: value ?? null,
-          currency: currency ?? null,
-          workflowId: conversionPipelineWorkflowId(workspace.id),
-          warnings: warning === undefined ? [] : [warning],
-        });
+/**
+ * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events); an event
+ * whose conversion (TikTok event and event_id) came earlier in the batch repeats it instead.
+ */
+function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], rules: ReadonlyMap<string, ConversionRule>) {
+  const conversions = new Map<string, NewConversion>();
+  const repeats: RepeatedConversion[] = [];
+  for (const { message, occurredAt: at, rowId, fromAppKey } of stored) {
+    const rule = message.type === 'track' && message.event !== undefined ? rules.get(message.event) : undefined;
+    if (rule === undefined) continue;
+    const { value, currency, warning } = conversionValue(rule, message.properties);
+    for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
+      const key = conversionKey({ tiktokEvent, eventId });
+      if (conversions.has(key)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
+        continue;
       }
+      conversions.set(key, {
+        eventRowId: rowId,
+        messageId: message.messageId,
+        sourceEvent: rule.sourceEvent,
+        tiktokEvent,
+        eventId,
+        ruleEventIndex: index,
+        eventTime: at,
+        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        value: value ?? null,
+        currency: currency ?? null,
+        workflowId: conversionPipelineWorkflowId(workspace.id),
+        warnings: warning === undefined ? [] : [warning],
+      });
     }
-    return { candidates: [...conversions.values()], repeats };
   }
+  return { candidates: [...conversions.values()], repeats };
+}
 
-  /** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
-  async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: Knex) {
-    const created = await repos.conversions.insertNew(workspace.id, candidates, trx);
-    const createdKeys = new Set(created.map(conversionKey));
-    const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
-    const repeated = await repos.events.markDuplicates(workspace.id, [...alreadyThere, ...repeats], trx);
-    return { created, repeated };
-  }
+/** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
+async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: IngestTransaction) {
+  const created = await trx.insertConversions(workspace.id, candidates);
+  const createdKeys = new Set(created.map(conversionKey));
+  const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
+  const repeated = await trx.markDuplicates(workspace.id, [...alreadyThere, ...repeats]);
+  return { created, repeated };
+}
+
+/** The visitor sightings and the identity links (those not committed lately) of these messages. */
+function profilesOf(workspace: Workspace, received: readonly Received[], knownLinks: KnownLinks): Profiles {
+  const observations = received.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
+  return {
+    sightings: observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
+    links: knownLinks.unknown(workspace.id, observations.flatMap((o) => o.links)),
+  };
+}
+
+/**
+ * Event names a conversion rule mapped when a workspace last sent them: a group holding one goes straight to a
+ * transaction. Only a hint of which way to store a group; both ways read the rules themselves.
+ */
+function createMappedNames() {
+  const names = new Map<string, Set<string>>();
+  return {
+    anyOf: (workspaceId: string, eventNames: readonly string[]) => eventNames.some((name) => names.get(workspaceId)?.has(name) === true),
+    learn(workspaceId: string, eventNames: readonly string[], rules: ReadonlyMap<string, ConversionRule>): void {
+      const mapped = names.get(workspaceId) ?? new Set<string>();
+      for (const name of eventNames) {
+        if (rules.has(name)) mapped.add(name);
+        else mapped.delete(name);
+      }
+      names.set(workspaceId, mapped);
+    },
+  };
+}
+
+/** Stores received messages, of one request or of several committed together (group-commit.ts). */
+export function createBatchStore(repos: Repositories, knownLinks: KnownLinks = createKnownLinks()) {
+  const mappedNames = createMappedNames();
 
   /**
-   * Stores messages in one transaction: new events (a `messageId` stored before, or earlier in `received`, is skipped),
-   * visitor profiles, clicks and identity links, and a pending conversion for every event a conversion rule maps; an
-   * event that repeats an existing conversion's order_id / event_id is marked as its duplicate.
+   * Stores messages: new events (a `messageId` stored before, or earlier in `received`, is skipped), visitor profiles,
+   * clicks and identity links, and a pending conversion for every event a conversion rule maps; an event that repeats
+   * an existing conversion's order_id / event_id is marked as its duplicate. Events no rule maps, all new (the usual
+   * group), go in one statement; the others in one transaction.
    */
   return async function store(workspace: Workspace, received: readonly Received[]): Promise<StoredMessages> {
     const byId = new Map<string, Received>();
     for (const r of received) if (!byId.has(r.message.messageId)) byId.set(r.message.messageId, r);
     const first = [...byId.values()];
-    let links: IdentityLink[] = [];
-    const result = await db.transaction(async (trx) => {
-      const rowIds = await repos.events.insertNew(workspace.id, first.map(toNewEvent), trx);
-      const stored = first.flatMap((r) => {
-        const rowId = rowIds.get(r.message.messageId);
-        return rowId === undefined ? [] : [{ ...r, rowId }];
-      });
-      const observations = stored.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
-      links = knownLinks.unknown(workspace.id, observations.flatMap((o) => o.links));
-      await repos.profiles.record(
-        workspace.id,
-        observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),
-        links,
-        trx,
-      );
-      const candidates = await conversionsFor(workspace, stored, trx);
+    const events = first.map(toNewEvent);
+    const eventNames = [...new Set(first.flatMap((r) => (r.message.type === 'track' && r.message.event !== undefined ? [r.message.event] : [])))];
+    let profiles = profilesOf(workspace, first, knownLinks);
+
+    if (!mappedNames.anyOf(workspace.id, eventNames)) {
+      try {
+        const rules = await repos.ingestWrites.storeUnmapped(workspace.id, events, profiles, eventNames);
+        if (rules.size === 0) {
+          knownLinks.remember(workspace.id, profiles.links);
+          return { inserted: new Set(byId.keys()), repeated: new Set(), conversions: [] };
+        }
+      } catch (error) {
+        if (!isStoredBefore(error)) throw error;
+      }
+    }
+
+    // Some event is mapped to a conversion, or was stored before (a retried request).
+    const result = await repos.ingestWrites.transaction(async (trx) => {
+      const { rowIds, rules } = await trx.storeEvents(workspace.id, events, eventNames);
+      mappedNames.learn(workspace.id, eventNames, rules);
+      const inserted = first.filter((r) => rowIds.has(r.message.messageId));
+      profiles = profilesOf(workspace, inserted, knownLinks);
+      await trx.recordProfiles(workspace.id, profiles);
+      const stored = inserted.map((r) => ({ ...r, rowId: rowIds.get(r.message.messageId) as string }));
+      const candidates = conversionsFor(workspace, stored, rules);
       const { created, repeated } = await insertConversions(workspace, candidates, trx);
       const messageOf = new Map(candidates.candidates.map((c) => [conversionKey(c), c.messageId]));
       const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
@@ -191,7 +230,7 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
         conversions: created.map((c) => ({ ...c, messageId: messageOf.get(conversionKey(c)) as string })),
       };
     });
-    knownLinks.remember(workspace.id, links);
+    knownLinks.remember(workspace.id, profiles.links);
     return result;
   };
 }
@@ -199,6 +238,6 @@ export function createBatchStore(db: Knex, repos: Repositories, knownLinks: Know
 export type BatchStore = ReturnType<typeof createBatchStore>;
 
 /** What the ingest API stores batches with: concurrent requests of a workspace share transactions (group-commit.ts). */
-export function createBatchRecorder(db: Knex, repos: Repositories, knownLinks?: KnownLinks): BatchRecorder {
-  return createGroupCommit(createBatchStore(db, repos, knownLinks), receive);
+export function createBatchRecorder(repos: Repositories, knownLinks?: KnownLinks): BatchRecorder {
+  return createGroupCommit(createBatchStore(repos, knownLinks), receive);
 }

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       db,
       checkReadiness: createReadinessCheck({ connectionString: url.toString(), timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: noWake,
       pipelines: { wakePartitions: noWake },
       conversionRetry,

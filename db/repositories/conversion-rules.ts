@@ -14,7 +14,7 @@ export interface ConversionRule {
 /** A rule to store; without `alsoSendAs` it sends its events as its own TikTok event only. */
 export type RuleInput = Omit<ConversionRule, 'alsoSendAs'> & Partial<Pick<ConversionRule, 'alsoSendAs'>>;
 
-function toRule(row: ConversionRuleRow): ConversionRule {
+export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency'>): ConversionRule {
   return {
     sourceEvent: row.source_event,
     tiktokEvent: row.tiktok_event,

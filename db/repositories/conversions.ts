@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { bindings } from './bindings';
 import type { ConversionRow, ConversionStatus, ConversionWarning } from '../types';
 
 export interface NewConversion {
@@ -68,35 +67,6 @@ export type MessageConversion = Pick<ConversionRow, 'id' | 'tiktok_event' | 'eve
 
 export function createConversionRepository(db: Knex) {
   return {
-    /** Inserts conversions not recorded yet (unique per workspace, TikTok event and event_id); returns the new ones. */
-    async insertNew(workspaceId: string, conversions: readonly NewConversion[], executor: Knex = db): Promise<CreatedConversion[]> {
-      if (conversions.length === 0) return [];
-      const { rows } = await executor.raw<{ rows: { id: string; workflow_id: string; tiktok_event: string; event_id: string }[] }>(
-        `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
-         SELECT ?, c.event_row_id, c.message_id, c.source_event, c.tiktok_event, c.event_id, c.rule_event_index, c.event_time, c.event_source, c.value, c.currency, c.workflow_id, c.warnings::jsonb
-         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::timestamptz[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::text[])
-           AS c(event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
-         ON CONFLICT DO NOTHING
-         RETURNING id, workflow_id, tiktok_event, event_id`,
-        bindings(
-          workspaceId,
-          conversions.map((c) => c.eventRowId),
-          conversions.map((c) => c.messageId),
-          conversions.map((c) => c.sourceEvent),
-          conversions.map((c) => c.tiktokEvent),
-          conversions.map((c) => c.eventId),
-          conversions.map((c) => c.ruleEventIndex ?? 0),
-          conversions.map((c) => c.eventTime.toISOString()),
-          conversions.map((c) => c.eventSource),
-          conversions.map((c) => c.value),
-          conversions.map((c) => c.currency),
-          conversions.map((c) => c.workflowId),
-          conversions.map((c) => JSON.stringify(c.warnings ?? [])),
-        ),
-      );
-      return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event, eventId: row.event_id }));
-    },
-
     async find(id: string, executor: Knex = db): Promise<ConversionRow | undefined> {
       return executor('conversions').where({ id }).first();
     },

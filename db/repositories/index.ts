@@ -12,6 +12,7 @@ import { createConversionRepository } from './conversions';
 import { createErasureRepository } from './erasures';
 import { createEventListingRepository } from './event-listing';
 import { createEventRepository } from './events';
+import { createIngestWriteRepository } from './ingest-writes';
 import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createProfileRepository } from './profiles';
@@ -36,6 +37,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     workspaces: createWorkspaceRepository(db),
     apiKeys: createApiKeyRepository(db),
     events: createEventRepository(db),
+    ingestWrites: createIngestWriteRepository(db),
     eventListing: createEventListingRepository(db),
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),

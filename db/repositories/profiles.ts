@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { bindings } from './bindings';
-import type { IdentityKind, IdentityLink, IdentityNode, VisitorSighting } from '../../domain/observation';
+import type { IdentityKind, IdentityLink, IdentityNode } from '../../domain/observation';
 import type { ClickRow, VisitorRow } from '../types';
-import { mergeClicks, mergeSightings } from './profile-merge';
 
 /** How far the identity walk goes: desktop visitor → user → email → phone visitor → its user is 4 hops. */
 const MAX_LINK_HOPS = 4;
@@ -10,82 +9,6 @@ const MAX_REACHABLE = 1000;
 
 export function createProfileRepository(db: Knex) {
   return {
-    /**
-     * Upserts visitor profiles (latest `ttclid`, `_ttp` and page-view device details win), records clicks (with their
-     * ad's IDs), and stores identity links.
-     */
-    async record(workspaceId: string, sightings: readonly VisitorSighting[], links: readonly IdentityLink[], executor: Knex = db): Promise<void> {
-      const visitors = mergeSightings(sightings);
-      if (visitors.length > 0) {
-        const latestDevice = (column: string) => `CASE WHEN excluded.device_seen_at >= coalesce(v.device_seen_at, '-infinity') THEN excluded.${column} ELSE v.${column} END`;
-        await executor.raw(
-          `INSERT INTO visitors AS v (workspace_id, anonymous_id, ttclid, ttclid_captured_at, ttp, ttp_seen_at, first_seen_at, last_seen_at,
-                                      device_ip, device_user_agent, device_page_url, device_seen_at)
-           SELECT ?, * FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[],
-                                   ?::text[], ?::text[], ?::text[], ?::timestamptz[])
-           ON CONFLICT (workspace_id, anonymous_id) DO UPDATE SET
-             ttclid = CASE WHEN excluded.ttclid_captured_at >= coalesce(v.ttclid_captured_at, '-infinity') THEN excluded.ttclid ELSE v.ttclid END,
-             ttclid_captured_at = greatest(v.ttclid_captured_at, excluded.ttclid_captured_at),
-             ttp = CASE WHEN excluded.ttp_seen_at >= coalesce(v.ttp_seen_at, '-infinity') THEN excluded.ttp ELSE v.ttp END,
-             ttp_seen_at = greatest(v.ttp_seen_at, excluded.ttp_seen_at),
-             first_seen_at = least(v.first_seen_at, excluded.first_seen_at),
-             last_seen_at = greatest(v.last_seen_at, excluded.last_seen_at),
-             device_ip = ${latestDevice('device_ip')},
-             device_user_agent = ${latestDevice('device_user_agent')},
-             device_page_url = ${latestDevice('device_page_url')},
-             device_seen_at = greatest(v.device_seen_at, excluded.device_seen_at)`,
-          bindings(
-            workspaceId,
-            visitors.map((v) => v.anonymousId),
-            visitors.map((v) => v.ttclid ?? null),
-            visitors.map((v) => v.ttclidCapturedAt?.toISOString() ?? null),
-            visitors.map((v) => v.ttp ?? null),
-            visitors.map((v) => v.ttpSeenAt?.toISOString() ?? null),
-            visitors.map((v) => v.firstSeenAt.toISOString()),
-            visitors.map((v) => v.lastSeenAt.toISOString()),
-            visitors.map((v) => v.device?.ip ?? null),
-            visitors.map((v) => v.device?.userAgent ?? null),
-            visitors.map((v) => v.device?.pageUrl ?? null),
-            visitors.map((v) => v.deviceSeenAt?.toISOString() ?? null),
-          ),
-        );
-      }
-
-      const clicks = mergeClicks(sightings);
-      if (clicks.length > 0) {
-        await executor.raw(
-          `INSERT INTO clicks AS c (workspace_id, anonymous_id, ttclid, captured_at, page_url, campaign_id, adgroup_id, ad_id)
-           SELECT ?, * FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[])
-           ON CONFLICT (workspace_id, anonymous_id, ttclid) DO UPDATE SET
-             captured_at = least(c.captured_at, excluded.captured_at),
-             page_url = CASE WHEN excluded.captured_at < c.captured_at THEN excluded.page_url ELSE c.page_url END,
-             campaign_id = coalesce(c.campaign_id, excluded.campaign_id),
-             adgroup_id = coalesce(c.adgroup_id, excluded.adgroup_id),
-             ad_id = coalesce(c.ad_id, excluded.ad_id)`,
-          bindings(
-            workspaceId,
-            clicks.map((c) => c.anonymousId),
-            clicks.map((c) => c.ttclid),
-            clicks.map((c) => c.capturedAt.toISOString()),
-            clicks.map((c) => c.pageUrl ?? null),
-            clicks.map((c) => c.ad?.campaignId ?? null),
-            clicks.map((c) => c.ad?.adgroupId ?? null),
-            clicks.map((c) => c.ad?.adId ?? null),
-          ),
-        );
-      }
-
-      const edges = bothDirections(links);
-      if (edges.length > 0) {
-        await executor.raw(
-          `INSERT INTO identity_links (workspace_id, from_kind, from_value, to_kind, to_value)
-           SELECT ?, * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[])
-           ON CONFLICT DO NOTHING`,
-          bindings(workspaceId, edges.map((e) => e.from.kind), edges.map((e) => e.from.value), edges.map((e) => e.to.kind), edges.map((e) => e.to.value)),
-        );
-      }
-    },
-
     /**
      * Every identifier of `kind` reachable from the given identities through identity links (the seeds' own included).
      * Each step looks up its nodes' links by primary key: as a plain join, stale statistics on a growing workspace
@@ -187,16 +110,6 @@ export function createProfileRepository(db: Knex) {
       return rowCount;
     },
   };
-}
-
-function bothDirections(links: readonly IdentityLink[]): IdentityLink[] {
-  const unique = new Map<string, IdentityLink>();
-  for (const link of links) {
-    for (const edge of [link, { from: link.to, to: link.from }]) {
-      unique.set(`${edge.from.kind}\0${edge.from.value}\0${edge.to.kind}\0${edge.to.value}`, edge);
-    }
-  }
-  return [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, edge]) => edge);
 }
 
 export type ProfileRepository = ReturnType<typeof createProfileRepository>;

@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { createSecretBox } from '../secret-box';
 import { createRepositories, type Repositories } from './index';
+import { isStoredBefore, type NewEvent, type Profiles } from './ingest-writes';
 
 let testDb: TestDatabase;
 let repos: Repositories;
@@ -11,15 +12,46 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.destroy());
 
+const storeEvents = (workspaceId: string, events: NewEvent[]) => repos.ingestWrites.transaction((trx) => trx.storeEvents(workspaceId, events, []));
+const recordProfiles = (workspaceId: string, profiles: Profiles) => repos.ingestWrites.transaction((trx) => trx.recordProfiles(workspaceId, profiles));
+
 describe('events', () => {
   it('stores a repeated messageId once and reports only new rows', async () => {
     const ws = await repos.workspaces.create('Shop');
-    const event = { messageId: 'm-1', type: 'track', eventName: 'purchase', userId: 'u1', anonymousId: null, occurredAt: new Date(), message: { a: 1 } };
-    const first = await repos.events.insertNew(ws.id, [event, { ...event, messageId: 'm-2' }]);
-    const second = await repos.events.insertNew(ws.id, [event, { ...event, messageId: 'm-3' }]);
-    expect([...first.keys()].sort()).toEqual(['m-1', 'm-2']);
-    expect([...second.keys()]).toEqual(['m-3']);
+    const event = { messageId: 'm-1', type: 'track', eventName: 'purchase', userId: 'u1', anonymousId: null, occurredAt: new Date(), messageJson: '{"a":1}' };
+    const first = await storeEvents(ws.id, [event, { ...event, messageId: 'm-2' }]);
+    const second = await storeEvents(ws.id, [event, { ...event, messageId: 'm-3' }]);
+    expect([...first.rowIds.keys()].sort()).toEqual(['m-1', 'm-2']);
+    expect([...second.rowIds.keys()]).toEqual(['m-3']);
     expect(await repos.events.count(ws.id)).toBe(3);
+    expect((await testDb.db('events').where({ message_id: 'm-3' }).first())?.message).toEqual({ a: 1 });
+  });
+
+  it('refuses a group of events expected new when one of them was stored before, and stores none of it', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const event = { messageId: 'm-1', type: 'page', eventName: null, userId: null, anonymousId: 'a1', occurredAt: new Date(), messageJson: '{}' };
+    const storeNew = (events: NewEvent[]) => repos.ingestWrites.storeUnmapped(ws.id, events, { sightings: [], links: [] }, []);
+    await storeNew([event]);
+    const refused = await storeNew([{ ...event, messageId: 'm-2' }, event]).catch((error: unknown) => error);
+    expect(isStoredBefore(refused)).toBe(true);
+    expect(await repos.events.count(ws.id)).toBe(1);
+  });
+
+  it('stores a group of events no rule maps with its profiles, and nothing of one that a rule maps, returning the rule', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    await repos.conversionRules.put(ws.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
+    const track = (messageId: string, eventName: string) => ({ messageId, type: 'track', eventName, userId: 'u1', anonymousId: 'a1', occurredAt: new Date(), messageJson: '{}' });
+    const profiles = { sightings: [{ anonymousId: 'a1', seenAt: new Date() }], links: [{ from: { kind: 'user_id' as const, value: 'u1' }, to: { kind: 'anonymous_id' as const, value: 'a1' } }] };
+
+    const mapped = await repos.ingestWrites.storeUnmapped(ws.id, [track('m-1', 'viewed'), track('m-2', 'purchase')], profiles, ['viewed', 'purchase']);
+    expect([...mapped.values()]).toEqual([expect.objectContaining({ sourceEvent: 'purchase', tiktokEvent: 'CompletePayment' })]);
+    expect(await repos.events.count(ws.id)).toBe(0);
+    expect(await repos.profiles.visitors(ws.id, ['a1'])).toEqual([]);
+
+    expect((await repos.ingestWrites.storeUnmapped(ws.id, [track('m-1', 'viewed')], profiles, ['viewed'])).size).toBe(0);
+    expect(await repos.events.count(ws.id)).toBe(1);
+    expect(await repos.profiles.visitors(ws.id, ['a1'])).toHaveLength(1);
+    expect(await repos.profiles.reachable(ws.id, [{ kind: 'anonymous_id', value: 'a1' }], 'user_id')).toEqual(['u1']);
   });
 });
 
@@ -28,8 +60,8 @@ describe('profiles', () => {
     const ws = await repos.workspaces.create('Shop');
     const early = new Date('2026-01-01T00:00:00Z');
     const late = new Date('2026-01-05T00:00:00Z');
-    await repos.profiles.record(ws.id, [{ anonymousId: 'a1', seenAt: late, ttclid: 'E.C.P.late', ttp: 'ttp-late' }], []);
-    await repos.profiles.record(ws.id, [{ anonymousId: 'a1', seenAt: early, ttclid: 'E.C.P.early', ttp: 'ttp-early' }], []);
+    await recordProfiles(ws.id, { sightings: [{ anonymousId: 'a1', seenAt: late, ttclid: 'E.C.P.late', ttp: 'ttp-late' }], links: [] });
+    await recordProfiles(ws.id, { sightings: [{ anonymousId: 'a1', seenAt: early, ttclid: 'E.C.P.early', ttp: 'ttp-early' }], links: [] });
     const [visitor] = await repos.profiles.visitors(ws.id, ['a1']);
     expect(visitor).toMatchObject({ ttclid: 'E.C.P.late', ttp: 'ttp-late', first_seen_at: early, last_seen_at: late });
     const clicks = await repos.profiles.recentClicks(ws.id, ['a1'], new Date('2026-02-01T00:00:00Z'));
@@ -39,12 +71,15 @@ describe('profiles', () => {
   it('walks identity links across devices: desktop visitor → user → email → phone visitor', async () => {
     const ws = await repos.workspaces.create('Shop');
     const email = { kind: 'email_sha256' as const, value: 'e'.repeat(64) };
-    await repos.profiles.record(ws.id, [], [
-      { from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'desktop' } },
-      { from: { kind: 'user_id', value: 'u1' }, to: email },
-      { from: { kind: 'anonymous_id', value: 'phone' }, to: email },
-      { from: { kind: 'anonymous_id', value: 'stranger' }, to: { kind: 'email_sha256', value: 'f'.repeat(64) } },
-    ]);
+    await recordProfiles(ws.id, {
+      sightings: [],
+      links: [
+        { from: { kind: 'user_id', value: 'u1' }, to: { kind: 'anonymous_id', value: 'desktop' } },
+        { from: { kind: 'user_id', value: 'u1' }, to: email },
+        { from: { kind: 'anonymous_id', value: 'phone' }, to: email },
+        { from: { kind: 'anonymous_id', value: 'stranger' }, to: { kind: 'email_sha256', value: 'f'.repeat(64) } },
+      ],
+    });
     const linked = await repos.profiles.reachable(ws.id, [{ kind: 'anonymous_id', value: 'desktop' }], 'anonymous_id');
     expect(linked.sort()).toEqual(['desktop', 'phone']);
   });

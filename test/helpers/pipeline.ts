@@ -101,7 +101,7 @@ export class TestPipeline {
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
     };
-    const pipeline = new TestPipeline(database, repos, createBatchRecorder(database.db, repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
+    const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();
     return pipeline;
   }

@@ -112,7 +112,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       db,
       checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
       repos,
-      recordBatch: createBatchRecorder(db, repos, knownLinks),
+      recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: starts.start,
       pipelines: { wakePartitions: starts.wakePartitions },
       conversionRetry,

@@ -58,6 +58,32 @@ describe('credential cache', () => {
     expect(await cache.resolve('dk_good')).toBeUndefined();
   });
 
+  it('looks a key up once for all the requests that miss the cache while its lookup is under way', async () => {
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos);
+    let release = () => undefined as void;
+    state.hold = new Promise<void>((resolve) => (release = resolve));
+    const waiting = Array.from({ length: 50 }, () => cache.resolve('dk_good'));
+    release();
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 50 }, () => ({ apiKey, workspace })));
+    expect(state.lookups).toBe(1);
+  });
+
+  it('does not hand a lookup that was under way during clear() to a request made after it', async () => {
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos);
+    let release = () => undefined as void;
+    state.hold = new Promise<void>((resolve) => (release = resolve));
+    const before = cache.resolve('dk_good');
+    state.active = false;
+    cache.clear();
+    const after = cache.resolve('dk_good');
+    release();
+    expect(await before).toEqual({ apiKey, workspace });
+    expect(await after).toBeUndefined();
+    expect(state.lookups).toBe(2);
+  });
+
   it('caches origin answers next to keys, and clear() forgets both', async () => {
     const { state, repos } = fakeRepos();
     const cache = createCredentialCache(repos);

@@ -29,19 +29,30 @@ export function createCredentialCache(
   { ttlMs = 5_000, maxEntries = 10_000, now = Date.now }: CredentialCacheOptions = {},
 ) {
   const entries = new Map<string, Entry>();
+  /** Lookups under way: requests that miss the cache meanwhile wait for the same one instead of each querying. */
+  const lookingUp = new Map<string, Promise<unknown>>();
   // A lookup that started before `clear()` may have read the key before it was revoked: it must not be cached.
   let generation = 0;
 
-  async function cached<T>(id: string, lookUp: () => Promise<T>): Promise<T> {
+  function cached<T>(id: string, lookUp: () => Promise<T>): Promise<T> {
     const hit = entries.get(id);
-    if (hit !== undefined && hit.expiresAt > now()) return hit.value as T;
+    if (hit !== undefined && hit.expiresAt > now()) return Promise.resolve(hit.value as T);
+    const underWay = lookingUp.get(id);
+    if (underWay !== undefined) return underWay as Promise<T>;
     const startedIn = generation;
-    const value = await lookUp();
-    if (startedIn !== generation) return value;
-    entries.delete(id);
-    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-    entries.set(id, { value, expiresAt: now() + ttlMs });
-    return value;
+    const lookup = lookUp()
+      .then((value) => {
+        if (startedIn !== generation) return value;
+        entries.delete(id);
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        entries.set(id, { value, expiresAt: now() + ttlMs });
+        return value;
+      })
+      .finally(() => {
+        if (lookingUp.get(id) === lookup) lookingUp.delete(id);
+      });
+    lookingUp.set(id, lookup);
+    return lookup;
   }
 
   async function lookUpKey(key: string): Promise<IngestCredential | undefined> {
@@ -60,6 +71,7 @@ export function createCredentialCache(
     clear(): void {
       generation += 1;
       entries.clear();
+      lookingUp.clear();
     },
   };
 }

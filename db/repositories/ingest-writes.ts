@@ -1,0 +1,312 @@
+import type { Knex } from 'knex';
+import type { Client } from 'pg';
+import type { IdentityLink, VisitorSighting } from '../../domain/observation';
+import type { ConversionRuleRow } from '../types';
+import { toRule, type ConversionRule } from './conversion-rules';
+import type { CreatedConversion, NewConversion } from './conversions';
+import { mergeClicks, mergeSightings } from './profile-merge';
+
+export interface NewEvent {
+  messageId: string;
+  type: string;
+  eventName: string | null;
+  userId: string | null;
+  anonymousId: string | null;
+  occurredAt: Date;
+  /** The message as stored, in JSON. */
+  messageJson: string;
+}
+
+/** What a group's messages tell about visitors and identities (`observe`), recorded with its events. */
+export interface Profiles {
+  sightings: readonly VisitorSighting[];
+  links: readonly IdentityLink[];
+}
+
+export interface StoredGroup {
+  /** The new events' row IDs by `messageId`; a `messageId` stored before is not there. */
+  rowIds: Map<string, string>;
+  /** The conversion rules of the event names asked for. */
+  rules: Map<string, ConversionRule>;
+}
+
+/** An event whose conversion (same TikTok event and event_id) already exists: it repeats that conversion. */
+export interface RepeatedConversion {
+  eventRowId: string;
+  tiktokEvent: string;
+  eventId: string;
+}
+
+/** jsonb_to_recordset's input: one JSON array of rows. */
+const asRows = (rows: readonly object[]) => JSON.stringify(rows);
+
+/**
+ * The events as one JSON document; each message goes in as the JSON it already is, not serialized again. PostgreSQL
+ * parses the document once, and no message goes through text-array quoting.
+ */
+function eventsDocument(events: readonly NewEvent[]): string {
+  const rows = events.map((e) => {
+    const head = JSON.stringify({ id: e.messageId, type: e.type, name: e.eventName, user: e.userId, anon: e.anonymousId, at: e.occurredAt });
+    return `${head.slice(0, -1)},"message":${e.messageJson}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+function visitorsDocument(sightings: readonly VisitorSighting[]): string {
+  return asRows(
+    mergeSightings(sightings).map((v) => ({
+      anonymous_id: v.anonymousId,
+      ttclid: v.ttclid,
+      ttclid_captured_at: v.ttclidCapturedAt,
+      ttp: v.ttp,
+      ttp_seen_at: v.ttpSeenAt,
+      first_seen_at: v.firstSeenAt,
+      last_seen_at: v.lastSeenAt,
+      device_ip: v.device?.ip,
+      device_user_agent: v.device?.userAgent,
+      device_page_url: v.device?.pageUrl,
+      device_seen_at: v.deviceSeenAt,
+    })),
+  );
+}
+
+function clicksDocument(sightings: readonly VisitorSighting[]): string {
+  return asRows(
+    mergeClicks(sightings).map((c) => ({
+      anonymous_id: c.anonymousId,
+      ttclid: c.ttclid,
+      captured_at: c.capturedAt,
+      page_url: c.pageUrl,
+      campaign_id: c.ad?.campaignId,
+      adgroup_id: c.ad?.adgroupId,
+      ad_id: c.ad?.adId,
+    })),
+  );
+}
+
+/** Each link as both directed edges, once, sorted so that concurrent transactions take their locks in one order. */
+function linksDocument(links: readonly IdentityLink[]): string {
+  const unique = new Map<string, object>();
+  for (const { from, to } of links) {
+    for (const [a, b] of [[from, to], [to, from]]) {
+      unique.set(`${a.kind}\0${a.value}\0${b.kind}\0${b.value}`, { from_kind: a.kind, from_value: a.value, to_kind: b.kind, to_value: b.value });
+    }
+  }
+  return asRows([...unique.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, edge]) => edge));
+}
+
+// The statements, with `$1` the workspace; `onlyIf` is the guard of STORE_UNMAPPED.
+
+const insertEvents = (events: string, { onlyIf = 'true', onConflict = '' } = {}) => `
+  INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
+  SELECT $1, m.id, m.type, m.name, m.user, m.anon, m.at, m.message
+  FROM jsonb_to_recordset(${events}::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)
+  WHERE ${onlyIf}
+  ${onConflict}`;
+
+/** The conversion rules of the event names in `$2`, as a JSON array of rows. */
+const RULES = `SELECT * FROM conversion_rules WHERE workspace_id = $1 AND source_event = ANY($2::text[])`;
+
+const latestDevice = (column: string) => `CASE WHEN excluded.device_seen_at >= coalesce(v.device_seen_at, '-infinity') THEN excluded.${column} ELSE v.${column} END`;
+
+/** Visitor profiles: the latest `ttclid`, `_ttp` and page-view device details win, whatever the arrival order. */
+const upsertVisitors = (visitors: string, onlyIf = 'true') => `
+  INSERT INTO visitors AS v (workspace_id, anonymous_id, ttclid, ttclid_captured_at, ttp, ttp_seen_at, first_seen_at, last_seen_at,
+                             device_ip, device_user_agent, device_page_url, device_seen_at)
+  SELECT $1, s.* FROM jsonb_to_recordset(${visitors}::jsonb) AS s(anonymous_id text, ttclid text, ttclid_captured_at timestamptz, ttp text,
+    ttp_seen_at timestamptz, first_seen_at timestamptz, last_seen_at timestamptz, device_ip text, device_user_agent text, device_page_url text,
+    device_seen_at timestamptz)
+  WHERE ${onlyIf}
+  ON CONFLICT (workspace_id, anonymous_id) DO UPDATE SET
+    ttclid = CASE WHEN excluded.ttclid_captured_at >= coalesce(v.ttclid_captured_at, '-infinity') THEN excluded.ttclid ELSE v.ttclid END,
+    ttclid_captured_at = greatest(v.ttclid_captured_at, excluded.ttclid_captured_at),
+    ttp = CASE WHEN excluded.ttp_seen_at >= coalesce(v.ttp_seen_at, '-infinity') THEN excluded.ttp ELSE v.ttp END,
+    ttp_seen_at = greatest(v.ttp_seen_at, excluded.ttp_seen_at),
+    first_seen_at = least(v.first_seen_at, excluded.first_seen_at),
+    last_seen_at = greatest(v.last_seen_at, excluded.last_seen_at),
+    device_ip = ${latestDevice('device_ip')},
+    device_user_agent = ${latestDevice('device_user_agent')},
+    device_page_url = ${latestDevice('device_page_url')},
+    device_seen_at = greatest(v.device_seen_at, excluded.device_seen_at)`;
+
+/** Every click seen (with its ad's IDs), keeping the first time it was seen. */
+const upsertClicks = (clicks: string, onlyIf = 'true') => `
+  INSERT INTO clicks AS c (workspace_id, anonymous_id, ttclid, captured_at, page_url, campaign_id, adgroup_id, ad_id)
+  SELECT $1, k.* FROM jsonb_to_recordset(${clicks}::jsonb)
+    AS k(anonymous_id text, ttclid text, captured_at timestamptz, page_url text, campaign_id text, adgroup_id text, ad_id text)
+  WHERE ${onlyIf}
+  ON CONFLICT (workspace_id, anonymous_id, ttclid) DO UPDATE SET
+    captured_at = least(c.captured_at, excluded.captured_at),
+    page_url = CASE WHEN excluded.captured_at < c.captured_at THEN excluded.page_url ELSE c.page_url END,
+    campaign_id = coalesce(c.campaign_id, excluded.campaign_id),
+    adgroup_id = coalesce(c.adgroup_id, excluded.adgroup_id),
+    ad_id = coalesce(c.ad_id, excluded.ad_id)`;
+
+const insertLinks = (links: string, onlyIf = 'true') => `
+  INSERT INTO identity_links (workspace_id, from_kind, from_value, to_kind, to_value)
+  SELECT $1, l.* FROM jsonb_to_recordset(${links}::jsonb) AS l(from_kind text, from_value text, to_kind text, to_value text)
+  WHERE ${onlyIf}
+  ON CONFLICT DO NOTHING`;
+
+/**
+ * The whole group in one statement, committed on its own (no BEGIN, no COMMIT): its events, visitor profiles, clicks
+ * and identity links, unless a conversion rule maps one of its event names (`$2`); then it writes nothing and returns
+ * those rules. The events are expected new: a plain insert, without ON CONFLICT's extra index probe per row, which an
+ * event stored before fails (isStoredBefore).
+ */
+const STORE_UNMAPPED = {
+  name: 'ingest-store-unmapped',
+  text: `
+    WITH rules AS (${RULES}),
+    unmapped AS (SELECT NOT EXISTS (SELECT FROM rules) AS yes),
+    stored AS (${insertEvents('$3', { onlyIf: '(SELECT yes FROM unmapped)' })}),
+    upserted_visitors AS (${upsertVisitors('$4', '(SELECT yes FROM unmapped)')}),
+    upserted_clicks AS (${upsertClicks('$5', '(SELECT yes FROM unmapped)')}),
+    inserted_links AS (${insertLinks('$6', '(SELECT yes FROM unmapped)')})
+    SELECT coalesce(json_agg(r), '[]') AS rules FROM rules r`,
+};
+
+/** The events not stored yet, with the rules of their event names (`$2`) and every new row's ID. */
+const STORE_EVENTS = {
+  name: 'ingest-store-events',
+  text: `
+    WITH stored AS (${insertEvents('$3', { onConflict: 'ON CONFLICT (workspace_id, message_id) DO NOTHING RETURNING id, message_id' })})
+    SELECT (SELECT coalesce(json_agg(r), '[]') FROM (${RULES}) r) AS rules,
+           (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids`,
+};
+
+const RECORD_PROFILES = {
+  name: 'ingest-record-profiles',
+  text: `WITH upserted_visitors AS (${upsertVisitors('$2')}), upserted_clicks AS (${upsertClicks('$3')}) ${insertLinks('$4')}`,
+};
+
+/** Conversions not recorded yet (unique per workspace, TikTok event and event_id); returns the new ones. */
+const INSERT_CONVERSIONS = {
+  name: 'ingest-insert-conversions',
+  text: `
+    INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency,
+                             workflow_id, warnings)
+    SELECT $1, c.* FROM jsonb_to_recordset($2::jsonb) AS c(event_row_id bigint, message_id text, source_event text, tiktok_event text, event_id text,
+      rule_event_index smallint, event_time timestamptz, event_source text, value numeric, currency text, workflow_id text, warnings jsonb)
+    ON CONFLICT DO NOTHING
+    RETURNING id, workflow_id, tiktok_event, event_id`,
+};
+
+/**
+ * Points each event at the conversion it repeats; an event that is that conversion's own is left alone. An event that
+ * repeats several (a rule sending it as several TikTok events) points at the first in its rule's order.
+ */
+const MARK_DUPLICATES = {
+  name: 'ingest-mark-duplicates',
+  text: `
+    UPDATE events e SET duplicate_of_conversion_id = d.conversion_id
+    FROM (
+      SELECT DISTINCT ON (r.event_row_id) r.event_row_id, c.id AS conversion_id
+      FROM jsonb_to_recordset($2::jsonb) AS r(event_row_id bigint, tiktok_event text, event_id text)
+      JOIN conversions c ON c.workspace_id = $1 AND c.tiktok_event = r.tiktok_event AND c.event_id = r.event_id
+      WHERE c.event_row_id <> r.event_row_id
+      ORDER BY r.event_row_id, c.rule_event_index
+    ) d
+    WHERE e.id = d.event_row_id
+    RETURNING e.id::text`,
+};
+
+const rulesByEvent = (rows: readonly ConversionRuleRow[]) => new Map(rows.map((rule) => [rule.source_event, toRule(rule)]));
+
+/** The error of storeUnmapped when one of its events was stored before. */
+export function isStoredBefore(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'events_workspace_id_message_id_unique';
+}
+
+/** What ingest writes, in one transaction on one connection. */
+function ingestTransaction(connection: Client) {
+  return {
+    /** Stores the events not stored yet, and reads the rules of `eventNames`. */
+    async storeEvents(workspaceId: string, events: readonly NewEvent[], eventNames: readonly string[]): Promise<StoredGroup> {
+      const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][] }>({ ...STORE_EVENTS, values: [workspaceId, eventNames, eventsDocument(events)] });
+      const [row] = rows as [(typeof rows)[number]];
+      return { rowIds: new Map(row.row_ids), rules: rulesByEvent(row.rules) };
+    },
+
+    async recordProfiles(workspaceId: string, { sightings, links }: Profiles): Promise<void> {
+      if (sightings.length === 0 && links.length === 0) return;
+      await connection.query({ ...RECORD_PROFILES, values: [workspaceId, visitorsDocument(sightings), clicksDocument(sightings), linksDocument(links)] });
+    },
+
+    async insertConversions(workspaceId: string, conversions: readonly NewConversion[]): Promise<CreatedConversion[]> {
+      if (conversions.length === 0) return [];
+      const document = asRows(
+        conversions.map((c) => ({
+          event_row_id: c.eventRowId,
+          message_id: c.messageId,
+          source_event: c.sourceEvent,
+          tiktok_event: c.tiktokEvent,
+          event_id: c.eventId,
+          rule_event_index: c.ruleEventIndex ?? 0,
+          event_time: c.eventTime,
+          event_source: c.eventSource,
+          value: c.value,
+          currency: c.currency,
+          workflow_id: c.workflowId,
+          warnings: c.warnings ?? [],
+        })),
+      );
+      const { rows } = await connection.query<{ id: string; workflow_id: string; tiktok_event: string; event_id: string }>({ ...INSERT_CONVERSIONS, values: [workspaceId, document] });
+      return rows.map((row) => ({ id: row.id, workflowId: row.workflow_id, workspaceId, tiktokEvent: row.tiktok_event, eventId: row.event_id }));
+    },
+
+    /** Marks events as repeating an existing conversion (a resent order_id or event_id); returns the IDs of those marked. */
+    async markDuplicates(workspaceId: string, repeats: readonly RepeatedConversion[]): Promise<string[]> {
+      if (repeats.length === 0) return [];
+      const document = asRows(repeats.map((r) => ({ event_row_id: r.eventRowId, tiktok_event: r.tiktokEvent, event_id: r.eventId })));
+      const { rows } = await connection.query<{ id: string }>({ ...MARK_DUPLICATES, values: [workspaceId, document] });
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type IngestTransaction = ReturnType<typeof ingestTransaction>;
+
+/**
+ * Ingest's writes, off knex's query builder: named statements (parsed and planned once per connection) on a
+ * connection the pool lends, so they keep its deadlines. One statement, or one transaction, per group of requests
+ * (group-commit.ts).
+ */
+export function createIngestWriteRepository(db: Knex) {
+  return {
+    /**
+     * Stores new events and their `profiles` in one statement, unless a rule maps one of `eventNames`: then nothing is
+     * stored and the rules are returned (an empty map: stored). Fails with isStoredBefore when an event was stored before.
+     */
+    async storeUnmapped(workspaceId: string, events: readonly NewEvent[], { sightings, links }: Profiles, eventNames: readonly string[]): Promise<Map<string, ConversionRule>> {
+      const values = [workspaceId, eventNames, eventsDocument(events), visitorsDocument(sightings), clicksDocument(sightings), linksDocument(links)];
+      const connection = (await db.client.acquireConnection()) as Client;
+      try {
+        const { rows } = await connection.query<{ rules: ConversionRuleRow[] }>({ ...STORE_UNMAPPED, values });
+        return rulesByEvent((rows[0] as (typeof rows)[number]).rules);
+      } finally {
+        await db.client.releaseConnection(connection);
+      }
+    },
+
+    /** Runs `work` in one transaction on one connection. */
+    async transaction<T>(work: (transaction: IngestTransaction) => Promise<T>): Promise<T> {
+      const connection = (await db.client.acquireConnection()) as Client;
+      try {
+        await connection.query('BEGIN');
+        const result = await work(ingestTransaction(connection));
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that broke is closed already: ROLLBACK fails, and the pool does not lend it again.
+        await connection.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        await db.client.releaseConnection(connection);
+      }
+    },
+  };
+}
+
+export type IngestWriteRepository = ReturnType<typeof createIngestWriteRepository>;
