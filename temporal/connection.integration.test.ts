@@ -115,6 +115,9 @@ describe('Temporal over TLS', () => {
     const withClientCert = { ...trusted, TEMPORAL_TLS_CERT_PATH: certs.clientCert, TEMPORAL_TLS_KEY_PATH: certs.clientKey };
     expect(await namespaceThroughClient(withClientCert)).toBe('default');
     expect(await namespaceThroughWorkerConnection(withClientCert)).toBe('default');
-    await expect(namespaceThroughWorkerConnection(trusted)).rejects.toThrow(/CertificateRequired/);
+    // TLS 1.3 finishes the client's side of the handshake before the server checks for a certificate, so the
+    // server's refusal reaches the client either as the alert or as the connection it closed under the first call.
+    await expect(namespaceThroughWorkerConnection(trusted)).rejects.toThrow(/CertificateRequired|broken pipe|connection reset/i);
+    await expect(namespaceThroughClient(trusted)).rejects.toThrow();
   });
 });

@@ -1,159 +1,39 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { ConversionRow } from '../db/types';
-import { reservePort, type ReservedPort } from '../devstack/ports';
-import { buildTestApp } from './helpers/test-app';
-import { closeAll } from './helpers/close-all';
-import { TestPipeline } from './helpers/pipeline';
+import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { createConversionRetryService } from '../api/services/conversion-retry';
+import { OWNER, startConsoleInBrowser, type ConsoleInBrowser } from './helpers/console-browser';
+import type { TestPipeline } from './helpers/pipeline';
+import type { Page } from 'playwright-core';
 
-/** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const ROOT = path.join(__dirname, '..');
-/** Screenshots of every page at both sizes, to look at after a run (gitignored). */
-const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
-/** A laptop's window and a phone's: every page is looked at in both, and must fit their width. */
-const SIZES = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const OWNER = { email: 'owner@fern.example', password: 'a long enough passphrase' };
 const RETARGETING_AD = '1820000000000000003';
 
 jest.setTimeout(180_000);
 
+let session: ConsoleInBrowser;
 let pipeline: TestPipeline;
-let ingest: FastifyInstance;
 let ingestUrl: string;
-/** Known before the server starts: the OAuth redirect URI names it. */
-let ingestPort: ReservedPort;
-let browser: BrowserContext;
 let page: Page;
 let workspaceId: string;
 let secretKey: string;
-/** Responses of this server with status 404: none is expected, the icon included. */
-const notFound: string[] = [];
-const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-console-'));
-
-/** The console as `npm run build` makes it, built afresh for this run. */
-function buildConsole(outDir: string): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: path.join(ROOT, 'console'), stdio: 'inherit' });
-}
 
 beforeAll(async () => {
-  const consoleDirectory = path.join(scratch, 'console');
-  buildConsole(consoleDirectory);
-  rmSync(ARTIFACTS, { recursive: true, force: true });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  pipeline = await TestPipeline.start();
-  ingestPort = await reservePort();
-  const { port } = ingestPort;
-  ingestUrl = `http://127.0.0.1:${port}`;
-  ({ app: ingest } = buildTestApp(pipeline.database.db, {
-    repos: pipeline.repos,
-    recordBatch: pipeline.recordBatch,
-    startConversions: pipeline.startConversions,
-    tiktokApiUrl: pipeline.fake.url,
-    oauth: { appId: FAKE_TIKTOK_APP_ID, secret: FAKE_TIKTOK_APP_SECRET, redirectUri: `${ingestUrl}/oauth/tiktok/callback`, authUrl: `${pipeline.fake.url}/portal/auth` },
-    schedules: pipeline.adStatsSchedules,
-    consoleDirectory,
-    workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
-    // "Send again" puts the conversion back without waking its workflow: the test wakes it once it has seen the page wait.
-    conversionRetry: createConversionRetryService({ db: pipeline.database.db, repos: pipeline.repos, pipelines: { wakeWorkspaces: async () => ({ woken: 0, busy: 0, failed: [] }) } }),
-  }));
-  await ingest.listen({ port, host: '127.0.0.1' });
-
-  // The operator's first step (`signalbox users create … --owner ws_…`), then everything else in the browser.
-  const admin = (method: string, url: string, body: unknown) =>
-    fetch(`${ingestUrl}${url}`, { method, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
-  workspaceId = ((await admin('POST', '/admin/workspaces', { name: 'Fern shop' })) as { id: string }).id;
-  await admin('POST', `/admin/workspaces/${workspaceId}/members`, { email: OWNER.email, role: 'owner', password: OWNER.password });
-
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: SIZES[0] });
-  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ingestUrl });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('response', (response) => {
-    if (response.status() === 404 && response.url().startsWith(ingestUrl)) notFound.push(response.url());
+  session = await startConsoleInBrowser({
+    artifacts: 'console',
+    app: (started) => ({
+      // "Send again" puts the conversion back without waking its workflow: the test wakes it once it has seen the page wait.
+      conversionRetry: createConversionRetryService({ db: started.database.db, repos: started.repos, pipelines: { wakeWorkspaces: async () => ({ woken: 0, busy: 0, failed: [] }) } }),
+    }),
   });
+  ({ pipeline, ingestUrl, page, workspaceId } = session);
 });
 
-afterAll(() =>
-  closeAll(
-    () => browser?.close(),
-    () => ingest?.close(),
-    () => ingestPort?.release(),
-    () => pipeline?.close(),
-    () => rmSync(scratch, { recursive: true, force: true }),
-  ),
-);
+afterAll(() => session?.close());
 
-interface Box {
-  tagName: string;
-  className: string;
-  textContent: string | null;
-  getBoundingClientRect(): { right: number };
-}
-
-/**
- * The page's width as laid out, the window's, and the elements that stick out past its right edge (the test is
- * compiled without DOM types, hence the narrow shapes).
- */
-const widths = () =>
-  page.evaluate(async () => {
-    const window = globalThis as unknown as {
-      innerWidth: number;
-      requestAnimationFrame(callback: () => void): void;
-      document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<Box> };
-    };
-    // Two frames: the charts' resize observers have run.
-    await new Promise<void>((resolve) => window.requestAnimationFrame(() => window.requestAnimationFrame(resolve)));
-    const outside = [...window.document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5);
-    return {
-      scrollWidth: window.document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-      outside: outside.slice(-3).map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? '').slice(0, 60)}`),
-    };
-  });
-
-/** A screenshot of the page at each size (`<name>-desktop.png`, `<name>-phone.png`); at neither does it scroll sideways. */
-async function shots(name: string) {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    const { scrollWidth, innerWidth, outside } = await widths();
-    expect({ page: name, size: size.name, scrollWidth, fits: scrollWidth <= innerWidth, outside }).toEqual({ page: name, size: size.name, scrollWidth, fits: true, outside });
-    // Toasts sit at the window's bottom, in the middle of a full-page shot: left out (the test waits for each).
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${size.name}.png`), fullPage: true, style: '.toasts { display: none; }' });
-  }
-  await page.setViewportSize(SIZES[0]);
-}
-/**
- * A value the server refuses, its message beside the field, then the right value and ONE click on the button. The
- * click used to be lost: leaving the field took the message away, and the button moved up from under the pointer.
- */
-async function refusedThenOneClick(field: Locator, refused: { value: string; message: string }, value: string, button: string) {
-  await field.fill(refused.value);
-  await page.getByRole('button', { name: button }).click();
-  await page.getByText(refused.message).waitFor();
-  await field.fill(value);
-  await page.getByRole('button', { name: button }).click();
-}
-
-/** The confirmation a write shows in the corner ("Settings saved"). */
-const toast = (text: string) => page.getByRole('alertdialog', { name: text }).first().waitFor();
-const open = (pagePath: string) => page.goto(`${ingestUrl}/console/w/${workspaceId}/${pagePath}`);
-/** The `name` of the focused element (the test is compiled without DOM types, hence the narrow shape). */
-const focusedName = () =>
-  page.evaluate(() => {
-    const active = (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }).document.activeElement;
-    return active?.getAttribute('name') ?? '';
-  });
+const shots = (name: string) => session.shots(name);
+const toast = (text: string) => session.toast(text);
+const open = (pagePath: string) => session.open(pagePath);
+const focusedName = () => session.focusedName();
+const refusedThenOneClick: ConsoleInBrowser['refusedThenOneClick'] = (...args) => session.refusedThenOneClick(...args);
 
 function send(body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${ingestUrl}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -446,7 +326,7 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
   });
 
   it('asked this server for nothing that does not exist', () => {
-    expect(notFound).toEqual([]);
+    expect(session.notFound).toEqual([]);
   });
 
   it('also sends purchases as PlaceAnOrder: the rule form names too many events beside the field, and each conversion says which of the two it is', async () => {

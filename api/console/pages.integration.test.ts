@@ -148,8 +148,12 @@ describe('the pages’ figures', () => {
     const after = (await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json();
     expect(after.events.map((e: { eventName: string }) => e.eventName)).toEqual(['signup']);
 
+    // Refusals are written in the background after the answer, so each is awaited before the next is made: the
+    // debugger lists them in the order they were recorded.
     await ingest({ batch: [{ type: 'track', messageId: 'bad' }] });
+    await refusalsEventually(1);
     await ingest({ batch: [{ type: 'track', messageId: 'x', event: 'e', userId: 'u' }] }, { 'x-workspace-id': 'ws_someone_else' });
+    await refusalsEventually(2);
     const revoked = (await adminCall(app, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { name: 'old' })).json();
     await adminCall(app, 'DELETE', `/admin/workspaces/${workspaceId}/api-keys/${revoked.id}`);
     await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [] }, headers: { authorization: `Bearer ${revoked.key}` } });

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../../devstack/tiktok-fake';
+import { reservePort, type ReservedPort } from '../../devstack/ports';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
+import { closeAll } from './close-all';
+import { TestPipeline } from './pipeline';
+
+/** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ROOT = path.join(__dirname, '..', '..');
+/** A laptop's window and a phone's: every page is looked at in both, and must fit their width. */
+export const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+export const OWNER = { email: 'owner@fern.example', password: 'a long enough passphrase' };
+
+/** The console as `npm run build` makes it, built afresh for this run. */
+function buildConsole(outDir: string): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: path.join(ROOT, 'console'), stdio: 'inherit' });
+}
+
+interface Box {
+  tagName: string;
+  className: string;
+  textContent: string | null;
+  getBoundingClientRect(): { right: number };
+}
+
+export interface ConsoleInBrowser {
+  pipeline: TestPipeline;
+  ingest: FastifyInstance;
+  ingestUrl: string;
+  page: Page;
+  browser: BrowserContext;
+  /** A workspace with its owner (`OWNER`), made by the operator's first step; the person is not signed in yet. */
+  workspaceId: string;
+  /** Responses of this server with status 404: none is expected, the icon included. */
+  notFound: string[];
+  /** `/console/w/<workspace>/<pagePath>`. */
+  open(pagePath: string): Promise<unknown>;
+  /** A screenshot of the page at each size (`<name>-desktop.png`, `<name>-phone.png`); at neither does it scroll sideways. */
+  shots(name: string): Promise<void>;
+  /** Waits for the confirmation a write shows in the corner ("Settings saved"). */
+  toast(text: string): Promise<void>;
+  /**
+   * A value the server refuses, its message beside the field, then the right value and ONE click on the button. The
+   * click used to be lost: leaving the field took the message away, and the button moved up from under the pointer.
+   */
+  refusedThenOneClick(field: Locator, refused: { value: string; message: string }, value: string, button: string): Promise<void>;
+  /** The `name` of the focused element. */
+  focusedName(): Promise<string>;
+  /** Signs the owner in through the sign-in form (for files that do not walk the sign-in themselves). */
+  signInAsOwner(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The console as people use it: the ingest server with the built console, a real pipeline (PostgreSQL, Temporal, the
+ * fake TikTok) and headless Chromium, on reserved ports. Screenshots go to `test-artifacts/<artifacts>` (gitignored).
+ */
+export async function startConsoleInBrowser(options: { artifacts: string; app?: (pipeline: TestPipeline) => TestAppOptions }): Promise<ConsoleInBrowser> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-console-'));
+  const artifacts = path.join(ROOT, 'test-artifacts', options.artifacts);
+  const consoleDirectory = path.join(scratch, 'console');
+  buildConsole(consoleDirectory);
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  let pipeline: TestPipeline | undefined;
+  let ingest: FastifyInstance | undefined;
+  let ingestPort: ReservedPort | undefined;
+  let browser: BrowserContext | undefined;
+  const close = () =>
+    closeAll(
+      () => browser?.close(),
+      () => ingest?.close(),
+      () => ingestPort?.release(),
+      () => pipeline?.close(),
+      () => rmSync(scratch, { recursive: true, force: true }),
+    );
+  try {
+    pipeline = await TestPipeline.start();
+    // Known before the server starts: the OAuth redirect URI names it.
+    ingestPort = await reservePort();
+    const { port } = ingestPort;
+    const ingestUrl = `http://127.0.0.1:${port}`;
+    ({ app: ingest } = buildTestApp(pipeline.database.db, {
+      repos: pipeline.repos,
+      recordBatch: pipeline.recordBatch,
+      startConversions: pipeline.startConversions,
+      tiktokApiUrl: pipeline.fake.url,
+      oauth: { appId: FAKE_TIKTOK_APP_ID, secret: FAKE_TIKTOK_APP_SECRET, redirectUri: `${ingestUrl}/oauth/tiktok/callback`, authUrl: `${pipeline.fake.url}/portal/auth` },
+      schedules: pipeline.adStatsSchedules,
+      consoleDirectory,
+      workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
+      ...options.app?.(pipeline),
+    }));
+    await ingest.listen({ port, host: '127.0.0.1' });
+
+    // The operator's first step (`signalbox users create … --owner ws_…`), then everything else in the browser.
+    const admin = (method: string, url: string, body: unknown) =>
+      fetch(`${ingestUrl}${url}`, { method, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const workspaceId = ((await admin('POST', '/admin/workspaces', { name: 'Fern shop' })) as { id: string }).id;
+    await admin('POST', `/admin/workspaces/${workspaceId}/members`, { email: OWNER.email, role: 'owner', password: OWNER.password });
+
+    const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+    if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
+    browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: SIZES[0] });
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ingestUrl });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const notFound: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404 && response.url().startsWith(ingestUrl)) notFound.push(response.url());
+    });
+
+    /** The page's width as laid out, the window's, and the elements that stick out past its right edge (compiled without DOM types, hence the narrow shapes). */
+    const widths = () =>
+      page.evaluate(async () => {
+        const window = globalThis as unknown as {
+          innerWidth: number;
+          requestAnimationFrame(callback: () => void): void;
+          document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<Box> };
+        };
+        // Two frames: the charts' resize observers have run.
+        await new Promise<void>((resolve) => window.requestAnimationFrame(() => window.requestAnimationFrame(resolve)));
+        const outside = [...window.document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5);
+        return {
+          scrollWidth: window.document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+          outside: outside.slice(-3).map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? '').slice(0, 60)}`),
+        };
+      });
+
+    return {
+      pipeline,
+      ingest,
+      ingestUrl,
+      page,
+      browser,
+      workspaceId,
+      notFound,
+      open: (pagePath) => page.goto(`${ingestUrl}/console/w/${workspaceId}/${pagePath}`),
+      async shots(name) {
+        for (const size of SIZES) {
+          await page.setViewportSize(size);
+          const { scrollWidth, innerWidth, outside } = await widths();
+          expect({ page: name, size: size.name, scrollWidth, fits: scrollWidth <= innerWidth, outside }).toEqual({ page: name, size: size.name, scrollWidth, fits: true, outside });
+          // Toasts sit at the window's bottom, in the middle of a full-page shot: left out (the tests wait for each).
+          await page.screenshot({ path: path.join(artifacts, `${name}-${size.name}.png`), fullPage: true, style: '.toasts { display: none; }' });
+        }
+        await page.setViewportSize(SIZES[0]);
+      },
+      toast: (text) => page.getByRole('alertdialog', { name: text }).first().waitFor(),
+      async refusedThenOneClick(field, refused, value, button) {
+        await field.fill(refused.value);
+        await page.getByRole('button', { name: button }).click();
+        await page.getByText(refused.message).waitFor();
+        await field.fill(value);
+        await page.getByRole('button', { name: button }).click();
+      },
+      focusedName: () =>
+        page.evaluate(() => {
+          const active = (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }).document.activeElement;
+          return active?.getAttribute('name') ?? '';
+        }),
+      async signInAsOwner() {
+        await page.goto(`${ingestUrl}/console/w/${workspaceId}/overview`);
+        await page.waitForURL(/\/console\/sign-in\?next=/);
+        await page.getByLabel('Email').fill(OWNER.email);
+        await page.getByLabel('Password').fill(OWNER.password);
+        await page.getByLabel('Password').press('Enter');
+        await page.waitForURL(`${ingestUrl}/console/w/${workspaceId}/overview`);
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
