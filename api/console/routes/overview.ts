@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import { COVERED_MATCH_KEYS } from '../../../db/repositories/conversion-figures';
-import { matchQuality } from '../../../domain/match-quality';
+import { MATCH_KEY_POINTS, matchQuality } from '../../../domain/match-quality';
 import { MATCH_RATE_TARGET } from '../../../domain/match-rate';
 import { reasonHelp } from '../../../domain/reason-help';
 import { parseOrReject } from '../../http/validation';
@@ -53,7 +53,10 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
         target: MATCH_RATE_TARGET,
         keys: COVERED_MATCH_KEYS.map((key) => ({ key, conversions: matchKeys.withKey[key], share: matchKeys.delivered === 0 ? null : matchKeys.withKey[key] / matchKeys.delivered })),
       },
-      matchQuality: keysPerEvent.map((e) => ({ tiktokEvent: e.tiktokEvent, delivered: e.delivered, sampleLimit: matchKeys.sampleLimit, estimate: matchQuality(e.delivered, e.withKey) })),
+      matchQuality: {
+        points: MATCH_KEY_POINTS,
+        events: keysPerEvent.map((e) => ({ tiktokEvent: e.tiktokEvent, delivered: e.delivered, sampleLimit: matchKeys.sampleLimit, estimate: matchQuality(e.delivered, e.withKey) })),
+      },
       eventIds: { ...eventIds, share: eventIds.conversions === 0 ? null : eventIds.shareable / eventIds.conversions },
       reasons: reasons.map((reason) => ({ reason, help: reasonHelp(reason) })),
     };
