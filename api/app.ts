@@ -21,6 +21,7 @@ import type { WorkflowLink } from './http/conversion-view';
 import { browserConfigRoutes } from './ingest/browser-config';
 import { healthRoutes } from './health';
 import { ingestRoutes, type StartConversions } from './ingest';
+import { createKeyUseLog } from './ingest/key-use';
 import type { RateLimitSettings } from './ingest/rate-limit';
 import { ingestPreflightRoutes } from './ingest/cors';
 import { metricsRoutes } from './http/metrics-route';
@@ -74,6 +75,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
+  const keyUse = createKeyUseLog({ apiKeys: deps.repos.apiKeys, log: app.log });
+  app.addHook('onClose', async () => keyUse.drain());
 
   registerErrorHandling(app);
   registerJsonBodyParser(app);
@@ -94,6 +97,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     rateLimit: deps.rateLimit ?? { perSecond: REQUESTS_PER_SECOND_PER_WORKSPACE, burst: REQUEST_BURST_PER_WORKSPACE },
     storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
     refusals,
+    keyUse,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
   void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });

@@ -40,6 +40,9 @@ export interface ApiKeyRow {
   display_prefix: string;
   created_at: Date;
   revoked_at: Date | null;
+  /** Browser keys: when ingest last accepted events sent with it, and the page origin they came from. */
+  last_used_at: Date | null;
+  last_used_origin: string | null;
 }
 
 export interface EventRow {

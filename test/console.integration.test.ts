@@ -76,6 +76,33 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     ]);
   });
 
+  it('shows a new workspace’s setup checklist with every step open, each linking to where it is done, and its status on the other pages', async () => {
+    await open('overview');
+    const steps = page.locator('ol.checklist > li');
+    await page.getByText('0 of 7 steps done.').waitFor();
+    expect(await steps.evaluateAll((items) => items.map((item) => item.className))).toEqual(Array(7).fill('open'));
+    await page.getByText('Nothing to show for this period').waitFor();
+    await shots('01-setup-checklist');
+    // Each link leads to its page, with the section where the step is done in view.
+    const targets = ['#install', 'Event debugger', '#tiktok', '#tiktok', 'Conversion rules', 'Conversions', '#match-quality'];
+    const status = page.getByRole('complementary', { name: 'Setup progress' });
+    const scrolledTo = (id: string) =>
+      page.waitForFunction((section) => {
+        const window = globalThis as unknown as { innerHeight: number; document: { getElementById(id: string): { getBoundingClientRect(): { top: number } } | null } };
+        const top = window.document.getElementById(section)?.getBoundingClientRect().top;
+        return top !== undefined && top >= 0 && top < window.innerHeight - 100;
+      }, id);
+    for (const [index, target] of targets.entries()) {
+      await open('overview');
+      await steps.nth(index).getByRole('link').click();
+      if (target.startsWith('#')) await scrolledTo(target.slice(1));
+      else {
+        await page.getByRole('heading', { level: 1, name: target, exact: true }).waitFor();
+        expect(await status.textContent()).toBe('Setup: 0 of 7 steps done. Next: Install the tracking tag. The checklist');
+      }
+    }
+  });
+
   it('connects TikTok through OAuth against the fake, then chooses the advertiser and the pixel', async () => {
     await open('sources');
     await page.getByRole('button', { name: 'Connect TikTok' }).click();
@@ -261,12 +288,21 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.getByRole('columnheader', { name: 'Ad group' }).waitFor();
   });
 
-  it('shows the overview with the reasons in words', async () => {
+  it('shows the overview with the reasons in words, the setup done but for the tag, and the purchase’s estimated match quality', async () => {
     await open('overview?period=7d');
     await page.getByRole('heading', { name: 'CompletePayment' }).waitFor();
     await page.getByText('Active', { exact: true }).waitFor();
     await page.getByRole('link', { name: /No TikTok click found: 1/ }).waitFor();
+    await page.getByText('6 of 7 steps done.').waitFor();
+    expect(await page.locator('ol.checklist > li.open strong').allTextContents()).toEqual(['Install the tracking tag']);
+    await page.locator('ol.checklist > li.done').filter({ hasText: 'The first, a CompletePayment, reached TikTok' }).waitFor();
+    // The purchase carried its click, the email linked to the user and the user ID: the phone is worth most.
+    expect(await page.getByRole('row').filter({ hasText: 'CompletePayment' }).locator('td').allTextContents()).toEqual(['CompletePayment', '5.5 of 10', '1', 'Phone (hashed): missing on 100%, up to 2 points']);
     await shots('11-overview');
+    // Every page keeps the status until the last step is done.
+    await open('conversions');
+    await page.getByRole('complementary', { name: 'Setup progress' }).getByText('Setup: 6 of 7 steps done. Next: Install the tracking tag.').waitFor();
+    await shots('11-setup-checklist');
   });
 
   it('saves settings with one click after a refused value, and the change log says what happened, by whom, at once', async () => {

@@ -16,6 +16,7 @@ import { overviewRoutes } from './routes/overview';
 import { peopleRoutes } from './routes/people';
 import { ruleRoutes } from './routes/rules';
 import { sessionRoutes } from './routes/session';
+import { setupRoutes } from './routes/setup';
 import { sourceRoutes } from './routes/sources';
 import { workspaceRoutes } from './routes/workspace';
 
@@ -52,6 +53,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       loadWorkspaceMembership(workspace, { users: repos.users, workspaces: repos.workspaces });
       await workspace.register(workspaceRoutes, { repos, workspaceSettings: settings.workspaceSettings, connections: tiktok.connections });
       await workspace.register(overviewRoutes, { db, repos });
+      await workspace.register(setupRoutes, { repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });

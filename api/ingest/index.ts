@@ -9,6 +9,7 @@ import { jsonBodyParser } from '../http/json-body';
 import { forbidden, unauthorized } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import type { IngestMetrics } from '../http/metrics';
+import type { KeyUseLog } from './key-use';
 import type { BatchRecorder, BatchResult } from './record-batch';
 import type { RefusalLog } from './refusal-log';
 import { createStorageBudget, type StorageBudget } from './storage-deadline';
@@ -29,6 +30,8 @@ export interface IngestRoutesOptions {
   storageDeadlineMs: number;
   /** Requests refused for a known workspace, for the console's event debugger. */
   refusals?: RefusalLog;
+  /** Browser keys' accepted use and origin, for the console's setup checklist. */
+  keyUse?: KeyUseLog;
 }
 
 declare module 'fastify' {
@@ -120,6 +123,8 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
     });
     // The tracking script's same-site mode: its identifiers become server-set first-party cookies.
     if (apiKey.kind === 'browser') {
+      // checkKeyUse let a browser key through only with an allowed Origin.
+      if (request.headers.origin !== undefined) options.keyUse?.used(apiKey.id, request.headers.origin);
       const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
       if (cookies.length > 0) reply.header('set-cookie', cookies);
     }

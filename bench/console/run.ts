@@ -112,6 +112,7 @@ async function main(): Promise<void> {
     const period = (days: number) => `from=${day(-(days - 1))}&to=${day(0)}&timeZone=Europe/Berlin`;
     const calls: [string, string, string, unknown?][] = [
       ['workspace (every page)', 'GET', ws],
+      ['setup checklist (every page)', 'GET', `${ws}/setup`],
       ['overview today', 'GET', `${ws}/overview?${period(1)}`],
       ['overview 7 days', 'GET', `${ws}/overview?${period(7)}`],
       ['overview 28 days', 'GET', `${ws}/overview?${period(28)}`],

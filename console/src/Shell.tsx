@@ -3,6 +3,8 @@ import { NavLink, Outlet, useNavigate } from 'react-router';
 import { Button } from 'react-aria-components';
 import { api } from './api';
 import { Loading } from './components/bits';
+import { ScrollToHash } from './components/ScrollToHash';
+import { SetupStatus } from './components/Setup';
 import { useMe, useWorkspace } from './session';
 
 const PAGES = [
@@ -17,7 +19,7 @@ const PAGES = [
   ['settings', 'Settings'],
 ] as const;
 
-/** Every workspace page: navigation, the workspace switcher, and the test-mode banner while test mode is on. */
+/** Every workspace page: navigation, the workspace switcher, the test-mode banner while test mode is on, and the setup status until it is done. */
 export function Shell() {
   const me = useMe();
   const workspace = useWorkspace();
@@ -83,6 +85,8 @@ export function Shell() {
             <NavLink to={`/w/${ws.id}/test`}>Turn it off</NavLink> when you are done.
           </div>
         )}
+        <SetupStatus />
+        <ScrollToHash />
         <main id="main" className="page">
           <Outlet />
         </main>

@@ -77,8 +77,9 @@ const queryClient: QueryClient = new QueryClient({
     onSuccess: (answer, variables, _context, mutation) => {
       const done = mutation.meta?.done;
       if (done !== undefined) notify(typeof done === 'string' ? done : (done as (v: unknown, a: unknown) => string)(variables, answer));
-      // Every write is in the change log: the Settings page shows it without a reload.
+      // Every write is in the change log: the Settings page shows it without a reload. A write may also finish a setup step.
       void queryClient.invalidateQueries({ queryKey: ['change-log'] });
+      void queryClient.invalidateQueries({ queryKey: ['setup'] });
     },
   }),
   defaultOptions: {

@@ -47,6 +47,13 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
+/** A browser key's latest accepted use. */
+export interface BrowserKeyUse {
+  keyName: string;
+  origin: string;
+  at: Date;
+}
+
 export function createApiKeyRepository(db: Knex) {
   return {
     async create(workspaceId: string, name: string, kind: ApiKeyKind = 'secret', executor: Knex = db): Promise<CreatedApiKey> {
@@ -80,6 +87,21 @@ export function createApiKeyRepository(db: Knex) {
     async list(workspaceId: string, executor: Knex = db): Promise<ApiKey[]> {
       const rows = await executor('api_keys').where({ workspace_id: workspaceId }).orderBy('created_at');
       return rows.map(toApiKey);
+    },
+
+    /** Ingest accepted events sent with this key from a page of `origin`. */
+    async recordUse(id: string, origin: string, at: Date, executor: Knex = db): Promise<void> {
+      await executor('api_keys').where({ id }).update({ last_used_at: at, last_used_origin: origin });
+    },
+
+    /** The workspace's browser key used last, with the origin it was used from; undefined when none was used yet. */
+    async lastBrowserUse(workspaceId: string, executor: Knex = db): Promise<BrowserKeyUse | undefined> {
+      const row = await executor('api_keys')
+        .where({ workspace_id: workspaceId, kind: 'browser' })
+        .whereNotNull('last_used_at')
+        .orderBy('last_used_at', 'desc')
+        .first('name', 'last_used_origin', 'last_used_at');
+      return row === undefined ? undefined : { keyName: row.name, origin: row.last_used_origin ?? '', at: row.last_used_at as Date };
     },
 
     /** Revokes the key; returns it, or undefined when the workspace has no such key. Idempotent. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { MATCH_RATE_KEYS } from '../../domain/match-rate';
 import type { ConversionStatus } from '../types';
 import { SHAREABLE_COUNT } from './conversion-counts';
 
@@ -35,10 +36,26 @@ export interface MatchKeyCoverage {
   delivered: number;
   sampleLimit: number;
   withKey: Record<CoveredMatchKey, number>;
+  /** Of which carried at least one of the match rate's keys (domain/match-rate.ts). */
+  matched: number;
+}
+
+/** One TikTok event's delivered production conversions (its newest, at most the sample size) and the keys they carried. */
+export interface EventMatchKeys {
+  tiktokEvent: string;
+  delivered: number;
+  withKey: Record<CoveredMatchKey, number>;
 }
 
 /** Coverage reads payloads (jsonb); the newest 2,000 delivered conversions of the period estimate a share within about 1%. */
 export const COVERAGE_SAMPLE = 2_000;
+
+/** The keys a delivered conversion carried: recorded by the pipeline, else the `user` object of the payload sent. */
+const CARRIED_KEYS = "coalesce(match_keys, request_payload #> '{data,0,user}', '{}'::jsonb)";
+const KEY_COUNTS = COVERED_MATCH_KEYS.map((key) => `count(*) FILTER (WHERE keys \\? '${key}')::int AS "${key}"`).join(', ');
+const MATCHED_COUNT = `count(*) FILTER (WHERE keys \\?| array[${MATCH_RATE_KEYS.map((key) => `'${key}'`).join(', ')}])::int AS matched`;
+
+const keyCounts = (row: Record<CoveredMatchKey, number>) => Object.fromEntries(COVERED_MATCH_KEYS.map((key) => [key, row[key]])) as Record<CoveredMatchKey, number>;
 
 /**
  * Conversions of [from, to) by UTC hour and outcome: the rolled-up hours (conversion-counts.ts) below its line, the
@@ -144,18 +161,42 @@ export function createConversionFigureRepository(db: Knex) {
      * recorded them, else from the `user` object of the payload that was sent.
      */
     async matchKeyCoverage(workspaceId: string, range: { from: Date; to: Date }, executor: Knex = db): Promise<MatchKeyCoverage> {
-      const keyColumns = COVERED_MATCH_KEYS.map((key) => `count(*) FILTER (WHERE keys \\? '${key}')::int AS "${key}"`).join(', ');
-      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { delivered: number })[] }>(
-        `SELECT count(*)::int AS delivered, ${keyColumns}
-         FROM (SELECT coalesce(match_keys, request_payload #> '{data,0,user}', '{}'::jsonb) AS keys
+      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { delivered: number; matched: number })[] }>(
+        `SELECT count(*)::int AS delivered, ${KEY_COUNTS}, ${MATCHED_COUNT}
+         FROM (SELECT ${CARRIED_KEYS} AS keys
                FROM conversions
                WHERE workspace_id = ? AND event_time >= ? AND event_time < ? AND status = 'delivered' AND NOT test_mode
                ORDER BY event_time DESC LIMIT ?) s`,
         [workspaceId, range.from, range.to, COVERAGE_SAMPLE],
       );
-      const row = rows[0] as Record<CoveredMatchKey, number> & { delivered: number };
-      const withKey = Object.fromEntries(COVERED_MATCH_KEYS.map((key) => [key, row[key]])) as Record<CoveredMatchKey, number>;
-      return { delivered: row.delivered, sampleLimit: COVERAGE_SAMPLE, withKey };
+      const row = rows[0] as Record<CoveredMatchKey, number> & { delivered: number; matched: number };
+      return { delivered: row.delivered, sampleLimit: COVERAGE_SAMPLE, withKey: keyCounts(row), matched: row.matched };
+    },
+
+    /** Per TikTok event, the keys its newest delivered production conversions of the period carried (the match quality score). */
+    async matchKeysPerEvent(workspaceId: string, tiktokEvents: readonly string[], range: { from: Date; to: Date }, executor: Knex = db): Promise<EventMatchKeys[]> {
+      if (tiktokEvents.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { tiktok_event: string; delivered: number })[] }>(
+        `SELECT e.tiktok_event, count(s.keys)::int AS delivered, ${KEY_COUNTS.replaceAll('count(*)', 'count(s.keys)')}
+         FROM unnest(?::text[]) AS e(tiktok_event)
+         LEFT JOIN LATERAL (SELECT ${CARRIED_KEYS} AS keys
+                            FROM conversions
+                            WHERE workspace_id = ? AND tiktok_event = e.tiktok_event AND event_time >= ? AND event_time < ? AND status = 'delivered' AND NOT test_mode
+                            ORDER BY event_time DESC LIMIT ?) s ON true
+         GROUP BY e.tiktok_event ORDER BY e.tiktok_event`,
+        [[...new Set(tiktokEvents)], workspaceId, range.from, range.to, COVERAGE_SAMPLE],
+      );
+      return rows.map((row) => ({ tiktokEvent: row.tiktok_event, delivered: row.delivered, withKey: keyCounts(row) }));
+    },
+
+    /** The first delivered production conversion: the setup checklist's "first delivered conversion". */
+    async firstDelivered(workspaceId: string, executor: Knex = db): Promise<{ eventTime: Date; tiktokEvent: string } | undefined> {
+      const row = await executor('conversions')
+        .where({ workspace_id: workspaceId, status: 'delivered' })
+        .whereRaw('NOT test_mode')
+        .orderBy('event_time')
+        .first('event_time', 'tiktok_event');
+      return row === undefined ? undefined : { eventTime: row.event_time, tiktokEvent: row.tiktok_event };
     },
   };
 }

@@ -68,6 +68,12 @@ export function createEventCountRepository(db: Knex) {
       }
     },
 
+    /** When the workspace's newest event was received; undefined before the first. */
+    async lastReceivedAt(workspaceId: string, executor: Knex = db): Promise<Date | undefined> {
+      const row = await executor('events').where({ workspace_id: workspaceId }).orderBy('received_at', 'desc').first('received_at');
+      return row?.received_at;
+    },
+
     /** Events received in [from, to), per day of `timeZone`, type and name. */
     async perDay(workspaceId: string, range: { from: Date; to: Date; timeZone: string }, executor: Knex = db): Promise<EventCount[]> {
       const through = (await rolledThrough(executor)) ?? range.from;

@@ -3,18 +3,19 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import { COVERED_MATCH_KEYS } from '../../../db/repositories/conversion-figures';
+import { MATCH_KEY_POINTS, matchQuality } from '../../../domain/match-quality';
+import { MATCH_RATE_TARGET } from '../../../domain/match-rate';
 import { reasonHelp } from '../../../domain/reason-help';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
 import { periodFields, resolvePeriod } from '../period';
 
-/** Spec §8: TikTok's learning phase needs at least this many events a week; matching should reach this share. */
+/** Spec §8: TikTok's learning phase needs at least this many events a week. */
 export const LEARNING_PHASE_EVENTS_PER_WEEK = 50;
-export const MATCH_RATE_TARGET = 0.6;
 
 const overviewQuery = z.strictObject(periodFields);
 
-/** Overview: what arrived, what became of the conversions, each TikTok event's health, match keys and event IDs. */
+/** Overview: what arrived, what became of the conversions, each TikTok event's health and match quality, match keys and event IDs. */
 export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories }> = async (app, { db, repos }) => {
   app.get('/overview', async (request) => {
     const period = await resolvePeriod(db, parseOrReject(overviewQuery, request.query, 'query'));
@@ -32,7 +33,10 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
       eventIds.shareable += count.shareable;
     }
     const tiktokEvents = [...new Set([...rules.flatMap((rule) => [rule.tiktokEvent, ...rule.alsoSendAs]), ...conversions.map((c) => c.tiktokEvent)])].sort();
-    const activity = await repos.conversionFigures.activity(workspaceId, tiktokEvents, now);
+    const [activity, keysPerEvent] = await Promise.all([
+      repos.conversionFigures.activity(workspaceId, tiktokEvents, now),
+      repos.conversionFigures.matchKeysPerEvent(workspaceId, tiktokEvents, period),
+    ]);
     const reasons = [...new Set(conversions.flatMap((c) => (c.reason === null ? [] : [c.reason])))];
     return {
       period: { ...period, now },
@@ -48,6 +52,10 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
         sampleLimit: matchKeys.sampleLimit,
         target: MATCH_RATE_TARGET,
         keys: COVERED_MATCH_KEYS.map((key) => ({ key, conversions: matchKeys.withKey[key], share: matchKeys.delivered === 0 ? null : matchKeys.withKey[key] / matchKeys.delivered })),
+      },
+      matchQuality: {
+        points: MATCH_KEY_POINTS,
+        events: keysPerEvent.map((e) => ({ tiktokEvent: e.tiktokEvent, delivered: e.delivered, sampleLimit: matchKeys.sampleLimit, estimate: matchQuality(e.delivered, e.withKey) })),
       },
       eventIds: { ...eventIds, share: eventIds.conversions === 0 ? null : eventIds.shareable / eventIds.conversions },
       reasons: reasons.map((reason) => ({ reason, help: reasonHelp(reason) })),

@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import { get } from '../api';
 import { ErrorNote, Help, Loading } from '../components/bits';
 import { Chart } from '../components/Chart';
+import { MatchQualityTable, type MatchQuality } from '../components/MatchQualityTable';
+import { SetupChecklist } from '../components/Setup';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
@@ -15,6 +17,7 @@ interface Overview {
   conversions: { day: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; tiktokCode: number | null; testMode: boolean; sentWithoutClick: boolean; conversions: number }[];
   tiktokEvents: { tiktokEvent: string; lastDeliveredAt: string | null; deliveredLast7Days: number; status: 'active' | 'no_recent_activity'; learningPhase: { needed: number; enough: boolean } }[];
   matchKeys: { delivered: number; sampleLimit: number; target: number; keys: { key: string; conversions: number; share: number | null }[] };
+  matchQuality: MatchQuality;
   eventIds: { conversions: number; shareable: number; share: number | null };
   reasons: { reason: string; help: HelpText | null }[];
 }
@@ -59,6 +62,7 @@ export function OverviewPage() {
   return (
     <>
       <h1>Overview</h1>
+      <SetupChecklist />
       <PeriodPicker timeZone={timeZone} />
       {overview.isPending && <Loading what="figures" />}
       {overview.isError && <ErrorNote error={overview.error} />}
@@ -76,6 +80,16 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
   const labelOf = (reason: string | null) => (reason === null ? 'Failed' : (helpOf.get(reason)?.label ?? reason));
   const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
+  if (data.events.length === 0 && data.conversions.length === 0) {
+    return (
+      <>
+        <p className="notice">
+          Nothing to show for this period: no event arrived and no conversion was made. The setup steps above say what is missing; once events arrive, their figures appear here.
+        </p>
+        <MatchQualityTable matchQuality={data.matchQuality} />
+      </>
+    );
+  }
   return (
     <>
       <section aria-labelledby="tiktok-events">
@@ -106,6 +120,8 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
           </div>
         )}
       </section>
+
+      <MatchQualityTable matchQuality={data.matchQuality} />
 
       <section aria-labelledby="conversions-chart">
         <h2 id="conversions-chart">Conversions</h2>
