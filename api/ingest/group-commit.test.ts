@@ -1,5 +1,5 @@
 import type { Workspace } from '../../db/repositories/workspaces';
-import { createGroupCommit } from './group-commit';
+import { createGroupCommit, SMALL_GROUP_INTERVAL_MS } from './group-commit';
 import type { IncomingMessage } from './message-schema';
 import { receive, type BatchStore, type Received, type StoredMessages } from './record-batch';
 import { StorageDeadlineError } from './storage-deadline';
@@ -7,6 +7,8 @@ import { StorageDeadlineError } from './storage-deadline';
 const shop = { id: 'ws_shop' } as Workspace;
 const page = (messageId: string) => ({ type: 'page', messageId, anonymousId: 'visitor' }) as IncomingMessage;
 const receipt = { receivedAt: new Date('2026-03-01T12:00:00Z') };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A store whose transactions commit when the test says so; it keeps what each committed. */
 function heldStore() {
@@ -20,13 +22,21 @@ function heldStore() {
         resolve({ inserted: new Set(ids), repeated: new Set(), conversions: [] });
       });
     });
+  const releaseNext = () => (held.shift() as () => void)();
+  /** Until nothing more starts, also after a small group's wait (SMALL_GROUP_INTERVAL_MS). */
   const releaseAll = async () => {
-    while (held.length > 0) {
-      (held.shift() as () => void)();
+    for (let quiet = 0; quiet < 2; ) {
+      if (held.length === 0) {
+        quiet += 1;
+        await sleep(SMALL_GROUP_INTERVAL_MS);
+        continue;
+      }
+      quiet = 0;
+      releaseNext();
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  return { store, committed, releaseAll, transactions: () => held.length + committed.length };
+  return { store, committed, releaseNext, releaseAll, transactions: () => held.length + committed.length };
 }
 
 describe('group commit: transactions in flight', () => {
@@ -44,6 +54,44 @@ describe('group commit: transactions in flight', () => {
     await Promise.all([...singles, large, afterLarge]);
     // The large request took the small ones waiting before it along.
     expect(committed).toEqual([['s-1'], ['s-2', 's-3', ...Array.from({ length: 100 }, (_, i) => `b-${i}`)], ['s-4']]);
+  });
+});
+
+describe('group commit: small groups at most every smallGroupIntervalMs', () => {
+  it('holds a small group until the interval since the last one started has passed, and lets one after a quiet moment go at once', async () => {
+    const intervalMs = 300;
+    const { store, committed, releaseNext, transactions } = heldStore();
+    const recordBatch = createGroupCommit(store, receive, { smallGroupIntervalMs: intervalMs });
+    const first = recordBatch(shop, [page('q-1')], receipt);
+    const second = recordBatch(shop, [page('q-2')], receipt);
+    releaseNext();
+    await first;
+    const third = recordBatch(shop, [page('q-3')], receipt);
+    expect(transactions()).toBe(1);
+
+    await sleep(intervalMs + 50);
+    expect(transactions()).toBe(2);
+    releaseNext();
+    await Promise.all([second, third]);
+    expect(committed).toEqual([['q-1'], ['q-2', 'q-3']]);
+
+    await sleep(intervalMs + 50);
+    const fourth = recordBatch(shop, [page('q-4')], receipt);
+    expect(transactions()).toBe(3);
+    releaseNext();
+    await fourth;
+  });
+
+  it('does not hold a group of MIN_SECOND_GROUP_EVENTS or more', async () => {
+    const { store, releaseNext, transactions } = heldStore();
+    const recordBatch = createGroupCommit(store, receive, { smallGroupIntervalMs: 60_000 });
+    const first = recordBatch(shop, [page('l-1')], receipt);
+    releaseNext();
+    await first;
+    const large = recordBatch(shop, Array.from({ length: 100 }, (_, i) => page(`l-b-${i}`)), receipt);
+    expect(transactions()).toBe(2);
+    releaseNext();
+    await large;
   });
 });
 

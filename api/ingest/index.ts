@@ -46,7 +46,7 @@ const SINGLE_MESSAGE_TYPES: readonly MessageType[] = ['track', 'identify', 'page
 const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track', i: 'identify', p: 'page', s: 'screen', g: 'group', a: 'alias' };
 
 async function authenticate(credentials: CredentialCache, budget: StorageBudget, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<IngestCredential> {
-  const credential = await budget.run(() => credentials.resolve(key));
+  const credential = credentials.cached(key) ?? (await budget.run(() => credentials.resolve(key)));
   if (credential === undefined) throw unauthorized('API key is unknown or revoked');
   // Known before the checks below, so that a refusal is shown to the key's workspace (event debugger).
   request.ingestCredential = credential;

@@ -76,10 +76,10 @@ export function parseSingle(body: unknown, type: MessageType, receivedAt = new D
   if (raw.type !== undefined && raw.type !== type) {
     rejectIssues([`type must be "${type}" (or left out) on /v1/${type}, not ${JSON.stringify(raw.type)}`]);
   }
-  const envelope = sentAtSchema.safeParse(raw);
-  const sentAtMs = envelope.success && envelope.data.sentAt !== undefined ? parseTimestamp(envelope.data.sentAt) : undefined;
-  const { issues, messages } = checkMessages([{ ...raw, type }], () => '', () => 'message', sentAtMs, receivedAt);
-  if (!envelope.success) issues.push(...describeIssues(envelope.error.issues, ''));
+  const envelope = raw.sentAt === undefined ? undefined : sentAtSchema.safeParse(raw);
+  const sentAtMs = envelope?.success === true && envelope.data.sentAt !== undefined ? parseTimestamp(envelope.data.sentAt) : undefined;
+  const { issues, messages } = checkMessages([raw.type === type ? raw : { ...raw, type }], () => '', () => 'message', sentAtMs, receivedAt);
+  if (envelope?.success === false) issues.push(...describeIssues(envelope.error.issues, ''));
   if (issues.length > 0) rejectIssues(issues);
   return { messages, sentAt: sentAtMs === undefined ? undefined : new Date(sentAtMs) };
 }

@@ -84,6 +84,21 @@ describe('credential cache', () => {
     expect(state.lookups).toBe(2);
   });
 
+  it('hands a cached credential over without waiting, and nothing for a key not cached, expired or cleared', async () => {
+    let now = 0;
+    const { repos } = fakeRepos();
+    const cache = createCredentialCache(repos, { ttlMs: 5_000, now: () => now });
+    expect(cache.cached('dk_good')).toBeUndefined();
+    await cache.resolve('dk_good');
+    expect(cache.cached('dk_good')).toEqual({ apiKey, workspace });
+    expect(cache.cached('dk_other')).toBeUndefined();
+    now = 5_000;
+    expect(cache.cached('dk_good')).toBeUndefined();
+    await cache.resolve('dk_good');
+    cache.clear();
+    expect(cache.cached('dk_good')).toBeUndefined();
+  });
+
   it('caches origin answers next to keys, and clear() forgets both', async () => {
     const { state, repos } = fakeRepos();
     const cache = createCredentialCache(repos);
