@@ -53,7 +53,7 @@ describe('the event debugger connects each event to its outcome', () => {
     const outcomes = Object.fromEntries(events) as Record<string, Shown['outcome']>;
     expect(outcomes['order-1']).toMatchObject({
       kind: 'conversions',
-      text: 'Became 2 conversions CompletePayment, PlaceAnOrder.',
+      text: 'Became 2 conversions: CompletePayment, PlaceAnOrder.',
       conversions: [expect.objectContaining({ tiktokEvent: 'CompletePayment', status: 'pending' }), expect.objectContaining({ tiktokEvent: 'PlaceAnOrder', status: 'pending' })],
     });
     const first = outcomes['order-1']?.conversions?.[0]?.id;

@@ -13,14 +13,14 @@ describe('what became of an event', () => {
       track,
       { ...none, conversions: [conversion('7', 'CompletePayment'), conversion('8', 'PlaceAnOrder')] },
       'conversions',
-      'Became 2 conversions CompletePayment, PlaceAnOrder.',
+      'Became 2 conversions: CompletePayment, PlaceAnOrder.',
     ],
     [
       'a resent order',
       track,
       { ...none, duplicateOf: { conversionId: '7', messageId: 'order-1', tiktokEvent: 'CompletePayment' }, ruleCreatedAt: arrived },
       'duplicate',
-      'A repeat of message “order-1”: the same order ID or event_id, so no new conversion was made; TikTok counts it once, as that message’s CompletePayment.',
+      'A repeat of message “order-1”: the same order ID or event_id, so no new conversion was made and nothing more was sent to TikTok.',
     ],
     ['an event no rule maps', { ...track, eventName: 'wishlist' }, none, 'no_rule', 'No conversion rule matches “wishlist”: the event is stored, and nothing was sent to TikTok.'],
     [

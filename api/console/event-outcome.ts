@@ -25,13 +25,13 @@ export function eventOutcome(event: { type: string; eventName: string | null; re
   if (conversions.length > 0) {
     // No status in the words: the stream shows an event once, while its conversions move on from pending.
     const list = conversions.map((c) => c.tiktokEvent).join(', ');
-    return { kind: 'conversions', text: `Became ${conversions.length === 1 ? 'the conversion' : `${conversions.length} conversions`} ${list}.`, conversions };
+    return { kind: 'conversions', text: `Became ${conversions.length === 1 ? 'the conversion' : `${conversions.length} conversions:`} ${list}.`, conversions };
   }
   if (facts?.duplicateOf) {
     const { conversionId, messageId, tiktokEvent } = facts.duplicateOf;
     return {
       kind: 'duplicate',
-      text: `A repeat of message ${quoted(messageId)}: the same order ID or event_id, so no new conversion was made; TikTok counts it once, as that message’s ${tiktokEvent}.`,
+      text: `A repeat of message ${quoted(messageId)}: the same order ID or event_id, so no new conversion was made and nothing more was sent to TikTok.`,
       conversionId,
       messageId,
       tiktokEvent,
