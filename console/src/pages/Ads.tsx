@@ -41,22 +41,29 @@ export function AdsPage() {
     if (outcome.arrived) void queries.invalidateQueries({ queryKey: ['ads-daily', ws] });
     setPulling(null);
   }, [pulling, report.data, queries, ws]);
+  // The chart covers what the table does: the ad group's ads summed per day, else the campaigns (one, or all).
+  const dailyQuery = new URLSearchParams({ level: adgroupId ? 'ad' : 'campaign', granularity: 'day', from: period.from, to: period.to, ...(campaignId ? { campaignId } : {}), ...(adgroupId ? { adgroupId } : {}) });
   const daily = useQuery({
-    queryKey: ['ads-daily', ws, period.from, period.to, campaignId],
-    queryFn: () => get<Report>(`${base}/ads/report?${new URLSearchParams({ level: 'campaign', granularity: 'day', from: period.from, to: period.to, ...(campaignId ? { campaignId } : {}) }).toString()}`),
+    queryKey: ['ads-daily', ws, dailyQuery.toString()],
+    queryFn: () => get<Report>(`${base}/ads/report?${dailyQuery.toString()}`),
   });
   const days = useMemo(() => daysBetween(period.from, period.to), [period.from, period.to]);
   const series = useMemo(() => {
     const spend = new Map<string, number>();
     const value = new Map<string, number>();
+    const conversions = new Map<string, number>();
+    const add = (sums: Map<string, number>, day: string, figure: string | number | null) => sums.set(day, (sums.get(day) ?? 0) + Number(figure ?? 0));
     for (const row of daily.data?.rows ?? []) {
       if (row.date === null) continue;
-      spend.set(row.date, (spend.get(row.date) ?? 0) + Number(row.spend ?? 0));
-      value.set(row.date, (value.get(row.date) ?? 0) + Number(row.conversionValue ?? 0));
+      add(spend, row.date, row.spend);
+      add(value, row.date, row.conversionValue);
+      add(conversions, row.date, row.conversions);
     }
+    // As in the table: no ROAS on a day TikTok credited with no conversion (its 0 would read as a loss).
+    const roas = (day: string) => ((spend.get(day) ?? 0) > 0 && (conversions.get(day) ?? 0) > 0 ? (value.get(day) ?? 0) / (spend.get(day) as number) : null);
     return [
       { label: 'spend', color: '#0969da', values: days.map((d) => spend.get(d) ?? 0), bars: true },
-      { label: 'TikTok ROAS', color: '#1a7f37', scale: 'y2' as const, values: days.map((d) => ((spend.get(d) ?? 0) > 0 ? (value.get(d) ?? 0) / (spend.get(d) as number) : null)) },
+      { label: 'TikTok ROAS', color: '#1a7f37', scale: 'y2' as const, values: days.map(roas) },
     ];
   }, [daily.data, days]);
 
