@@ -23,6 +23,7 @@ const reportQuery = z.strictObject({
   to: queryText('is required: the last day (inclusive), as YYYY-MM-DD'),
   granularity: z.enum(['day', 'total'], { error: 'must be day or total' }).optional(),
   campaignId: queryText().optional(),
+  adgroupId: queryText().optional(),
   limit: z.coerce.number({ error: limitMessage }).optional(),
   offset: z.coerce.number({ error: offsetMessage }).optional(),
 });

@@ -23,6 +23,7 @@ describe('the change log in words', () => {
     );
     expect(changeSummary(entry('member.role', 'ed@fern.example', { role: 'viewer' }, { role: 'editor' }))).toBe('Changed the role of ed@fern.example from viewer to editor');
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
+    expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of advertiser 7000000000000000001');
   });
 
   it('still says something for an action it does not know', () => {

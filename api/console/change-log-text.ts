@@ -101,6 +101,8 @@ function connectionClause(action: string, before: Fields, after: Fields): string
       return after?.appId == null ? 'removed the TikTok App ID' : `set the TikTok App ID to ${String(after.appId)}`;
     case 'tiktok.disconnect':
       return 'disconnected TikTok';
+    case 'tiktok.stats_pull':
+      return `asked TikTok for the latest ad statistics of advertiser ${String(after?.advertiserId)}`;
     default:
       return undefined;
   }

@@ -59,7 +59,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(debuggerRoutes, { repos, signIn });
       await workspace.register(peopleRoutes, { repos });
-      await workspace.register(adRoutes, { reports: tiktok.reports });
+      await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
       await workspace.register(memberRoutes, { members });
     },
     { prefix: '/workspaces/:workspaceId' },

@@ -12,6 +12,8 @@ export interface AdReportRequest {
   /** Default `total`. */
   granularity?: 'day' | 'total';
   campaignId?: string;
+  /** Only this ad group's ads (level `ad` only). */
+  adgroupId?: string;
   /** Default 500, at most 10,000. */
   limit?: number;
   offset?: number;
@@ -37,6 +39,8 @@ export interface AdReport {
   rows: AdReportRowView[];
   /** Every row of the query summed (not only this page), with the ratios recomputed from the sums. */
   totals: AdReportFigures & { rows: number };
+  /** The campaign and ad group the report is narrowed to, with the names TikTok gave them (null when unnamed or unknown). */
+  scope: { campaign: { id: string; name: string | null } | null; adgroup: { id: string; name: string | null } | null };
   /** When statistics were last pulled, and why the last pull failed if it did. */
   statsPulledAt: Date | null;
   statsPullError: string | null;
@@ -65,7 +69,7 @@ function validDay(field: string, value: string): number {
   return ms;
 }
 
-function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'campaignId'>> & { campaignId?: string } {
+function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'campaignId' | 'adgroupId'>> & Pick<AdReportRequest, 'campaignId' | 'adgroupId'> {
   if (!['campaign', 'adgroup', 'ad'].includes(request.level)) throw new AdReportRequestError('level: must be campaign, adgroup or ad');
   const from = validDay('from', request.from);
   const to = validDay('to', request.to);
@@ -78,6 +82,8 @@ function validate(request: AdReportRequest): Required<Omit<AdReportRequest, 'cam
   const offset = request.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new AdReportRequestError('offset: must be a non-negative integer');
   if (request.campaignId !== undefined && !/^\d{1,32}$/.test(request.campaignId)) throw new AdReportRequestError('campaignId: must be a string of digits');
+  if (request.adgroupId !== undefined && !/^\d{1,32}$/.test(request.adgroupId)) throw new AdReportRequestError('adgroupId: must be a string of digits');
+  if (request.adgroupId !== undefined && request.level !== 'ad') throw new AdReportRequestError('adgroupId: narrows only the ads of an ad group (level ad)');
   return { ...request, granularity, limit, offset };
 }
 
@@ -150,9 +156,10 @@ export function createAdReportService(deps: {
     /** Throws AdReportRequestError (400) for bad input, TikTokConnectionError when nothing is connected. */
     async report(workspaceId: string, request: AdReportRequest): Promise<AdReport> {
       const { query, connection, repoQuery } = await prepare(workspaceId, request);
-      const [{ rows, totals }, withoutClick] = await Promise.all([
+      const [{ rows, totals }, withoutClick, names] = await Promise.all([
         deps.repos.adReport.rowsAndTotals(workspaceId, repoQuery),
         deps.repos.conversionFigures.deliveredWithoutClick(workspaceId, { from: query.from, to: query.to, timeZone: repoQuery.timeZone }),
+        deps.repos.adReport.entityNames(workspaceId, repoQuery.advertiserId, query),
       ]);
       return {
         advertiserId: repoQuery.advertiserId,
@@ -165,6 +172,10 @@ export function createAdReportService(deps: {
         notes: notesFor(connection.advertiserCurrency, connection.advertiserTimeZone !== null, totals, repoQuery.exchangeRates, withoutClick),
         rows: rows.map((row) => ({ ...row, statusLabel: readableAdStatus(row.status) })),
         totals,
+        scope: {
+          campaign: query.campaignId === undefined ? null : { id: query.campaignId, name: names.campaign },
+          adgroup: query.adgroupId === undefined ? null : { id: query.adgroupId, name: names.adgroup },
+        },
         statsPulledAt: connection.statsPulledAt,
         statsPullError: connection.statsPullError,
       };
@@ -174,7 +185,10 @@ export function createAdReportService(deps: {
      * A report as CSV text (CSV_COLUMNS, limit and offset ignored), header first, then a page of lines at a time, for
      * exports of any size. Throws as `report` does before the first page is read.
      */
-    async csv(workspaceId: string, request: Omit<AdReportRequest, 'limit' | 'offset'>): Promise<{ level: AdLevel; from: string; to: string; pages: AsyncIterable<string> }> {
+    async csv(
+      workspaceId: string,
+      request: Omit<AdReportRequest, 'limit' | 'offset'>,
+    ): Promise<{ level: AdLevel; from: string; to: string; campaignId?: string; adgroupId?: string; pages: AsyncIterable<string> }> {
       const { query, repoQuery } = await prepare(workspaceId, request);
       const windows = exportWindows(query, await deps.repos.adReport.entityCount(workspaceId, repoQuery), exportPageRows);
       const page = (from: string, to: string, offset: number) =>
@@ -197,7 +211,7 @@ export function createAdReportService(deps: {
           if (next !== undefined) current = next;
         }
       }
-      return { level: query.level, from: query.from, to: query.to, pages: pages() };
+      return { level: query.level, from: query.from, to: query.to, campaignId: query.campaignId, adgroupId: query.adgroupId, pages: pages() };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AdLevel } from '../types';
+import type { AdEntityRow, AdLevel } from '../types';
 import { NO_CURRENCY, REPORTED_DELIVERY } from './delivered-daily';
 
 export { NO_CURRENCY };
@@ -14,6 +14,8 @@ export interface AdReportQuery {
   granularity: 'day' | 'total';
   /** Only this campaign's rows. */
   campaignId?: string;
+  /** Only this ad group's rows (levels `adgroup` and `ad`). */
+  adgroupId?: string;
   /** IANA zone in which a delivered conversion's time falls on a report day: the advertiser's, as TikTok's days are. */
   timeZone: string;
   /** The advertiser's currency (TikTok's spend and value are in it); null while unknown. */
@@ -46,7 +48,7 @@ export interface AdReportFigures {
   conversionRate: string | null;
   /** Web purchase value plus app purchase value, as TikTok attributes them. */
   conversionValue: string | null;
-  /** conversion value / spend */
+  /** TikTok's ROAS: conversion value / spend (0 when TikTok attributed no conversion, which says nothing of the return). */
   roas: string | null;
   /** Conversions Signalbox delivered (not in test mode) whose click came from this entity. */
   deliveredConversions: number;
@@ -57,6 +59,8 @@ export interface AdReportFigures {
    * else null (read `deliveredValues`).
    */
   deliveredValue: string | null;
+  /** Signalbox's ROAS: `deliveredValue` / spend; null without spend, without a delivered value, or with a value in currencies it cannot convert. */
+  deliveredRoas: string | null;
 }
 
 export interface AdReportRow extends AdReportFigures {
@@ -92,7 +96,8 @@ const FIGURES = `
   CASE WHEN t.spend > 0 THEN trim_scale(round(t.value / t.spend, 4))::text END AS roas,
   coalesce(t.d_count, 0)::text AS delivered_conversions,
   coalesce(t.d_values, '{}'::jsonb) AS delivered_values,
-  trim_scale(t.d_converted)::text AS delivered_value`;
+  trim_scale(t.d_converted)::text AS delivered_value,
+  CASE WHEN t.spend > 0 AND t.d_count > 0 THEN trim_scale(round(t.d_converted / t.spend, 4))::text END AS delivered_roas`;
 
 interface FigureColumns {
   spend: string | null;
@@ -109,6 +114,7 @@ interface FigureColumns {
   delivered_conversions: string;
   delivered_values: Record<string, string>;
   delivered_value: string | null;
+  delivered_roas: string | null;
 }
 
 interface RowColumns extends FigureColumns {
@@ -140,6 +146,7 @@ function toFigures(c: FigureColumns): AdReportFigures {
     deliveredConversions: Number(c.delivered_conversions),
     deliveredValues: c.delivered_values,
     deliveredValue: c.delivered_value,
+    deliveredRoas: c.delivered_roas,
   };
 }
 
@@ -167,7 +174,7 @@ const TOTALS = `
 /** The columns of the report's CSV export, in order. */
 export const CSV_COLUMNS = [
   'date', 'level', 'entityId', 'name', 'campaignId', 'adgroupId', 'spend', 'impressions', 'clicks', 'cpc', 'ctr',
-  'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue',
+  'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue', 'deliveredRoas',
 ] as const;
 
 /** A text column of ROWS as a CSV cell: quoted when it holds a separator, or when a spreadsheet would read it as a formula. */
@@ -183,7 +190,7 @@ function csvLine(level: AdLevel): string {
   const adgroupId = level === 'adgroup' ? 'entity_id' : level === 'ad' ? 'adgroup_id' : null;
   const cells = [
     "coalesce(r.stat_date, '')", '?::text', textCell('entity_id'), textCell('name'), textCell(campaignId), adgroupId === null ? "''" : textCell(adgroupId),
-    ...['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversion_value', 'roas', 'delivered_conversions', 'delivered_value'].map(figureCell),
+    ...['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversion_value', 'roas', 'delivered_conversions', 'delivered_value', 'delivered_roas'].map(figureCell),
   ];
   return `concat_ws(',', ${cells.join(', ')}) || E'\\r\\n'`;
 }
@@ -199,9 +206,15 @@ export function createAdReportRepository(db: Knex) {
   function joined(workspaceId: string, q: AdReportQuery): { sql: string; bindings: Knex.RawBinding[] } {
     const byDay = q.granularity === 'day';
     const entity = ENTITY_COLUMN[q.level];
-    const campaignFilter = q.campaignId === undefined ? '' : 'AND s.campaign_id = ?';
-    const rolledCampaignFilter = q.campaignId === undefined ? '' : 'AND r.campaign_id = ?';
-    const liveCampaignFilter = q.campaignId === undefined ? '' : 'AND c.click_campaign_id = ?';
+    // Each scope (campaign, ad group) narrows TikTok's rows, the rolled-up deliveries and the live ones alike.
+    const scopes = [
+      ...(q.campaignId === undefined ? [] : [{ value: q.campaignId, stats: 's.campaign_id', rolled: 'r.campaign_id', live: 'c.click_campaign_id' }]),
+      ...(q.adgroupId === undefined ? [] : [{ value: q.adgroupId, stats: 's.adgroup_id', rolled: 'r.adgroup_id', live: 'c.click_adgroup_id' }]),
+    ];
+    const filter = (column: 'stats' | 'rolled' | 'live') => scopes.map((scope) => `AND ${scope[column]} = ?`).join(' ');
+    const statsScope = filter('stats');
+    const rolledScope = filter('rolled');
+    const liveScope = filter('live');
     const sql = `
       WITH line AS (
         SELECT coalesce((SELECT (p.rolled_through AT TIME ZONE z.time_zone)::date
@@ -215,7 +228,7 @@ export function createAdReportRepository(db: Knex) {
           : `NULL::date AS stat_date, max(s.campaign_id) AS campaign_id, max(s.adgroup_id) AS adgroup_id, sum(s.spend) AS spend,
              sum(s.impressions) AS impressions, sum(s.clicks) AS clicks, sum(s.conversions) AS conversions, sum(s.conversion_value) AS value`}
         FROM ad_stats_daily s
-        WHERE s.workspace_id = ? AND s.advertiser_id = ? AND s.level = ? AND s.stat_date BETWEEN ?::date AND ?::date ${campaignFilter}
+        WHERE s.workspace_id = ? AND s.advertiser_id = ? AND s.level = ? AND s.stat_date BETWEEN ?::date AND ?::date ${statsScope}
         ${byDay ? '' : 'GROUP BY s.entity_id'}
       ),
       delivered_by_currency AS (
@@ -225,14 +238,14 @@ export function createAdReportRepository(db: Knex) {
           SELECT r.${entity} AS entity_id, ${byDay ? 'r.day' : 'NULL::date'} AS stat_date, r.currency,
                  nullif(r.campaign_id, '') AS campaign_id, nullif(r.adgroup_id, '') AS adgroup_id, r.conversions AS n, r.value AS v
           FROM delivered_conversions_daily r JOIN line ON r.day < line.day
-          WHERE r.workspace_id = ? AND r.day BETWEEN ?::date AND ?::date AND r.${entity} <> '' ${rolledCampaignFilter}
+          WHERE r.workspace_id = ? AND r.day BETWEEN ?::date AND ?::date AND r.${entity} <> '' ${rolledScope}
           UNION ALL
           SELECT c.click_${entity}, ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'}, coalesce(c.currency, '${NO_CURRENCY}'),
                  c.click_campaign_id, c.click_adgroup_id, 1, c.value
           FROM conversions c JOIN line ON c.event_time >= greatest(?::date, line.day) - 1 AND (c.event_time AT TIME ZONE ?)::date >= greatest(?::date, line.day)
           WHERE c.workspace_id = ? AND ${REPORTED_DELIVERY} AND c.click_${entity} IS NOT NULL
             -- The plain range on event_time (a day either side covers every zone) lets the index narrow the scan.
-            AND c.event_time < ?::date + 2 AND (c.event_time AT TIME ZONE ?)::date <= ?::date ${liveCampaignFilter}
+            AND c.event_time < ?::date + 2 AND (c.event_time AT TIME ZONE ?)::date <= ?::date ${liveScope}
         ) d
         GROUP BY 1, 2, 3
       ),
@@ -257,12 +270,12 @@ export function createAdReportRepository(db: Knex) {
           -- Equality on coalesce (not IS NOT DISTINCT FROM) lets PostgreSQL hash the join instead of comparing every pair.
           ON delivered.entity_id = stats.entity_id AND coalesce(delivered.stat_date, '-infinity') = coalesce(stats.stat_date, '-infinity')
       )`;
-    const campaign = q.campaignId === undefined ? [] : [q.campaignId];
+    const scopeValues = scopes.map((scope) => scope.value);
     const bindings: Knex.RawBinding[] = [
       workspaceId, q.timeZone,
-      workspaceId, q.advertiserId, q.level, q.from, q.to, ...campaign,
-      workspaceId, q.from, q.to, ...campaign,
-      ...(byDay ? [q.timeZone] : []), q.from, q.timeZone, q.from, workspaceId, q.to, q.timeZone, q.to, ...campaign,
+      workspaceId, q.advertiserId, q.level, q.from, q.to, ...scopeValues,
+      workspaceId, q.from, q.to, ...scopeValues,
+      ...(byDay ? [q.timeZone] : []), q.from, q.timeZone, q.from, workspaceId, q.to, q.timeZone, q.to, ...scopeValues,
       q.currency, JSON.stringify(q.exchangeRates),
     ];
     return { sql, bindings };
@@ -283,11 +296,32 @@ export function createAdReportRepository(db: Knex) {
 
   return {
     /** How many entities of the level TikTok named for the advertiser (in the campaign, if one is given): about a report's rows per day. */
-    async entityCount(workspaceId: string, q: Pick<AdReportQuery, 'advertiserId' | 'level' | 'campaignId'>, executor: Knex = db): Promise<number> {
+    async entityCount(workspaceId: string, q: Pick<AdReportQuery, 'advertiserId' | 'level' | 'campaignId' | 'adgroupId'>, executor: Knex = db): Promise<number> {
       const entities = executor('ad_entities').where({ workspace_id: workspaceId, level: q.level, advertiser_id: q.advertiserId });
       if (q.campaignId !== undefined) entities.where({ campaign_id: q.campaignId });
+      if (q.adgroupId !== undefined) entities.where({ adgroup_id: q.adgroupId });
       const [row] = await entities.count({ n: '*' });
       return Number(row?.n ?? 0);
+    },
+
+    /** The names TikTok gave a campaign and an ad group (for a breadcrumb); null where TikTok named none or it is unknown. */
+    async entityNames(
+      workspaceId: string,
+      advertiserId: string,
+      ids: { campaignId?: string; adgroupId?: string },
+      executor: Knex = db,
+    ): Promise<{ campaign: string | null; adgroup: string | null }> {
+      const wanted = [
+        ...(ids.campaignId === undefined ? [] : [['campaign', ids.campaignId]]),
+        ...(ids.adgroupId === undefined ? [] : [['adgroup', ids.adgroupId]]),
+      ] as [AdLevel, string][];
+      if (wanted.length === 0) return { campaign: null, adgroup: null };
+      const rows: Pick<AdEntityRow, 'level' | 'name'>[] = await executor('ad_entities')
+        .select('level', 'name')
+        .where({ workspace_id: workspaceId, advertiser_id: advertiserId })
+        .whereIn(['level', 'entity_id'], wanted);
+      const name = (level: AdLevel) => rows.find((row) => row.level === level)?.name ?? null;
+      return { campaign: name('campaign'), adgroup: name('adgroup') };
     },
 
     /**

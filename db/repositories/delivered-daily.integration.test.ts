@@ -162,8 +162,8 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
 
     const person = asPerson(subject.app, await personIn(subject.app, WS, 'fern@shop.example', 'viewer'));
     const csv = await person('GET', `workspaces/${WS}/ads/report.csv?level=ad&granularity=day&from=${request.from}&to=${request.to}`);
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ad-${request.from}-${request.to}.csv"`);
-    const header = 'date,level,entityId,name,campaignId,adgroupId,spend,impressions,clicks,cpc,ctr,conversions,conversionValue,roas,deliveredConversions,deliveredValue';
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ads-${request.from}-${request.to}.csv"`);
+    const header = 'date,level,entityId,name,campaignId,adgroupId,spend,impressions,clicks,cpc,ctr,conversions,conversionValue,roas,deliveredConversions,deliveredValue,deliveredRoas';
     const cell = (value: unknown) => {
       const text = value === null ? '' : String(value);
       return /[",\n\r]|^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

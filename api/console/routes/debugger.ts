@@ -5,6 +5,7 @@ import type { EventRow } from '../../../db/types';
 import type { SignInService } from '../../services/accounts/sign-in';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
+import { eventOutcome } from '../event-outcome';
 import { sessionToken } from '../session-cookie';
 
 const BACKLOG = 20;
@@ -32,8 +33,9 @@ function cursorFromText(text: string | undefined): Cursor {
 }
 
 /**
- * Event debugger (spec §7.6): the events the workspace receives and the requests ingest refused for it (wrong key,
- * workspace mismatch, invalid field), read from PostgreSQL by ID so every replica sees every request. `GET /debugger`
+ * Event debugger (spec §7.6): the events the workspace receives, each with what became of it (its conversions, the
+ * earlier message it repeated, or why it is none), and the requests ingest refused for it (wrong key, workspace
+ * mismatch, invalid field), read from PostgreSQL by ID so every replica sees every request. `GET /debugger`
  * answers once (JSON); `GET /debugger/stream` is the same as server-sent events, polled every second.
  */
 export const debuggerRoutes: FastifyPluginAsync<{ repos: Repositories; signIn: SignInService }> = async (app, { repos, signIn }) => {
@@ -44,7 +46,9 @@ export const debuggerRoutes: FastifyPluginAsync<{ repos: Repositories; signIn: S
     ]);
     const newestEvent = events.at(-1)?.id ?? cursor.afterEventId ?? (await repos.eventStream.newestId());
     const newestRefusal = refusals.at(-1)?.id ?? cursor.afterRefusalId ?? '0';
-    return { events: events.map(eventView), refusals, cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
+    const outcomes = new Map((await repos.eventStream.outcomes(workspaceId, events.map((e) => String(e.id)))).map((facts) => [facts.eventId, facts]));
+    const views = events.map(eventView).map((view) => ({ ...view, outcome: eventOutcome(view, outcomes.get(view.id)) }));
+    return { events: views, refusals, cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
   }
 
   app.get('/debugger', async (request) => next(currentWorkspace(request).id, parseOrReject(pollQuery, request.query, 'query')));

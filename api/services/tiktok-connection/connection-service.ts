@@ -276,12 +276,13 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       return { ...view(summary), schedule: (await deps.schedules.describe(workspaceId)) ?? null };
     },
 
-    /** Pulls statistics now (the schedule's "trigger"). */
-    async triggerStatsPull(workspaceId: string): Promise<void> {
+    /** Pulls statistics now (the schedule's "trigger"), and logs who asked. */
+    async triggerStatsPull(workspaceId: string, actor = 'operator'): Promise<void> {
       const current = await connection(workspaceId);
       if (current.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
       await deps.schedules.ensure(workspaceId);
       await deps.schedules.trigger(workspaceId);
+      await deps.repos.changeLog.record({ workspaceId, actor, action: 'tiktok.stats_pull', target: 'tiktok', after: { advertiserId: current.advertiserId } });
     },
   };
 }

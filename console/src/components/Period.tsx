@@ -23,7 +23,15 @@ export function usePeriod(timeZone: string): [PeriodChoice, (next: Record<string
   const to = params.get('to');
   const choice = from && to && !params.get('period') ? { from, to, timeZone } : { from: addDays(today, -(preset?.[2] ?? 6)), to: today, timeZone };
   const key = from && to && !params.get('period') ? 'custom' : (preset?.[0] ?? '7d');
-  return [choice, (next) => setParams(next), key];
+  // Only the period changes: anything else in the address (a drill-down, a filter) stays.
+  const choose = (next: Record<string, string>) =>
+    setParams((current) => {
+      const kept = new URLSearchParams(current);
+      for (const name of ['period', 'from', 'to']) kept.delete(name);
+      for (const [name, value] of Object.entries(next)) kept.set(name, value);
+      return kept;
+    });
+  return [choice, choose, key];
 }
 
 export function PeriodPicker({ timeZone }: { timeZone: string }) {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { dateTime } from '../format';
 import { useWorkspace } from '../session';
+import { EventOutcome, type Outcome } from './debugger/EventOutcome';
 
 interface StreamEvent {
   id: string;
@@ -11,6 +12,7 @@ interface StreamEvent {
   userId: string | null;
   anonymousId: string | null;
   message: unknown;
+  outcome: Outcome;
 }
 interface Refusal {
   id: string;
@@ -28,7 +30,7 @@ const KEEP = 500;
 
 /** Spec §7.6 in one place: what arrives, and what was refused and why, live. */
 export function DebuggerPage() {
-  const { base } = useWorkspace();
+  const { ws, base } = useWorkspace();
   const [items, setItems] = useState<Item[]>([]);
   const [paused, setPaused] = useState(false);
   const [connected, setConnected] = useState(false);
@@ -70,7 +72,7 @@ export function DebuggerPage() {
     <>
       <h1>Event debugger</h1>
       <p className="muted">
-        Events as they arrive for this workspace, and requests that were refused (wrong or revoked key, another workspace's ID, an invalid field). A request with a key Signalbox does not know shows here only
+        Events as they arrive for this workspace, each with what became of it (the conversion it made, the earlier message it repeated, or why it is none), and requests that were refused (wrong or revoked key, another workspace's ID, an invalid field). A request with a key Signalbox does not know shows here only
         when it named this workspace in X-Workspace-Id.
       </p>
       <div className="toolbar">
@@ -110,6 +112,7 @@ export function DebuggerPage() {
                 </summary>
                 <pre className="code">{JSON.stringify(item.event.message, null, 2)}</pre>
               </details>
+              <EventOutcome ws={ws} outcome={item.event.outcome} />
             </li>
           ) : (
             <li key={item.key} className="stream-item refused">

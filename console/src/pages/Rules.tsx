@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
 import { ConfirmButton, ErrorNote, Loading } from '../components/bits';
@@ -41,7 +42,12 @@ export function RulesPage() {
   const editor = canEdit(workspace?.role);
   const queries = useQueryClient();
   const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
-  const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(null);
+  // `?event=wishlist` (the event debugger's "create a rule" link) opens the form for that event.
+  const [params] = useSearchParams();
+  const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(() => {
+    const event = params.get('event');
+    return event ? { event, tiktokEvent: STANDARD.find(([name]) => name === event)?.[1] ?? '' } : null;
+  });
   const remove = useMutation({
     mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`),
     meta: { done: 'Rule deleted' },

@@ -1,0 +1,49 @@
+import type { EventOutcomeFacts } from '../../db/repositories/event-stream';
+
+/** What became of an event, as the event debugger shows it: the conversion(s) it became, or why none. */
+export type EventOutcome =
+  | { kind: 'conversions'; text: string; conversions: EventOutcomeFacts['conversions'] }
+  | { kind: 'duplicate'; text: string; conversionId: string; messageId: string; tiktokEvent: string }
+  | { kind: 'no_rule'; text: string; eventName: string }
+  | { kind: 'rule_added_later'; text: string; eventName: string }
+  | { kind: 'not_a_conversion'; text: string }
+  | { kind: 'no_conversion'; text: string };
+
+/** Every message type but `track` records who someone is or where they were; only a track event can become a conversion. */
+const NOT_A_CONVERSION: Record<string, string> = {
+  identify: 'An identify call: it links this person’s IDs and traits, and is not a conversion.',
+  page: 'A page view: it records the visit (and a TikTok click ID on its URL), and is not a conversion.',
+  screen: 'A screen view: it records the visit in the app, and is not a conversion.',
+  group: 'A group call: it records the company or team, and is not a conversion.',
+  alias: 'An alias call: it links two IDs of one person, and is not a conversion.',
+};
+
+const quoted = (text: string) => `“${text}”`;
+
+export function eventOutcome(event: { type: string; eventName: string | null; receivedAt: Date }, facts: Omit<EventOutcomeFacts, 'eventId'> | undefined): EventOutcome {
+  const conversions = facts?.conversions ?? [];
+  if (conversions.length > 0) {
+    // No status in the words: the stream shows an event once, while its conversions move on from pending.
+    const list = conversions.map((c) => c.tiktokEvent).join(', ');
+    return { kind: 'conversions', text: `Became ${conversions.length === 1 ? 'the conversion' : `${conversions.length} conversions:`} ${list}.`, conversions };
+  }
+  if (facts?.duplicateOf) {
+    const { conversionId, messageId, tiktokEvent } = facts.duplicateOf;
+    return {
+      kind: 'duplicate',
+      text: `A repeat of message ${quoted(messageId)}: the same order ID or event_id, so no new conversion was made and nothing more was sent to TikTok.`,
+      conversionId,
+      messageId,
+      tiktokEvent,
+    };
+  }
+  if (event.type !== 'track') return { kind: 'not_a_conversion', text: NOT_A_CONVERSION[event.type] ?? `A ${event.type} message, not a conversion.` };
+  const eventName = event.eventName ?? '';
+  if (facts?.ruleCreatedAt == null) {
+    return { kind: 'no_rule', text: `No conversion rule matches ${quoted(eventName)}: the event is stored, and nothing was sent to TikTok.`, eventName };
+  }
+  if (facts.ruleCreatedAt > event.receivedAt) {
+    return { kind: 'rule_added_later', text: `No conversion rule matched ${quoted(eventName)} when it arrived: its rule was added later, and applies to the events after it.`, eventName };
+  }
+  return { kind: 'no_conversion', text: 'Its rule was in place when it arrived, but no conversion is recorded for it.' };
+}
