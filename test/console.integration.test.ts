@@ -336,8 +336,10 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
 
   it('sends a conversion without a click once Settings allows it, and tells it apart on its page and the overview', async () => {
     await open('settings');
+    // The setup status line arrives with its own request and moves the page down: the click waits for it.
+    await page.getByRole('complementary', { name: 'Setup progress' }).waitFor();
     const saved = page.waitForResponse((response) => response.url().endsWith('/settings') && response.status() === 200);
-    await page.getByRole('switch').click({ force: true });
+    await page.locator('label.switch').filter({ hasText: 'Send conversions without a click: off' }).click();
     await saved;
     await page.getByText('Send conversions without a click: on').waitFor();
     await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1003', total: 15, currency: 'EUR' } }] });
