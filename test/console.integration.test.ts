@@ -214,7 +214,7 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await shots('07-conversion-delivered');
   });
 
-  it('explains a conversion without a click in words, and follows it after “Send again” until it leaves pending', async () => {
+  it('explains a conversion without a click in words, and does not offer to send it again while it could only be skipped again', async () => {
     await send({ batch: [{ type: 'track', messageId: 'order-2', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1002', total: 12, currency: 'EUR' } }] });
     const skipped = await settledConversion('F-1002');
     expect(skipped).toMatchObject({ status: 'skipped', reason: 'no_ttclid' });
@@ -225,15 +225,9 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await open(`conversions/${skipped.id}`);
     await page.getByRole('heading', { name: 'Why: No TikTok click found' }).waitFor();
     await page.getByText('Install the tracking tag on every landing page').waitFor();
+    await page.getByText('Not offered to send again: no TikTok click is known for this person').waitFor();
+    expect(await page.getByRole('button', { name: 'Send again' }).count()).toBe(0);
     await shots('08-conversion-skipped');
-
-    await page.getByRole('button', { name: 'Send again' }).click();
-    await page.getByText('waiting for it to be processed').waitFor();
-    await page.locator('h1 .badge').getByText('pending').waitFor();
-    await pipeline.waker.wakeWorkspaces([workspaceId]);
-    await page.getByText('Processed again: it is now skipped.').waitFor();
-    await page.locator('h1 .badge').getByText('skipped').waitFor();
-    await page.locator('ol.timeline').getByText(`Sent again at the request of ${OWNER.email}`).waitFor();
   });
 
   it('looks the person up by email after a refused value, with one click: linked devices, the click, events and conversions', async () => {
@@ -300,9 +294,19 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
   it('sends a conversion without a click once Settings allows it, and tells it apart on its page and the overview', async () => {
     await open('settings');
     const saved = page.waitForResponse((response) => response.url().endsWith('/settings') && response.status() === 200);
-    await page.getByRole('switch').click({ force: true });
+    await page.getByRole('switch', { name: /Send conversions without a click/ }).click({ force: true });
     await saved;
     await page.getByText('Send conversions without a click: on').waitFor();
+
+    // The conversion skipped for want of a click can now be sent again, and is followed until it leaves pending.
+    await open(`conversions/${(await settledConversion('F-1002')).id}`);
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await page.getByText('waiting for it to be processed').waitFor();
+    await page.locator('h1 .badge').getByText('pending').waitFor();
+    await pipeline.waker.wakeWorkspaces([workspaceId]);
+    await page.getByText('Processed again: it is now delivered.').waitFor();
+    await page.locator('ol.timeline').getByText(`Sent again at the request of ${OWNER.email}`).waitFor();
+
     await send({ batch: [{ type: 'track', messageId: 'order-3', event: 'purchase', userId: 'walk-in', properties: { order_id: 'F-1003', total: 15, currency: 'EUR' } }] });
     const sent = await settledConversion('F-1003');
     expect(sent).toMatchObject({ status: 'delivered', sent_without_click: true, ttclid: null });
