@@ -164,6 +164,7 @@ describe('erasure from the console', () => {
 
     const erased = await owner('POST', `${ws}/erasures`, { email: 'Leaving@Moss.example' });
     expect(erased.statusCode).toBe(201);
+    expect(erased.json().summary).toBe("Erased one person's data: 2 events deleted, 1 visitor profile, 1 ad click, 4 identity links");
     expect(erased.json().counts).toEqual(expect.arrayContaining([{ field: 'Visitors found', before: '–', after: '1' }, { field: 'Events deleted', before: '–', after: '2' }]));
     expect(await testDb.db('events').where({ workspace_id: workspaceId }).whereIn('message_id', ['m-erase-link', 'm-erase-page']).count<{ count: string }[]>('* as count')).toEqual([{ count: '0' }]);
     expect(await testDb.db('visitors').where({ workspace_id: workspaceId, anonymous_id: 'leaving-visitor' }).first()).toBeUndefined();

@@ -5,7 +5,7 @@ import { parseOrReject } from '../../http/validation';
 import type { ErasureService } from '../../services/erasure';
 import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
-import { erasureChanges } from '../change-log-text';
+import { changeSummary, erasureChanges } from '../change-log-text';
 
 const ERASURES_SHOWN = 20;
 
@@ -18,7 +18,14 @@ export const privacyRoutes: FastifyPluginAsync<{ repos: Repositories; erasures: 
     const workspace = currentWorkspace(request);
     const nodes = erasureNodes(parseOrReject(erasureSubjectBody, request.body, 'body'), workspace.defaultPhoneRegion);
     const result = await erasures.erase(workspace.id, nodes, actorOf(request));
-    return reply.code(201).send({ id: result.id, requestedAt: result.requestedAt, truncated: result.truncated, counts: erasureChanges({ identifiers: result.identifiers, erased: { ...result.erased } }) });
+    const logged = { identifiers: result.identifiers, erased: { ...result.erased } };
+    return reply.code(201).send({
+      id: result.id,
+      requestedAt: result.requestedAt,
+      truncated: result.truncated,
+      summary: changeSummary({ action: 'erasure.run', target: result.id, before: null, after: logged }),
+      counts: erasureChanges(logged),
+    });
   });
 
   app.get('/erasures', async (request) => {

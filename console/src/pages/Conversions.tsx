@@ -74,7 +74,7 @@ export function ConversionsPage() {
         }}
       >
         <label>
-          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order ID, user ID, visitor or email" />
+          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order, user ID or email" />
         </label>
         <label>
           Status

@@ -70,7 +70,7 @@ export function SendAgainByFilter({ filter, onSent }: { filter: URLSearchParams;
               </p>
               {count.data.leftOut > 0 && (
                 <p className="muted">
-                  {plural(count.data.leftOut, 'other conversion')} match but {count.data.leftOut === 1 ? 'is' : 'are'} left out: sending {count.data.leftOut === 1 ? 'it' : 'them'} again could only skip{' '}
+                  {plural(count.data.leftOut, 'other conversion')} {count.data.leftOut === 1 ? 'matches but is' : 'match but are'} left out: sending {count.data.leftOut === 1 ? 'it' : 'them'} again could only skip{' '}
                   {count.data.leftOut === 1 ? 'it' : 'them'} again (no TikTok click, a click older than the attribution window, no rule for the event, or too old for TikTok).
                 </p>
               )}

@@ -13,6 +13,8 @@ interface Erased {
   id: string;
   requestedAt: string;
   truncated: boolean;
+  /** What went, in a sentence. */
+  summary: string;
   counts: Count[];
 }
 interface Erasures {
@@ -20,10 +22,10 @@ interface Erasures {
 }
 
 const BY = [
-  { name: 'email', label: 'Their email' },
-  { name: 'phone', label: 'Their phone' },
-  { name: 'userId', label: 'Their user ID' },
-  { name: 'anonymousId', label: 'Their anonymous ID' },
+  { name: 'email', label: 'Their email', noun: 'the email' },
+  { name: 'phone', label: 'Their phone', noun: 'the phone' },
+  { name: 'userId', label: 'Their user ID', noun: 'the user ID' },
+  { name: 'anonymousId', label: 'Their anonymous ID', noun: 'the anonymous ID' },
 ] as const;
 
 const facts = (counts: Count[]) => counts.map((c) => ({ label: c.field, value: c.after }));
@@ -46,7 +48,7 @@ export function Erasure() {
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
     onSettled: () => setSubject(null),
   });
-  const named = subject === null ? '' : Object.entries(subject).map(([field, value]) => `${BY.find((b) => b.name === field)?.label ?? field} ${value}`).join(', ');
+  const named = subject === null ? '' : Object.entries(subject).map(([field, value]) => `${BY.find((b) => b.name === field)?.noun ?? field} ${value}`).join(' and ');
   return (
     <section aria-labelledby="erasure">
       <h2 id="erasure">Erase a person</h2>
@@ -54,7 +56,9 @@ export function Erasure() {
         For a privacy request (GDPR, CCPA): everything linked to what you give (their events, visitor profiles, clicks and identity links) is deleted in one step. Conversions stay counted, without anything that identifies
         the person. The log below keeps only who asked and when, never whom. It cannot be undone.
       </p>
+      {/* A new, empty form after each erasure: the identifiers typed in are not left on the page. */}
       <Form
+        key={erase.data?.id ?? 'none'}
         label="Erase a person"
         errors={errors}
         onSubmit={(form) => {
@@ -77,7 +81,7 @@ export function Erasure() {
       </Form>
       {erase.data && (
         <div className="notice" role="status">
-          Erased.{erase.data.truncated ? ' The walk stopped at its limit: erase again with the identifiers it could not reach.' : ''}
+          {erase.data.summary}.{erase.data.truncated ? ' The walk stopped at its limit: erase again with the identifiers it could not reach.' : ''}
           <FactDetails summary="What was found and removed" facts={facts(erase.data.counts)} />
         </div>
       )}
