@@ -107,7 +107,7 @@ export function Erasure() {
       </Modal>
       <h3>Erasures</h3>
       {log.data?.erasures.length === 0 && <p className="empty">None yet.</p>}
-      <ul className="log">
+      <ul className="erasure-log">
         {log.data?.erasures.map((e) => (
           <li key={e.id}>
             <strong>Erased one person</strong>
