@@ -181,7 +181,7 @@ describe('the console’s actions in Chromium', () => {
     await session.toast('Retention saved');
     await page.getByRole('switch', { name: /Require consent/ }).click({ force: true });
     await session.toast('Consent is now required before tracking');
-    await page.getByLabel('Add a currency').fill('eur');
+    await page.getByLabel('Add a currency (ISO code)').fill('eur');
     await page.getByLabel(/Its rate in/).fill('1.08');
     await page.getByRole('button', { name: 'Save exchange rates' }).click();
     await session.toast('Exchange rates saved');

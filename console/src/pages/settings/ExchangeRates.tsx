@@ -61,7 +61,7 @@ export function ExchangeRates() {
           </div>
         ))}
         <div className="row">
-          <Field name="currency" label="Add a currency" placeholder="EUR" description="Its ISO 4217 code." />
+          <Field name="currency" label="Add a currency (ISO code)" placeholder="EUR" />
           <Field name="rate" label={`Its rate in ${target}`} placeholder="1.08" />
         </div>
         {unplaced.map(([field, message]) => (

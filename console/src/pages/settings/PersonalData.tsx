@@ -40,7 +40,7 @@ export function PersonalData() {
           retention.mutate(/^\d+$/.test(days) ? Number(days) : days);
         }}
       >
-        <div className="row">
+        <div className="row short">
           <Field
             name="eventRetentionDays"
             label="Keep raw events for (days)"
