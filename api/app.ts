@@ -110,6 +110,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     signIn: createSignInService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts }),
     members,
     conversionRetry: deps.conversionRetry,
+    erasures: deps.erasures,
     workflowLink: deps.workflowLink,
   });
   void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });

@@ -39,4 +39,28 @@ describe('the change log in words', () => {
       { field: 'Kind', before: '–', after: 'secret' },
     ]);
   });
+
+  it('says how many conversions a send-again by filter put back, with the filter in words and no search text', () => {
+    const byFilter = entry('conversions.retry', null, null, { status: 'skipped', reason: 'tiktok_not_connected', searched: true, requeued: 3 });
+    expect(changeSummary(byFilter)).toBe('Sent 3 conversions again by filter');
+    expect(fieldChanges(byFilter)).toEqual([
+      { field: 'Status', before: '–', after: 'skipped' },
+      { field: 'Reason', before: '–', after: 'TikTok not connected' },
+      { field: 'Searched', before: '–', after: 'on' },
+      { field: 'Sent again', before: '–', after: '3' },
+    ]);
+    expect(changeSummary(entry('conversions.retry', null, null, { conversionIds: ['c-1'], requeued: 1 }))).toBe('Sent 1 conversion again');
+  });
+
+  it('says what an erasure removed, in words, and nothing of whom', () => {
+    const erasure = entry('erasure.run', 'era_1', null, {
+      identifiers: { user_id: 1, anonymous_id: 2, email_sha256: 1, phone_sha256: 0 },
+      truncated: false,
+      erased: { eventsDeleted: 4, eventsStripped: 1, conversionsAnonymised: 1, visitors: 2, clicks: 0, identityLinks: 6 },
+    });
+    expect(changeSummary(erasure)).toBe("Erased one person's data: 4 events deleted, 1 event stripped of personal data, 1 conversion anonymised, 2 visitor profiles, 6 identity links");
+    expect(fieldChanges(erasure)).toContainEqual({ field: 'Visitors found', before: '–', after: '2' });
+    expect(fieldChanges(erasure)).toContainEqual({ field: 'Events deleted', before: '–', after: '4' });
+    expect(changeSummary(entry('erasure.run', 'era_2', null, { erased: { eventsDeleted: 0 } }))).toBe("Erased one person's data (nothing was stored about them)");
+  });
 });

@@ -1,5 +1,7 @@
 /* The change log in words: one sentence per entry, and each changed field as "label: before → after". */
 
+import { reasonHelp } from '../../domain/reason-help';
+
 type Fields = Record<string, unknown> | null;
 
 export interface LoggedChange {
@@ -70,6 +72,10 @@ const FIELD_LABELS: Record<string, string> = {
   role: 'Role',
   expiresAt: 'Expires at',
   requeued: 'Sent again',
+  reason: 'Reason',
+  eventFrom: 'Conversions from',
+  eventTo: 'Conversions before',
+  searched: 'Searched',
 };
 
 function sentence(clauses: string[]): string {
@@ -111,7 +117,31 @@ function connectionClause(action: string, before: Fields, after: Fields): string
 function retryClause(after: Fields): string {
   const count = Number(after?.requeued ?? 0);
   const what = `${count} conversion${count === 1 ? '' : 's'}`;
-  return after?.refusedToken ? `sent again ${what} TikTok had refused for the old token` : `sent ${what} again`;
+  if (after?.refusedToken) return `sent again ${what} TikTok had refused for the old token`;
+  if (after?.conversionIds !== undefined) return `sent ${what} again`;
+  return `sent ${what} again by filter`;
+}
+
+/** What an erasure removed, one and many, in the order a person reads them. */
+const ERASED: Record<string, [string, string]> = {
+  eventsDeleted: ['event deleted', 'events deleted'],
+  eventsStripped: ['event stripped of personal data', 'events stripped of personal data'],
+  conversionsAnonymised: ['conversion anonymised', 'conversions anonymised'],
+  visitors: ['visitor profile', 'visitor profiles'],
+  clicks: ['ad click', 'ad clicks'],
+  identityLinks: ['identity link', 'identity links'],
+};
+const erasedLabel = (kind: string, count: number) => ERASED[kind]?.[count === 1 ? 0 : 1] ?? kind;
+const erasedCounts = (after: Fields) => {
+  const counts = (after?.erased ?? {}) as Record<string, unknown>;
+  return Object.keys(ERASED).flatMap((kind) => (kind in counts ? [[kind, Number(counts[kind])] as const] : []));
+};
+
+function erasureClause(after: Fields): string {
+  const counts = erasedCounts(after)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${count} ${erasedLabel(kind, count)}`);
+  return counts.length === 0 ? "erased one person's data (nothing was stored about them)" : `erased one person's data: ${counts.join(', ')}`;
 }
 
 /** "Changed the attribution window to 7 days", "Created API key “backend” (secret key, for servers)". */
@@ -130,16 +160,32 @@ export function changeSummary({ action, target, before, after }: LoggedChange): 
     'invitation.revoke': () => `withdrew the invitation of ${target}`,
     'invitation.accept': () => `accepted the invitation and joined as ${role(after)}`,
     'conversions.retry': () => retryClause(after),
-    'erasure.run': () => "erased one person's data",
+    'erasure.run': () => erasureClause(after),
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);
 }
 
+const IDENTIFIERS: Record<string, string> = { user_id: 'User IDs found', anonymous_id: 'Visitors found', email_sha256: 'Emails found (hashed)', phone_sha256: 'Phones found (hashed)' };
+
+/** An erasure's counts, one line each: what the identity walk found and what went. */
+export function erasureChanges(after: Fields): FieldChange[] {
+  const counts = (field: string) => Object.entries((after?.[field] ?? {}) as Record<string, unknown>);
+  const found = counts('identifiers').map(([kind, count]) => ({ field: IDENTIFIERS[kind] ?? kind, before: '–', after: String(count) }));
+  const erased = erasedCounts(after).map(([kind, count]) => {
+    const label = erasedLabel(kind, 2);
+    return { field: label.charAt(0).toUpperCase() + label.slice(1), before: '–', after: String(count) };
+  });
+  return [...found, ...erased];
+}
+
 /** The fields that differ between before and after, in words. */
 export function fieldChanges({ action, before, after }: LoggedChange): FieldChange[] {
+  if (action === 'erasure.run') return erasureChanges(after);
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  // A reason (a send-again's filter) reads as its label, as on the Conversions page.
+  const text = (field: string, value: unknown) => (field === 'reason' && typeof value === 'string' ? (reasonHelp(value)?.label ?? value) : plainValue(value));
   return fields
-    .map((field) => ({ field: (action === 'settings.update' ? SETTINGS[field]?.label : FIELD_LABELS[field]) ?? field, before: plainValue(before?.[field]), after: plainValue(after?.[field]) }))
+    .map((field) => ({ field: (action === 'settings.update' ? SETTINGS[field]?.label : FIELD_LABELS[field]) ?? field, before: text(field, before?.[field]), after: text(field, after?.[field]) }))
     .filter((change) => change.before !== change.after);
 }

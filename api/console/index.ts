@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../../db/repositories';
 import type { MemberService } from '../services/accounts/members';
 import type { ConversionRetryService } from '../services/conversion-retry';
+import type { ErasureService } from '../services/erasure';
 import type { WorkflowLink } from '../http/conversion-view';
 import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
@@ -14,7 +15,9 @@ import { debuggerRoutes } from './routes/debugger';
 import { memberRoutes } from './routes/members';
 import { overviewRoutes } from './routes/overview';
 import { peopleRoutes } from './routes/people';
+import { privacyRoutes } from './routes/privacy';
 import { ruleRoutes } from './routes/rules';
+import { sendAgainRoutes } from './routes/send-again';
 import { sessionRoutes } from './routes/session';
 import { setupRoutes } from './routes/setup';
 import { sourceRoutes } from './routes/sources';
@@ -29,6 +32,8 @@ export interface ConsoleApiOptions {
   members: MemberService;
   /** Sends failed conversions again (the pipeline's retry service). */
   conversionRetry: ConversionRetryService;
+  /** Erases a person on an owner's privacy request. */
+  erasures: ErasureService;
   workflowLink?: WorkflowLink;
 }
 
@@ -37,7 +42,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -57,10 +62,12 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
+      await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });
       await workspace.register(debuggerRoutes, { repos, signIn });
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
       await workspace.register(memberRoutes, { members });
+      await workspace.register(privacyRoutes, { repos, erasures });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

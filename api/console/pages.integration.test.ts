@@ -47,7 +47,7 @@ describe('the pages’ figures', () => {
   it('counts events and conversions on the overview, with reasons explained and event-id coverage', async () => {
     const purchase = (n: number, extra: object = {}) => ({ type: 'track', messageId: `p-${n}`, event: 'purchase', userId: `u-${n}`, properties: { order_id: `A-${n}`, total: 10 }, ...extra });
     expect((await ingest({ batch: [purchase(1), purchase(2), { type: 'page', messageId: 'v-1', anonymousId: 'a-1' }, { type: 'track', messageId: 't-1', event: 'wishlist', anonymousId: 'a-1' }] })).statusCode).toBe(200);
-    const [first] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 10, text: 'A-1' });
+    const [first] = await subject.repos.conversionSearch.search(workspaceId, { limit: 10, text: { text: 'A-1', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
     await subject.repos.conversions.finish(first?.id as string, { status: 'skipped', reason: 'no_ttclid' });
 
     const overview = (await person('GET', `${ws}/overview?from=${today()}&to=${today()}&timeZone=Europe/Berlin`)).json();
@@ -79,7 +79,7 @@ describe('the pages’ figures', () => {
     expect([after.events, after.conversions, after.eventIds]).toEqual([before.events, before.conversions, before.eventIds]);
 
     // The pending conversion is delivered later (as a retry would), recorded in its history: the next run sees it.
-    const [pending] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-2' });
+    const [pending] = await subject.repos.conversionSearch.search(workspaceId, { limit: 1, text: { text: 'A-2', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
     await subject.repos.conversions.finish(pending?.id as string, { status: 'delivered', tiktokCode: 0 });
     await testDb.db('conversion_history').insert({ conversion_id: pending?.id as string, step: 'outcome', detail: { status: 'delivered' } });
     await subject.repos.conversionCounts.rollUp(later);
@@ -128,10 +128,14 @@ describe('the pages’ figures', () => {
   });
 
   it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
-    const [skipped] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-1' });
-    const [delivered] = await subject.repos.conversionSearch.search(workspaceId, { knownTiktokEvents: ['CompletePayment'], limit: 1, text: 'A-2' });
-    expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json().canSendAgain).toBe(true);
-    expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).json()).toEqual({ requeued: false });
+    const [skipped] = await subject.repos.conversionSearch.search(workspaceId, { limit: 1, text: { text: 'A-1', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
+    const [delivered] = await subject.repos.conversionSearch.search(workspaceId, { limit: 1, text: { text: 'A-2', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
+    // Skipped for want of a click, sending again could only skip it again: not offered, and refused.
+    expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json()).toMatchObject({ canSendAgain: false, sendAgainRefusal: expect.stringContaining('no TikTok click is known') });
+    expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).statusCode).toBe(409);
+    await testDb.db('conversions').where({ id: skipped?.id }).update({ reason: 'tiktok_not_connected' });
+    expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json()).toMatchObject({ canSendAgain: true, sendAgainRefusal: null });
+    expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).statusCode).toBe(409);
     expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json()).toEqual({ requeued: true });
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();

@@ -12,6 +12,9 @@ describe('redactUrl', () => {
     ['/console/invitations/Xy9_-abcdefghijklmnopqrstuvwxyz0123456789ABCD', '/console/invitations/[redacted]'],
     ['/console/api/invitations/Xy9_-abcdefghijklmnopqrstuvwxyz0123456789ABCD/accept', '/console/api/invitations/[redacted]/accept'],
     ['/console/api/workspaces/ws_1/invitations/inv_0123abcd', '/console/api/workspaces/ws_1/invitations/inv_0123abcd'],
+    ['/console/w/ws_1/people?email=jo%40shop.example', '/console/w/ws_1/people?email=[redacted]'],
+    ['/console/api/workspaces/ws_1/conversions?q=Jo@Shop.example&status=failed&timeZone=UTC', '/console/api/workspaces/ws_1/conversions?q=[redacted]&status=failed&timeZone=UTC'],
+    ['/console/w/ws_1/people?phone=%2B4915112345678', '/console/w/ws_1/people?phone=[redacted]'],
     ['/readyz', '/readyz'],
   ])('%s → %s', (url, redacted) => {
     expect(redactUrl(url)).toBe(redacted);

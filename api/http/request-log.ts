@@ -3,6 +3,8 @@ import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 
 
 /** Query parameters that carry credentials or one-time codes (API keys, tokens, OAuth codes and state, sessions). */
 const SECRET_PARAMETER = /^(write_?key|key|api_?key|token|access_?token|refresh_?token|auth_?code|code|state|secret|password|session|sig(nature)?)$/i;
+/** Query parameters that may carry a person's email or phone: the console's People lookup and conversion search. */
+const PERSONAL_PARAMETER = /^(email|phone|q)$/i;
 /** An API key in any place of a URL, e.g. a path segment: `dk_`, `pk_` or `ak_` and 32 base64url characters. */
 const API_KEY_SHAPE = /\b[dpa]k_[A-Za-z0-9_-]{16,}/g;
 /** A console invitation link's token, in its path (`/console/invitations/<token>`, `/console/api/invitations/<token>/accept`). */
@@ -18,7 +20,9 @@ function parameterName(pair: string): string {
   }
 }
 
-/** The URL with the value of every credential-carrying query parameter, and anything shaped like an API key, replaced. */
+const isRedacted = (name: string) => SECRET_PARAMETER.test(name) || PERSONAL_PARAMETER.test(name);
+
+/** The URL with the value of every credential-carrying (or email- or phone-carrying) query parameter, and anything shaped like an API key, replaced. */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -28,7 +32,7 @@ export function redactUrl(url: string): string {
       : `?${url
           .slice(queryStart + 1)
           .split('&')
-          .map((pair) => (SECRET_PARAMETER.test(parameterName(pair).trim()) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair))
+          .map((pair) => (isRedacted(parameterName(pair).trim()) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair))
           .join('&')}`;
   return `${path}${query}`.replace(API_KEY_SHAPE, REDACTED).replace(INVITATION_TOKEN, `$1${REDACTED}`);
 }

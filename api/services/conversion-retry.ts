@@ -21,7 +21,10 @@ export interface RetryResult {
 function describe(selection: RequeueSelection): Record<string, unknown> {
   if ('conversionIds' in selection) return { conversionIds: selection.conversionIds };
   if ('refusedToken' in selection) return { refusedToken: true };
-  return Object.fromEntries(Object.entries(selection).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+  // The search's text may be an email, and its IDs name people: the log says only that there was one.
+  const { text, skipAgain: _skipAgain, limit: _limit, ...filter } = selection;
+  const fields = Object.entries(filter).filter(([, value]) => value !== undefined);
+  return { ...Object.fromEntries(fields.map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])), ...(text === undefined ? {} : { searched: true }) };
 }
 
 /**

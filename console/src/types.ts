@@ -18,6 +18,10 @@ export interface Workspace {
   defaultPhoneRegion: string;
   allowedOrigins: string[];
   matchWithoutClick: boolean;
+  consentRequired: boolean;
+  /** One unit of each currency in the advertiser's currency, as exact decimal text. */
+  exchangeRates: Record<string, string>;
+  eventRetentionDays: number;
 }
 
 export interface WorkspaceAnswer {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus } from '../types';
-import { additionalEventId } from '../../domain/rule-events';
+import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
 import { messagePositionColumns, type MessagePosition } from './conversions';
 
 export interface ConversionSearch {
@@ -10,19 +10,14 @@ export interface ConversionSearch {
   /** event_time in [from, to). */
   from?: Date;
   to?: Date;
-  /**
-   * An event_id (the order ID for purchases; it finds the additional events of the same message too, whose event_id
-   * is suffixed), a conversion ID, a user ID or an anonymous ID.
-   */
-  text?: string;
-  /** TikTok events the workspace converts to: lets the event_id search use the (workspace, TikTok event, event_id) key. */
-  knownTiktokEvents: readonly string[];
+  /** A typed search: an event_id or order ID, a conversion ID, a person's user ID, anonymous ID or email. */
+  text?: TextMatch;
   limit: number;
   /** Keyset: conversions strictly older than this (event_time, id), newest first. */
   before?: { eventTime: Date; id: string };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NAMED_IDS = 50;
 
 /** The console's conversions table: filters, search and keyset paging on the `conversions_by_event_time` index. */
 export function createConversionSearchRepository(db: Knex) {
@@ -35,35 +30,21 @@ export function createConversionSearchRepository(db: Knex) {
       if (q.from) builder.where('c.event_time', '>=', q.from);
       if (q.to) builder.where('c.event_time', '<', q.to);
       if (q.before) builder.whereRaw('(c.event_time, c.id) < (?, ?)', [q.before.eventTime, q.before.id]);
-      const text = q.text;
-      if (text !== undefined) {
-        // Each way of matching has its own index; an OR of them would scan the workspace's conversions.
-        const matches = executor
-          .select('id')
-          .from('conversions')
-          .where('workspace_id', workspaceId)
-          .whereIn('tiktok_event', [...q.knownTiktokEvents])
-          .whereIn('event_id', [text, ...q.knownTiktokEvents.map((name) => additionalEventId(text, name))])
-          .unionAll((byEvent) => {
-            void byEvent
-              .select('c2.id')
-              .from('events as e')
-              .join('conversions as c2', 'c2.event_row_id', 'e.id')
-              .where('e.workspace_id', workspaceId)
-              .andWhere('e.user_id', text);
-          })
-          .unionAll((byEvent) => {
-            void byEvent
-              .select('c3.id')
-              .from('events as e')
-              .join('conversions as c3', 'c3.event_row_id', 'e.id')
-              .where('e.workspace_id', workspaceId)
-              .andWhere('e.anonymous_id', text);
-          });
-        if (UUID.test(text)) void matches.unionAll((byId) => void byId.select('id').from('conversions').where({ workspace_id: workspaceId, id: text }));
-        builder.whereIn('c.id', matches);
-      }
+      if (q.text !== undefined) builder.whereIn('c.id', conversionIdsMatching(executor, workspaceId, q.text));
       return builder.orderBy([{ column: 'c.event_time', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(q.limit).select('c.*', ...messagePositionColumns(executor, 'c'));
+    },
+
+    /**
+     * The user IDs and anonymous IDs stored under `text` in any letter case, `text` itself included: from the visitors
+     * and the identity links (small tables with a `lower()` index), not from the events, where two more indexes would
+     * slow every ingest. A user ID linked to nothing is found in its exact case only.
+     */
+    async idsNamed(workspaceId: string, text: string, executor: Knex = db): Promise<{ userIds: string[]; anonymousIds: string[] }> {
+      const [visitors, users] = await Promise.all([
+        executor('visitors').where('workspace_id', workspaceId).whereRaw('lower(anonymous_id) = lower(?)', [text]).limit(NAMED_IDS).pluck('anonymous_id'),
+        executor('identity_links').where({ workspace_id: workspaceId, from_kind: 'user_id' }).whereRaw('lower(from_value) = lower(?)', [text]).distinct().limit(NAMED_IDS).pluck('from_value'),
+      ]);
+      return { userIds: [...new Set([text, ...(users as string[])])], anonymousIds: [...new Set([text, ...(visitors as string[])])] };
     },
 
     /** The conversion with its event's user ID, anonymous ID and received time; undefined when not in the workspace. */

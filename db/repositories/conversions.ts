@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus, ConversionWarning } from '../types';
+import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
 
 export interface NewConversion {
   eventRowId: string;
@@ -37,8 +38,47 @@ export interface ConversionOutcome {
 /** Which finished conversions to send again: by ID, by filter, or those that failed because TikTok refused the token. */
 export type RequeueSelection =
   | { conversionIds: readonly string[] }
-  | { status: 'failed' | 'skipped'; reason?: string; tiktokEvent?: string; createdFrom?: Date; createdTo?: Date }
+  | RequeueFilter
   | { refusedToken: { codes: readonly number[] } };
+
+/** Finished conversions by what they are; without a status, failed and skipped ones alike. */
+export interface RequeueFilter {
+  status?: 'failed' | 'skipped';
+  reason?: string;
+  tiktokEvent?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** event_time in [eventFrom, eventTo): the console's period. */
+  eventFrom?: Date;
+  eventTo?: Date;
+  /** The console's search. */
+  text?: TextMatch;
+  /** Left out, as sending them again would only skip them again: these reasons, and `unlessRuleMaps` unless a rule maps the event now. */
+  skipAgain?: { always: readonly string[]; unlessRuleMaps: string; ruleEvents: readonly string[] };
+  /** At most this many, oldest event first. */
+  limit?: number;
+}
+
+/** The IDs of a workspace's finished conversions a filter selects. */
+function filteredIds(executor: Knex, workspaceId: string, filter: RequeueFilter): Knex.QueryBuilder {
+  const ids = executor('conversions').select('id').where({ workspace_id: workspaceId });
+  if (filter.status !== undefined) void ids.where({ status: filter.status });
+  else void ids.whereIn('status', ['failed', 'skipped']);
+  if (filter.reason !== undefined) void ids.where({ reason: filter.reason });
+  if (filter.tiktokEvent !== undefined) void ids.where({ tiktok_event: filter.tiktokEvent });
+  if (filter.createdFrom !== undefined) void ids.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) void ids.where('created_at', '<', filter.createdTo);
+  if (filter.eventFrom !== undefined) void ids.where('event_time', '>=', filter.eventFrom);
+  if (filter.eventTo !== undefined) void ids.where('event_time', '<', filter.eventTo);
+  if (filter.text !== undefined) void ids.whereIn('id', conversionIdsMatching(executor, workspaceId, filter.text));
+  const skipAgain = filter.skipAgain;
+  if (skipAgain !== undefined) {
+    void ids.whereRaw('(reason IS NULL OR NOT (reason = ANY(?::text[])))', [[...skipAgain.always]]);
+    void ids.whereRaw('NOT (reason IS NOT DISTINCT FROM ? AND NOT (source_event = ANY(?::text[])))', [skipAgain.unlessRuleMaps, [...skipAgain.ruleEvents]]);
+  }
+  if (filter.limit !== undefined) void ids.orderBy('event_time').limit(filter.limit);
+  return ids;
+}
 
 export interface ListConversionsQuery {
   status?: ConversionStatus;
@@ -92,6 +132,12 @@ export function createConversionRepository(db: Knex) {
       return builder.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit);
     },
 
+    /** How many finished conversions a filter selects (what a send-again by that filter would put back). */
+    async countFiltered(workspaceId: string, filter: Omit<RequeueFilter, 'limit'>, executor: Knex = db): Promise<number> {
+      const [row] = await executor.from(filteredIds(executor, workspaceId, filter).as('f')).count<{ count: string }[]>({ count: '*' });
+      return Number(row?.count ?? 0);
+    },
+
     /**
      * Sends finished conversions through their workspace's group workflow again: pending, with their request rebuilt
      * from the current identity and settings. Only `failed` and `skipped` ones: a delivered conversion is never sent
@@ -106,11 +152,7 @@ export function createConversionRepository(db: Knex) {
           [...selection.refusedToken.codes],
         ]);
       } else {
-        builder.where({ status: selection.status });
-        if (selection.reason !== undefined) builder.where({ reason: selection.reason });
-        if (selection.tiktokEvent !== undefined) builder.where({ tiktok_event: selection.tiktokEvent });
-        if (selection.createdFrom !== undefined) builder.where('created_at', '>=', selection.createdFrom);
-        if (selection.createdTo !== undefined) builder.where('created_at', '<', selection.createdTo);
+        builder.whereIn('id', filteredIds(executor, workspaceId, selection));
       }
       const rows = await builder
         .update({

@@ -2,9 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
-import { TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
+import type { Workspace } from '../../../db/repositories/workspaces';
+import { sendAgainRefusal } from '../../../domain/send-again';
 import { DUPLICATE_EVENT_ID_HELP, REASON_HELP, reasonHelp, SENT_WITHOUT_CLICK_HELP } from '../../../domain/reason-help';
-import { badRequest, notFound } from '../../http/http-error';
+import { badRequest, HttpError, notFound } from '../../http/http-error';
 import type { ConversionRetryService } from '../../services/conversion-retry';
 import { conversionDetail, conversionSummary, type WorkflowLink } from '../../http/conversion-view';
 import { parseOrReject } from '../../http/validation';
@@ -13,18 +14,12 @@ import { actorOf, currentWorkspace, needs } from '../auth';
 import { conversionTimeline } from '../conversion-timeline';
 import { queryText } from '../fields';
 import { linkBetween, pathTo } from '../identity-path';
-import { periodFields, resolvePeriod } from '../period';
+import { conversionFilter, conversionFilterFields } from '../conversion-filter';
 import type { Knex } from 'knex';
 
 const limitMessage = 'must be a whole number from 1 to 200';
 const listQuery = z.strictObject({
-  status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
-  reason: queryText(100).optional(),
-  tiktokEvent: queryText(100).optional(),
-  q: queryText(300).optional(),
-  from: periodFields.from.optional(),
-  to: periodFields.to.optional(),
-  timeZone: periodFields.timeZone,
+  ...conversionFilterFields,
   limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
   cursor: queryText(200).optional(),
 });
@@ -52,18 +47,15 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
 ) => {
   app.get('/conversions', async (request) => {
     const query = parseOrReject(listQuery, request.query, 'query');
-    const workspaceId = currentWorkspace(request).id;
-    if ((query.from === undefined) !== (query.to === undefined)) throw badRequest('from and to go together', ['from and to go together']);
-    const period = query.from !== undefined && query.to !== undefined ? await resolvePeriod(db, { from: query.from, to: query.to, timeZone: query.timeZone }) : undefined;
-    const rules = await repos.conversionRules.list(workspaceId);
-    const rows = await repos.conversionSearch.search(workspaceId, {
-      status: query.status,
-      reason: query.reason,
-      tiktokEvent: query.tiktokEvent,
-      from: period?.from,
-      to: period?.to,
-      text: query.q === '' ? undefined : query.q,
-      knownTiktokEvents: [...new Set([...TIKTOK_STANDARD_EVENTS, ...rules.map((rule) => rule.tiktokEvent)])],
+    const workspace = currentWorkspace(request);
+    const filter = await conversionFilter(db, repos, workspace, query);
+    const rows = await repos.conversionSearch.search(workspace.id, {
+      status: filter.status,
+      reason: filter.reason,
+      tiktokEvent: filter.tiktokEvent,
+      from: filter.eventFrom,
+      to: filter.eventTo,
+      text: filter.text,
       limit: query.limit + 1,
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     });
@@ -80,7 +72,8 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
 
   app.get('/conversions/:conversionId', async (request) => {
     const { conversionId } = parseOrReject(idParams, request.params, 'path');
-    const workspaceId = currentWorkspace(request).id;
+    const workspace = currentWorkspace(request);
+    const workspaceId = workspace.id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
     if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
     const [history, repeatedBy, deliveryRequest, ofMessage] = await Promise.all([
@@ -105,19 +98,33 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       help: reasonHelp(row.reason),
       withoutClickHelp: row.sent_without_click ? SENT_WITHOUT_CLICK_HELP : null,
       repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
-      canSendAgain: row.status === 'failed' || row.status === 'skipped',
+      ...(await sendAgainAnswer(repos, workspace, row)),
     };
   });
 
   /** "Send again": a failed (or skipped) conversion goes back to the pipeline; its event_id keeps TikTok counting it once. */
   app.post('/conversions/:conversionId/retry', { preHandler: needs('editor') }, async (request) => {
     const { conversionId } = parseOrReject(idParams, request.params, 'path');
-    const workspaceId = currentWorkspace(request).id;
-    if ((await repos.conversions.findInWorkspace(workspaceId, conversionId)) === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
+    const workspace = currentWorkspace(request);
+    const workspaceId = workspace.id;
+    const row = await repos.conversions.findInWorkspace(workspaceId, conversionId);
+    if (row === undefined) throw notFound(`conversion ${conversionId} does not exist in this workspace`);
+    const { sendAgainRefusal: refusal } = await sendAgainAnswer(repos, workspace, row);
+    if (refusal !== null) throw new HttpError(409, 'cannot_send_again', `conversion ${conversionId} is not sent again: ${refusal}`);
     const result = await conversionRetry.retry(workspaceId, { conversionIds: [conversionId] }, actorOf(request));
     return { requeued: result.requeued.includes(conversionId) };
   });
 };
+
+/** Whether "Send again" can change this conversion's outcome, and if not, why (for the page to say). */
+async function sendAgainAnswer(repos: Repositories, workspace: Workspace, row: { status: string; reason: string | null; source_event: string }) {
+  const rules = await repos.conversionRules.list(workspace.id);
+  const refusal = sendAgainRefusal(
+    { status: row.status, reason: row.reason, sourceEvent: row.source_event },
+    { matchWithoutClick: workspace.matchWithoutClick, ruleEvents: new Set(rules.map((rule) => rule.sourceEvent)) },
+  );
+  return { canSendAgain: refusal === null, sendAgainRefusal: refusal };
+}
 
 /** Before the pipeline records `identity_path`, the walk is rebuilt from today's identity links. */
 async function derivedIdentityPath(repos: Repositories, workspaceId: string, row: { click_anonymous_id: string | null; user_id: string | null; anonymous_id: string | null }) {

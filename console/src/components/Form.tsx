@@ -64,9 +64,9 @@ export function Checkboxes(props: { name: string; label: string; options: readon
   );
 }
 
-export function Submit({ children, pending }: { children: ReactNode; pending?: boolean }) {
+export function Submit({ children, pending, disabled }: { children: ReactNode; pending?: boolean; disabled?: boolean }) {
   return (
-    <Button type="submit" className="button primary" isPending={pending}>
+    <Button type="submit" className="button primary" isPending={pending} isDisabled={disabled}>
       {children}
     </Button>
   );

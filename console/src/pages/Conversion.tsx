@@ -30,6 +30,8 @@ interface Detail extends ConversionSummary {
   repeatedHelp: HelpText | null;
   messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummary['status'] }[];
   canSendAgain: boolean;
+  /** Why "Send again" is not offered, e.g. sending again would only skip it again. */
+  sendAgainRefusal: string | null;
 }
 
 const KEY_SOURCES: Record<string, string> = { message: 'the event', visitor: 'visitor', identity: 'a linked identity' };
@@ -115,14 +117,17 @@ export function ConversionPage() {
         <section aria-labelledby="why" className="why">
           <h2 id="why">Why: {d.help?.label ?? d.reason}</h2>
           <Help help={d.help} />
-          {d.canSendAgain && canEdit(workspace?.role) && (
+          {d.canSendAgain && (
             <p>
-              <Button className="button primary" onPress={() => sendAgain.mutate()} isPending={sendAgain.isPending}>
+              <Button className="button primary" onPress={() => sendAgain.mutate()} isPending={sendAgain.isPending} isDisabled={!canEdit(workspace?.role)}>
                 Send again
               </Button>{' '}
-              <span className="muted">It keeps its event_id, so TikTok counts it once even if it arrived before.</span>
+              <span className="muted">
+                {canEdit(workspace?.role) ? 'It keeps its event_id, so TikTok counts it once even if it arrived before.' : `Your role (${workspace?.role ?? 'viewer'}) cannot send conversions again: it needs an editor or owner.`}
+              </span>
             </p>
           )}
+          {!d.canSendAgain && (d.status === 'failed' || d.status === 'skipped') && d.sendAgainRefusal && <p className="muted">Not offered to send again: {d.sendAgainRefusal}.</p>}
           <FormError error={sendAgain.error} />
         </section>
       )}

@@ -9,6 +9,7 @@ import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionSummary } from '../types';
+import { SendAgainByFilter } from './conversions/SendAgainByFilter';
 
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
 
@@ -25,11 +26,15 @@ export function ConversionsPage() {
   const [params, setParams] = useSearchParams();
   const [cursors, setCursors] = useState<string[]>([]);
   const filters = Object.fromEntries(FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name) as string]] : [])));
+  const filter = new URLSearchParams({ ...filters, timeZone });
   const query = new URLSearchParams({ ...filters, timeZone, limit: '50', ...(cursors.length > 0 ? { cursor: cursors.at(-1) as string } : {}) });
+  const [sentAt, setSentAt] = useState<number | null>(null);
   const page = useQuery({
     queryKey: ['conversions', ws, query.toString()],
     queryFn: () => get<{ conversions: ConversionSummary[]; nextCursor: string | null }>(`${base}/conversions?${query.toString()}`),
     placeholderData: keepPreviousData,
+    // While a shown conversion is pending the table follows it: briskly for a minute after "Send again", then slowly.
+    refetchInterval: (q) => (q.state.data?.conversions.some((c) => c.status === 'pending') ? (sentAt !== null && Date.now() - sentAt < 60_000 ? 1_500 : 15_000) : false),
   });
   const columns: ColumnDef<ConversionSummary, unknown>[] = [
     { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
@@ -69,7 +74,7 @@ export function ConversionsPage() {
         }}
       >
         <label>
-          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order ID, event ID, user ID, visitor" />
+          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order, user ID or email" />
         </label>
         <label>
           Status
@@ -105,6 +110,7 @@ export function ConversionsPage() {
           Apply
         </button>
       </form>
+      <SendAgainByFilter filter={filter} onSent={() => setSentAt(Date.now())} />
       {page.isPending && <Loading what="conversions" />}
       {page.isError && <ErrorNote error={page.error} />}
       {page.data && <DataTable rows={page.data.conversions} columns={columns} empty="No conversion matches. Conversions appear when an event that a rule maps arrives." />}

@@ -1,8 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { api, ApiError } from '../api';
-import { Status } from '../components/bits';
+import { Loading, Status } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
@@ -19,39 +19,71 @@ interface Person {
   conversions: { id: string; status: string; reason: string | null; tiktokEvent: string; eventId: string; eventTime: string; value: number | null; currency: string | null }[];
 }
 
+const KINDS = ['email', 'phone', 'user_id', 'anonymous_id'] as const;
+type Kind = (typeof KINDS)[number];
+const KIND_NAMES: Record<Kind, string> = { email: 'email', phone: 'phone', user_id: 'user ID', anonymous_id: 'anonymous ID' };
+
+/** The lookup the URL names (`?email=…`, `?phone=…`, `?user_id=…`, `?anonymous_id=…`), so it can be shared and reloaded. */
+function lookupInUrl(params: URLSearchParams): { kind: Kind; value: string } | undefined {
+  for (const kind of KINDS) {
+    const value = params.get(kind);
+    if (value !== null && value !== '') return { kind, value };
+  }
+  return undefined;
+}
+
+/** What the Conversions search finds this person's conversions by: the looked-up value, or (for a phone) an ID linked to it. */
+function conversionsSearch(lookedUp: { kind: Kind; value: string }, person: Person): string | undefined {
+  if (lookedUp.kind !== 'phone') return lookedUp.value;
+  return person.identifiers.find((i) => i.kind === 'user_id')?.value ?? person.identifiers.find((i) => i.kind === 'anonymous_id')?.value;
+}
+
 /** Spec §7.7: why do identities not link? Everything known about one person. */
 export function PeoplePage() {
   const { ws, base } = useWorkspace();
   const reasons = useReasons();
-  const [kind, setKind] = useState('email');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const lookup = useMutation({
-    mutationFn: (body: { kind: string; value: string }) => api<Person>('POST', `${base}/people/lookup`, body),
-    onSuccess: () => setErrors({}),
-    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  const [params, setParams] = useSearchParams();
+  const lookedUp = lookupInUrl(params);
+  const [kind, setKind] = useState<Kind>(lookedUp?.kind ?? 'email');
+  const urlKind = lookedUp?.kind;
+  useEffect(() => {
+    if (urlKind !== undefined) setKind(urlKind);
+  }, [urlKind]);
+  const lookup = useQuery({
+    queryKey: ['person', ws, lookedUp?.kind, lookedUp?.value],
+    queryFn: () => api<Person>('POST', `${base}/people/lookup`, lookedUp),
+    enabled: lookedUp !== undefined,
+    retry: false,
   });
+  const errors = lookup.error instanceof ApiError ? lookup.error.fieldErrors() : {};
   const p = lookup.data;
+  const toConversions = (q: string) => `/w/${ws}/conversions?${new URLSearchParams({ q }).toString()}`;
+  const toPerson = (k: string, value: string) => `/w/${ws}/people?${new URLSearchParams({ [k]: value }).toString()}`;
+  const search = lookedUp && p ? conversionsSearch(lookedUp, p) : undefined;
   return (
     <>
       <h1>People</h1>
-      <p className="muted">Look a visitor or user up. Email and phone are hashed on the server exactly as at ingest; they are not stored or logged for the lookup.</p>
-      <Form label="Look a person up" errors={errors} onSubmit={(data) => lookup.mutate({ kind, value: String(data.get('value') ?? '') })}>
+      <p className="muted">Look a visitor or user up. Email and phone are hashed on the server exactly as at ingest; they are not stored or logged for the lookup. The page's address holds the lookup, to share or reload.</p>
+      {/* Mounted again when the address changes (back, forward, a link), so the form shows the lookup it holds. */}
+      <Form key={`${lookedUp?.kind}:${lookedUp?.value}`} label="Look a person up" errors={errors} onSubmit={(data) => setParams({ [kind]: String(data.get('value') ?? '').trim() })}>
         <div className="row">
           <label className="field">
             <span>By</span>
-            <select value={kind} onChange={(e) => setKind(e.target.value)}>
-              <option value="email">email</option>
-              <option value="phone">phone</option>
-              <option value="user_id">user ID</option>
-              <option value="anonymous_id">anonymous ID</option>
+            <select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+              {KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_NAMES[k]}
+                </option>
+              ))}
             </select>
           </label>
-          <Field name="value" label="Value" placeholder={kind === 'email' ? 'jo@example.com' : ''} />
-          <Submit pending={lookup.isPending}>Look up</Submit>
+          <Field name="value" label="Value" defaultValue={lookedUp?.value} placeholder={kind === 'email' ? 'jo@example.com' : ''} />
+          <Submit pending={lookup.isFetching}>Look up</Submit>
         </div>
-        <FormError error={lookup.error instanceof ApiError && Object.keys(lookup.error.fieldErrors()).length === 0 ? lookup.error : null} />
+        <FormError error={lookup.error instanceof ApiError && Object.keys(errors).length === 0 ? lookup.error : null} />
       </Form>
-      {p && !p.found && <p className="empty">Nobody with this {kind.replace('_', ' ')} has been seen. Identities link when an event carries both userId and anonymousId, or the same email or phone.</p>}
+      {lookup.isFetching && lookup.data === undefined && <Loading what="the person" />}
+      {p && !p.found && lookedUp && <p className="empty">Nobody with this {KIND_NAMES[lookedUp.kind]} has been seen. Identities link when an event carries both userId and anonymousId, or the same email or phone.</p>}
       {p && p.found && (
         <>
           <section aria-labelledby="ids">
@@ -59,7 +91,19 @@ export function PeoplePage() {
             <ul>
               {p.identifiers.map((i) => (
                 <li key={`${i.kind}:${i.value}`}>
-                  {IDENTITY_KINDS[i.kind] ?? i.kind}: <code>{i.value}</code>{' '}
+                  {IDENTITY_KINDS[i.kind] ?? i.kind}:{' '}
+                  {i.kind === 'user_id' || i.kind === 'anonymous_id' ? (
+                    <>
+                      <Link to={toPerson(i.kind, i.value)}>
+                        <code>{i.value}</code>
+                      </Link>{' '}
+                      <Link to={toConversions(i.value)} className="small-link">
+                        conversions
+                      </Link>
+                    </>
+                  ) : (
+                    <code>{i.value}</code>
+                  )}{' '}
                   {i.link && i.via && (
                     <span className="muted">
                       ({IDENTITY_LINKS[i.link] ?? i.link} as {i.via.value.slice(0, 16)})
@@ -75,7 +119,10 @@ export function PeoplePage() {
               {p.visitors.map((v) => (
                 <li key={v.anonymousId} className="card">
                   <div>
-                    <strong>{v.anonymousId}</strong> <span className="muted">{v.userAgent ?? ''}</span>
+                    <strong>
+                      <Link to={toConversions(v.anonymousId)}>{v.anonymousId}</Link>
+                    </strong>{' '}
+                    <span className="muted">{v.userAgent ?? ''}</span>
                     <div className="muted">
                       first seen {dateTime(v.firstSeenAt)} · last seen {dateTime(v.lastSeenAt)} · ttclid {v.ttclid ?? '–'} · _ttp {v.ttp ?? '–'}
                     </div>
@@ -100,7 +147,12 @@ export function PeoplePage() {
             <ul>
               {p.events.map((e) => (
                 <li key={e.id}>
-                  {dateTime(e.receivedAt)} <span className="badge">{e.type}</span> {e.eventName ?? ''} <span className="muted">{e.userId ?? e.anonymousId}</span>
+                  {dateTime(e.receivedAt)} <span className="badge">{e.type}</span> {e.eventName ?? ''}{' '}
+                  {(e.userId ?? e.anonymousId) !== null && (
+                    <Link to={toConversions((e.userId ?? e.anonymousId) as string)} className="muted">
+                      {e.userId ?? e.anonymousId}
+                    </Link>
+                  )}
                 </li>
               ))}
             </ul>
@@ -108,6 +160,11 @@ export function PeoplePage() {
           <section aria-labelledby="their-conversions">
             <h2 id="their-conversions">Conversions</h2>
             {p.conversions.length === 0 && <p className="empty">None.</p>}
+            {p.conversions.length > 0 && search !== undefined && (
+              <p>
+                <Link to={toConversions(search)}>All of this person's conversions, with filters</Link>
+              </p>
+            )}
             <ul>
               {p.conversions.map((c) => (
                 <li key={c.id}>

@@ -7,6 +7,9 @@ import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
 import { canEdit, useWorkspace } from '../session';
 import type { Role } from '../types';
+import { Erasure } from './settings/Erasure';
+import { ExchangeRates } from './settings/ExchangeRates';
+import { PersonalData } from './settings/PersonalData';
 
 interface Members {
   members: { id: string; email: string; name: string; role: Role; memberSince: string }[];
@@ -25,6 +28,9 @@ export function SettingsPage() {
       <h1>Settings</h1>
       <WorkspaceSettings base={base} editor={canEdit(data.role)} />
       <MatchWithoutClick base={base} editor={canEdit(data.role)} />
+      <PersonalData />
+      <ExchangeRates />
+      <Erasure />
       <Team base={base} owner={data.role === 'owner'} />
       <History base={base} />
     </>

@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { Repositories } from '../../db/repositories';
+import type { TextMatch } from '../../db/repositories/conversion-text-match';
+import type { Workspace } from '../../db/repositories/workspaces';
+import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
+import { hashEmail } from '../../domain/hashing';
+import { badRequest } from '../http/http-error';
+import { queryText } from './fields';
+import { periodFields, resolvePeriod } from './period';
+
+/** The Conversions page's filter, as its table and its "Send again" by filter both read it. */
+export const conversionFilterFields = {
+  status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
+  reason: queryText(100).optional(),
+  tiktokEvent: queryText(100).optional(),
+  q: queryText(300).optional(),
+  from: periodFields.from.optional(),
+  to: periodFields.to.optional(),
+  timeZone: periodFields.timeZone,
+};
+
+type FilterQuery = z.infer<z.ZodObject<typeof conversionFilterFields>>;
+
+export interface ConversionFilter {
+  status?: 'pending' | 'delivered' | 'skipped' | 'failed';
+  reason?: string;
+  tiktokEvent?: string;
+  eventFrom?: Date;
+  eventTo?: Date;
+  text?: TextMatch;
+}
+
+/** The filter with its days turned into instants and its search into what it names (an email: that person's IDs). */
+export async function conversionFilter(db: Knex, repos: Repositories, workspace: Workspace, query: FilterQuery): Promise<ConversionFilter> {
+  if ((query.from === undefined) !== (query.to === undefined)) throw badRequest('from and to go together', ['from and to go together']);
+  const period = query.from !== undefined && query.to !== undefined ? await resolvePeriod(db, { from: query.from, to: query.to, timeZone: query.timeZone }) : undefined;
+  const text = query.q === undefined || query.q === '' ? undefined : await textMatch(repos, workspace.id, query.q);
+  return { status: query.status, reason: query.reason || undefined, tiktokEvent: query.tiktokEvent || undefined, eventFrom: period?.from, eventTo: period?.to, text };
+}
+
+async function textMatch(repos: Repositories, workspaceId: string, text: string): Promise<TextMatch> {
+  const rules = await repos.conversionRules.list(workspaceId);
+  const named = await repos.conversionSearch.idsNamed(workspaceId, text);
+  // An email is hashed as at ingest; the conversions of everyone linked to that hash match.
+  const emailHash = text.includes('@') ? hashEmail(text) : undefined;
+  const linked = emailHash === undefined ? [] : await repos.people.linked(workspaceId, { kind: 'email_sha256', value: emailHash });
+  const ofKind = (kind: string) => linked.filter((node) => node.kind === kind).map((node) => node.value);
+  return {
+    text,
+    knownTiktokEvents: [...new Set([...TIKTOK_STANDARD_EVENTS, ...rules.flatMap((rule) => [rule.tiktokEvent, ...rule.alsoSendAs])])],
+    userIds: [...new Set([...named.userIds, ...ofKind('user_id')])],
+    anonymousIds: [...new Set([...named.anonymousIds, ...ofKind('anonymous_id')])],
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { subjectNodes, type SubjectField } from '../../domain/personal-data';
+import type { IdentityNode } from '../../domain/observation';
+import { badRequest } from './http-error';
+import { jsonBody } from './fields';
+
+const identifier = z.string({ error: 'must be a string' }).max(1000, 'must be at most 1000 characters').optional();
+
+/** Whom an erasure request names (settings API and console alike): any of the person's identifiers. */
+export const erasureSubjectBody = jsonBody({ userId: identifier, anonymousId: identifier, email: identifier, phone: identifier }).refine(
+  (subject) => Object.values(subject).some((value) => value !== undefined),
+  'must name the person by at least one of userId, anonymousId, email, phone',
+);
+
+function unreadableIssue(field: SubjectField, region: string): string {
+  switch (field) {
+    case 'email':
+      return 'email is not an email address (nor the SHA-256 of one)';
+    case 'phone':
+      return `phone is not a phone number (numbers without a country code are read in the workspace's default region, ${region})`;
+    default:
+      return `${field} is not a usable identifier (empty, or a placeholder such as "null" or "anonymous" that ingest never links)`;
+  }
+}
+
+/** The identity-graph nodes the subject names; a 400 naming each field that names nobody. */
+export function erasureNodes(subject: z.infer<typeof erasureSubjectBody>, defaultPhoneRegion: string): IdentityNode[] {
+  const { nodes, unreadable } = subjectNodes(subject, defaultPhoneRegion);
+  if (unreadable.length > 0) {
+    const issues = unreadable.map((field) => unreadableIssue(field, defaultPhoneRegion));
+    throw badRequest(issues.join('; '), issues);
+  }
+  return nodes;
+}

@@ -1,0 +1,72 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Switch } from 'react-aria-components';
+import { api, ApiError } from '../../api';
+import { Field, Form, FormError, Submit } from '../../components/Form';
+import { canEdit, useWorkspace } from '../../session';
+import { roleTooLow } from './roles';
+
+/** How long raw events are kept, and whether the tracking tag waits for the visitor's consent. */
+export function PersonalData() {
+  const { base, data } = useWorkspace();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const saved = () => void queries.invalidateQueries({ queryKey: ['workspace'] });
+  const retention = useMutation({
+    mutationFn: (eventRetentionDays: number | string) => api('PATCH', `${base}/settings`, { eventRetentionDays }),
+    meta: { done: 'Retention saved' },
+    onSuccess: () => {
+      setErrors({});
+      saved();
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const consent = useMutation({
+    mutationFn: (consentRequired: boolean) => api('PATCH', `${base}/settings`, { consentRequired }),
+    meta: { done: (on: never) => (on ? 'Consent is now required before tracking' : 'Consent is no longer required') },
+    onSuccess: saved,
+  });
+  const ws = data?.workspace;
+  if (ws === undefined) return null;
+  const editor = canEdit(data?.role);
+  return (
+    <section aria-labelledby="personal-data">
+      <h2 id="personal-data">Personal data</h2>
+      <Form
+        label="Retention"
+        errors={errors}
+        onSubmit={(form) => {
+          const days = String(form.get('eventRetentionDays') ?? '').trim();
+          retention.mutate(/^\d+$/.test(days) ? Number(days) : days);
+        }}
+      >
+        <div className="row short">
+          <Field
+            name="eventRetentionDays"
+            label="Keep raw events for (days)"
+            type="number"
+            defaultValue={String(ws.eventRetentionDays)}
+            description="1 to 3650. Older events are deleted every hour, or stripped to their type, name and time when a conversion refers to them. Conversions are kept, so counts and reports stay true."
+          />
+        </div>
+        <FormError error={retention.error instanceof ApiError && Object.keys(retention.error.fieldErrors()).length === 0 ? retention.error : null} />
+        <div className="actions">
+          <Submit pending={retention.isPending} disabled={!editor}>
+            Save retention
+          </Submit>
+          {!editor && <span className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</span>}
+        </div>
+      </Form>
+      <h3>Consent</h3>
+      <p className="muted">
+        When consent is required, the tracking tag stores and sends nothing until your consent banner calls <code>signalbox.consent.grant()</code> (pages pick a change up within 5 minutes). Events your servers send are
+        not held back: send them only with consent.
+      </p>
+      <Switch className="switch" isSelected={ws.consentRequired} isDisabled={!editor || consent.isPending} onChange={(value) => consent.mutate(value)}>
+        <div className="indicator" aria-hidden="true" /> Require consent before the tag tracks: {ws.consentRequired ? 'on' : 'off'}
+      </Switch>
+      {!editor && <p className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</p>}
+      <FormError error={consent.error} />
+    </section>
+  );
+}
