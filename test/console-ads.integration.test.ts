@@ -152,6 +152,7 @@ describe('ad performance and the event debugger in Chromium', () => {
   it('counts on the overview each TikTok event the order was delivered as (it shows no value)', async () => {
     await session.open('overview');
     await page.getByText('Delivered in this period: 2 with a TikTok click inside the attribution window.').waitFor();
+    await session.shots('04-overview');
   });
 
   it('shows a viewer “Pull now” disabled, with the reason', async () => {
