@@ -56,7 +56,7 @@ export function reportText(report: AdReportView, workspaceId: string, offset: nu
     `Money in ${report.currency ?? 'the advertiser\'s currency (not reported yet)'}; days in ${report.timeZone}, on TikTok's side and Signalbox's.`,
     report.statsPulledAt === null ? `Statistics not pulled yet: signalbox tiktok pull ${workspaceId}` : `Statistics pulled at ${report.statsPulledAt}`,
     ...(report.statsPullError === null ? [] : [`Last pull failed: ${report.statsPullError}`]),
-    'CTR and conv rate in percent; value = web and app purchases; "delivered" = conversions Signalbox sent to TikTok for that entity; "-" = no figure.',
+    'CTR and conv rate in percent; value = web and app purchases; "delivered" = conversions Signalbox sent to TikTok for that entity, and "delivered value" their orders\' value, an order sent as several TikTok events once; "-" = no figure.',
     ...report.notes.map((note) => `Note: ${note}`),
     ...(report.totals.rows > 0 && report.totals.deliveredConversions === 0
       ? [`Note: 0 delivered everywhere? Every ad's landing page URL needs the closed-loop parameters: signalbox tiktok url-parameters ${workspaceId}`]

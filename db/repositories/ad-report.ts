@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AdEntityRow, AdLevel } from '../types';
-import { NO_CURRENCY, REPORTED_DELIVERY } from './delivered-daily';
+import { DELIVERED_VALUE, NO_CURRENCY, REPORTED_DELIVERY } from './delivered-daily';
 
 export { NO_CURRENCY };
 
@@ -52,7 +52,10 @@ export interface AdReportFigures {
   roas: string | null;
   /** Conversions Signalbox delivered (not in test mode) whose click came from this entity. */
   deliveredConversions: number;
-  /** Their value per currency, never summed across currencies: `{ "EUR": "100", "USD": "100" }`. */
+  /**
+   * Their value per currency, never summed across currencies: `{ "EUR": "100", "USD": "100" }`. An order a rule sent
+   * as several TikTok events counts each event above but its value once (`DELIVERED_VALUE` in delivered-daily.ts).
+   */
   deliveredValues: Record<string, string>;
   /**
    * Their value in the advertiser's currency: the sum when every currency is the advertiser's or has an exchange rate,
@@ -241,7 +244,7 @@ export function createAdReportRepository(db: Knex) {
           WHERE r.workspace_id = ? AND r.day BETWEEN ?::date AND ?::date AND r.${entity} <> '' ${rolledScope}
           UNION ALL
           SELECT c.click_${entity}, ${byDay ? '(c.event_time AT TIME ZONE ?)::date' : 'NULL::date'}, coalesce(c.currency, '${NO_CURRENCY}'),
-                 c.click_campaign_id, c.click_adgroup_id, 1, c.value
+                 c.click_campaign_id, c.click_adgroup_id, 1, ${DELIVERED_VALUE}
           FROM conversions c JOIN line ON c.event_time >= greatest(?::date, line.day) - 1 AND (c.event_time AT TIME ZONE ?)::date >= greatest(?::date, line.day)
           WHERE c.workspace_id = ? AND ${REPORTED_DELIVERY} AND c.click_${entity} IS NOT NULL
             -- The plain range on event_time (a day either side covers every zone) lets the index narrow the scan.

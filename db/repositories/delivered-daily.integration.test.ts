@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers/databa
 import type { AdLevel } from '../types';
 import type { Repositories } from '.';
 import type { AdReportQuery } from './ad-report';
+import * as valueOnce from '../migrations/20261126170000_delivered_value_once';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -41,17 +42,22 @@ interface Sale {
   ad?: [campaign: string | null, adgroup: string | null, ad: string | null];
   currency?: string | null;
   value?: string | null;
+  /** Which of its rule's TikTok events the conversion is: 0 the rule's own, 1… the additional ones. */
+  tiktokEvent?: [name: string, ruleEventIndex: number];
 }
 
 /** An event and its conversion, as the pipeline leaves them. */
-async function sale(workspaceId: string, { at, status = 'delivered', testMode = false, ad = ['701', '702', '703'], currency = 'EUR', value = '12.5' }: Sale): Promise<string> {
+async function sale(
+  workspaceId: string,
+  { at, status = 'delivered', testMode = false, ad = ['701', '702', '703'], currency = 'EUR', value = '12.5', tiktokEvent = ['CompletePayment', 0] }: Sale,
+): Promise<string> {
   serial += 1;
   const [event] = await testDb.db('events')
     .insert({ workspace_id: workspaceId, message_id: `m-${serial}`, type: 'track', event_name: 'purchase', anonymous_id: `a-${serial}`, occurred_at: at, received_at: at, message: {} as never })
     .returning('id');
   const [conversion] = await testDb.db('conversions')
     .insert({
-      workspace_id: workspaceId, event_row_id: (event as { id: string }).id, message_id: `m-${serial}`, source_event: 'purchase', tiktok_event: 'CompletePayment',
+      workspace_id: workspaceId, event_row_id: (event as { id: string }).id, message_id: `m-${serial}`, source_event: 'purchase', tiktok_event: tiktokEvent[0], rule_event_index: tiktokEvent[1],
       event_id: `o-${serial}`, event_time: at, workflow_id: `wf-${serial}`, status, test_mode: testMode, currency, value: value as never,
       click_campaign_id: ad[0], click_adgroup_id: ad[1], click_ad_id: ad[2],
     } as never)
@@ -177,5 +183,41 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     let text = '';
     for await (const page of paged.pages) text += page;
     expect(text).toBe(csv.body);
+  });
+
+  it("counts an order sent as two TikTok events as two conversions but its value once, live, rolled up, and in rows the migration corrects", async () => {
+    const shop = 'ws_rollup_orders';
+    await testDb.db('workspaces').insert({ id: shop, name: 'Moss shop' });
+    await repos.tiktokConnections.put(shop, { accessToken: 'token', advertiserId: '77', pixelCode: 'CPIXEL' });
+    const order = { at: daysAgo(20), currency: 'USD', value: '45', ad: ['901', '902', '903'] as Sale['ad'] };
+    await sale(shop, { ...order, tiktokEvent: ['CompletePayment', 0] });
+    await sale(shop, { ...order, tiktokEvent: ['PlaceAnOrder', 1] });
+    // Another order whose own event was skipped: its additional event is a delivered conversion, and adds no value.
+    await sale(shop, { ...order, value: '30', status: 'skipped', tiktokEvent: ['CompletePayment', 0] });
+    await sale(shop, { ...order, value: '30', tiktokEvent: ['PlaceAnOrder', 1] });
+    await testDb.db('ad_stats_daily').insert({
+      workspace_id: shop, level: 'ad', entity_id: '903', stat_date: dayText(20), advertiser_id: '77', campaign_id: '901', adgroup_id: '902', spend: '15', impressions: 100, clicks: 2, conversions: 1, conversion_value: '45',
+    });
+    const q: AdReportQuery = { advertiserId: '77', level: 'ad', granularity: 'total', from: dayText(40), to: dayText(0), timeZone: 'UTC', currency: 'USD', exchangeRates: {}, limit: 10, offset: 0 };
+    const report = async () => (await repos.adReport.rowsAndTotals(shop, q)).totals;
+    const once = { deliveredConversions: 3, deliveredValues: { USD: '45' }, deliveredValue: '45', deliveredRoas: '3', conversionValue: '45', roas: '3' };
+
+    expect(await report()).toMatchObject(once);
+    await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS));
+    const rolled = () => testDb.db('delivered_conversions_daily').where({ workspace_id: shop }).select('conversions', testDb.db.raw('value::text AS value'));
+    expect(await rolled()).toEqual([{ conversions: '3', value: '45' }]);
+    expect(await report()).toMatchObject(once);
+
+    // A row rolled up before this release summed every event's value; the migration recomputes it, and only it.
+    await testDb.db('delivered_conversions_daily').where({ workspace_id: shop }).update({ value: '120' });
+    const others = await testDb.db('delivered_conversions_daily').whereNot({ workspace_id: shop }).orderBy(['workspace_id', 'day', 'ad_id', 'currency']);
+    await testDb.db.transaction((trx) => valueOnce.up(trx));
+    expect(await rolled()).toEqual([{ conversions: '3', value: '45' }]);
+    expect(await report()).toMatchObject(once);
+    await testDb.db.transaction((trx) => valueOnce.down(trx));
+    expect(await rolled()).toEqual([{ conversions: '3', value: '120' }]);
+    await testDb.db.transaction((trx) => valueOnce.up(trx));
+    expect(await rolled()).toEqual([{ conversions: '3', value: '45' }]);
+    expect(await testDb.db('delivered_conversions_daily').whereNot({ workspace_id: shop }).orderBy(['workspace_id', 'day', 'ad_id', 'currency'])).toEqual(others);
   });
 });

@@ -11,6 +11,14 @@ export const NO_CURRENCY = 'XXX';
 /** What the ad reports count as delivered (`c` is conversions): production conversions TikTok accepted. */
 export const REPORTED_DELIVERY = "c.status = 'delivered' AND NOT c.test_mode";
 
+/**
+ * What a delivered conversion (`c`) adds to the delivered value: its value when it is its rule's own TikTok event,
+ * else nothing. A rule may send one order as several TikTok events (domain/rule-events.ts), each a conversion with the
+ * order's value; each counts as a delivered conversion, but the order's value counts once, as TikTok's value does.
+ * When the rule's own event was not delivered, the additional ones it was sent as add no value.
+ */
+export const DELIVERED_VALUE = 'CASE WHEN c.rule_event_index = 0 THEN c.value END';
+
 /** The zone of a workspace's report days (`w` is workspaces): its advertiser's, UTC until TikTok reported it. */
 const WORKSPACE_ZONE = "coalesce((SELECT t.advertiser_time_zone FROM tiktok_connections t WHERE t.workspace_id = w.id), 'UTC')";
 
@@ -22,7 +30,7 @@ const WORKSPACE_ZONE = "coalesce((SELECT t.advertiser_time_zone FROM tiktok_conn
 const INSERT_DAYS = `
   INSERT INTO delivered_conversions_daily (workspace_id, day, campaign_id, adgroup_id, ad_id, currency, conversions, value)
   SELECT c.workspace_id, (c.event_time AT TIME ZONE ?)::date, coalesce(c.click_campaign_id, ''), coalesce(c.click_adgroup_id, ''), coalesce(c.click_ad_id, ''),
-         coalesce(c.currency, '${NO_CURRENCY}'), count(*), sum(c.value)
+         coalesce(c.currency, '${NO_CURRENCY}'), count(*), sum(${DELIVERED_VALUE})
   FROM conversions c
   WHERE c.workspace_id = ? AND ${REPORTED_DELIVERY} AND num_nonnulls(c.click_campaign_id, c.click_adgroup_id, c.click_ad_id) > 0
     AND c.event_time >= ?::date - 1 AND c.event_time < ?::date + 1 AND (c.event_time AT TIME ZONE ?)::date >= ?::date AND (c.event_time AT TIME ZONE ?)::date < ?::date

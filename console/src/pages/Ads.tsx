@@ -132,7 +132,7 @@ export function AdsPage() {
             <dt>TikTok ROAS</dt>
             <dd>The value of the conversions TikTok attributed to the ad, per unit of spend. “—”: {NO_TIKTOK_ROAS}</dd>
             <dt>Signalbox ROAS</dt>
-            <dd>The value of the conversions Signalbox delivered for clicks on the ad, per unit of spend. “—”: {NO_SIGNALBOX_ROAS}</dd>
+            <dd>The value of the orders Signalbox delivered for clicks on the ad, per unit of spend: an order sent as several TikTok events counts once, by its rule’s own event. “—”: {NO_SIGNALBOX_ROAS}</dd>
           </dl>
           <p>
             <a className="button small" href={`/console/api/${base}/ads/report.csv?${query.toString()}`} download>
