@@ -6,9 +6,13 @@ import type { ConversionRetryService } from '../services/conversion-retry';
 import type { WorkflowLink } from '../http/conversion-view';
 import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
+import type { AlertSettingsService } from '../services/alerts/alert-settings';
+import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TikTokServices } from '../services/tiktok-services';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
+import { alertRoutes } from './routes/alerts';
+import { passwordResetRoutes } from './routes/password-reset';
 import { conversionRoutes } from './routes/conversions';
 import { debuggerRoutes } from './routes/debugger';
 import { memberRoutes } from './routes/members';
@@ -28,6 +32,8 @@ export interface ConsoleApiOptions {
   members: MemberService;
   /** Sends failed conversions again (the pipeline's retry service). */
   conversionRetry: ConversionRetryService;
+  alerts: AlertSettingsService;
+  passwordResets: PasswordResetService;
   workflowLink?: WorkflowLink;
 }
 
@@ -36,7 +42,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, alerts, passwordResets, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -46,6 +52,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
   });
 
   await app.register(sessionRoutes, { repos, signIn, members });
+  await app.register(passwordResetRoutes, { passwordResets });
   await app.register(
     async (workspace) => {
       requireSession(workspace, signIn);
@@ -59,6 +66,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports });
       await workspace.register(memberRoutes, { members });
+      await workspace.register(alertRoutes, { repos, alerts });
     },
     { prefix: '/workspaces/:workspaceId' },
   );
