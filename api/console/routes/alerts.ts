@@ -8,7 +8,14 @@ import { actorOf, currentWorkspace, needs } from '../auth';
 /** The latest incidents the page lists. */
 const INCIDENTS_SHOWN = 50;
 
-const view = ({ webhookUrl, ...settings }: AlertSettings) => ({ ...settings, webhook: webhookHint(webhookUrl) });
+const view = ({ onReauthorization, failedSharePercent, silenceMinutes, emailEnabled, emailRecipients, webhookUrl }: AlertSettings) => ({
+  onReauthorization,
+  failedSharePercent,
+  silenceMinutes,
+  emailEnabled,
+  emailRecipients,
+  webhook: webhookHint(webhookUrl),
+});
 
 /** `/alerts`: everyone sees the alert settings and incidents; editors and owners change the settings. */
 export const alertRoutes: FastifyPluginAsync<{ repos: Repositories; alerts: AlertSettingsService }> = async (app, { repos, alerts }) => {
