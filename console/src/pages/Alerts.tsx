@@ -57,8 +57,16 @@ const columns: ColumnDef<Incident, unknown>[] = [
   },
   { header: 'Started', accessorKey: 'openedAt', cell: (c) => dateTime(c.row.original.openedAt) },
   { header: 'Ended', accessorKey: 'closedAt', cell: (c) => (c.row.original.closedAt === null ? <span className="badge failed">ongoing</span> : dateTime(c.row.original.closedAt)) },
-  { header: 'Email', id: 'email', cell: (c) => channelText(c.row.original, 'email') },
-  { header: 'Webhook', id: 'webhook', cell: (c) => channelText(c.row.original, 'webhook') },
+  {
+    header: 'Told',
+    id: 'told',
+    cell: (c) => (
+      <ul className="plain-list">
+        <li>Email: {channelText(c.row.original, 'email')}</li>
+        <li>Webhook: {channelText(c.row.original, 'webhook')}</li>
+      </ul>
+    ),
+  },
 ];
 
 /** Field errors of the list's entries (`emailRecipients[2]`) belong beside the list's one field. */

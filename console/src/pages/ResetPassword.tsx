@@ -36,7 +36,7 @@ export function ResetPasswordPage() {
           </p>
         </>
       ) : (
-        <Form label="Set a new password" errors={errors} onSubmit={(data) => reset.mutate({ newPassword: String(data.get('newPassword')) })}>
+        <Form label="Your new password" errors={errors} onSubmit={(data) => reset.mutate({ newPassword: String(data.get('newPassword')) })}>
           <p>
             For <strong>{link.data?.email}</strong>.
           </p>
