@@ -51,7 +51,7 @@ const columns: ColumnDef<Incident, unknown>[] = [
     cell: (c) => (
       <>
         <strong>{TITLES[c.row.original.condition]}</strong>
-        <div className="muted">{c.row.original.detail}</div>
+        <div className="muted wraps">{c.row.original.detail}</div>
       </>
     ),
   },
@@ -61,7 +61,7 @@ const columns: ColumnDef<Incident, unknown>[] = [
     header: 'Told',
     id: 'told',
     cell: (c) => (
-      <ul className="plain-list">
+      <ul className="plain-list wraps">
         <li>Email: {channelText(c.row.original, 'email')}</li>
         <li>Webhook: {channelText(c.row.original, 'webhook')}</li>
       </ul>
