@@ -25,6 +25,17 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
   });
 
+  it('says the alerts changed, each changed setting labelled', () => {
+    const before = { onReauthorization: true, failedSharePercent: null, silenceMinutes: null, emailEnabled: false, emailRecipients: [], webhookUrl: null };
+    const after = { ...before, failedSharePercent: 25, emailEnabled: true, webhookUrl: 'https://hooks.slack.com/…1234' };
+    expect(changeSummary(entry('alerts.update', null, before, after))).toBe('Changed the alerts');
+    expect(fieldChanges(entry('alerts.update', null, before, after))).toEqual([
+      { field: 'Alert at this share of failed deliveries (%)', before: '–', after: '25' },
+      { field: 'Alerts by email', before: 'off', after: 'on' },
+      { field: 'Alert webhook', before: '–', after: 'https://hooks.slack.com/…1234' },
+    ]);
+  });
+
   it('still says something for an action it does not know', () => {
     expect(changeSummary(entry('webhook.create', 'hook_1', null, null))).toBe('Webhook create hook_1');
   });
