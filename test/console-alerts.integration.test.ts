@@ -9,6 +9,7 @@ import { linkIn, startTestMailSink } from './helpers/mail-sink';
 import { TEST_MAIL_FROM, type TestPipeline } from './helpers/pipeline';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 import { closeAll } from './helpers/close-all';
+import { TEST_ADMIN_TOKEN } from './helpers/test-app';
 import { track } from './helpers/messages';
 
 jest.setTimeout(180_000);
@@ -111,5 +112,27 @@ describe('alerts and password reset in the console, in Chromium', () => {
     await page.goto(linkIn(mail.text));
     await page.getByText('was used already or has expired').waitFor();
     expect(session.notFound.filter((url) => !url.includes('/password-resets/'))).toEqual([]);
+  });
+
+  it('shows a viewer the alerts with the form disabled and why', async () => {
+    const viewer = { email: 'viewer@fern.example', password: 'a quiet reader passphrase' };
+    const added = await fetch(`${session.ingestUrl}/admin/workspaces/${session.workspaceId}/members`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...viewer, role: 'viewer' }),
+    });
+    expect(added.status).toBe(201);
+    await session.browser.clearCookies();
+    await page.goto(`${session.ingestUrl}/console/sign-in`);
+    await page.getByLabel('Email').fill(viewer.email);
+    await page.getByLabel('Password').fill(viewer.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/overview$/);
+    await session.open('alerts');
+    await page.getByRole('note').filter({ hasText: 'Your role (viewer) can read the alerts; an editor or owner changes them.' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save alerts' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Webhook URL').isDisabled()).toBe(true);
+    await page.getByRole('row').filter({ hasText: 'TikTok needs to be connected again' }).waitFor();
+    await session.shots('05-alerts-viewer');
   });
 });
