@@ -117,4 +117,25 @@ describe('alert evaluation on PostgreSQL, a real SMTP server and a real webhook 
     await evaluate();
     expect(await pipeline.repos.alertIncidents.openConditions(workspace.id)).toEqual([]);
   });
+
+  it('opens an incident when the share of conversions that failed in the last hour reaches the threshold', async () => {
+    const workspace = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    await pipeline.repos.alertSettings.put(workspace.id, { ...DEFAULT_ALERT_SETTINGS, failedSharePercent: 40, emailEnabled: true, emailRecipients: ['share@fern.example'] });
+    const orders = Array.from({ length: 5 }, (_, i) => ({ type: 'track', event: 'purchase', messageId: `share-${i}`, userId: 'fern-lover', properties: { order_id: `S-${i}`, total: 10, currency: 'EUR' } }));
+    const conversions = await pipeline.ingest(workspace, orders, { start: false });
+    const settle = (ids: string[], status: 'delivered' | 'failed', endedAgo: string) =>
+      pipeline.database.db('conversions').whereIn('id', ids).update({ status, completed_at: pipeline.database.db.raw(`now() - interval '${endedAgo}'`) });
+    const ids = conversions.map((c) => c.id);
+    // Two failed of five is 40%, but one of them ended two hours ago: 1 of 4 in the hour, not yet 5 settled.
+    await settle(ids.slice(0, 3), 'delivered', '1 minute');
+    await settle(ids.slice(3, 4), 'failed', '1 minute');
+    await settle(ids.slice(4), 'failed', '2 hours');
+    await evaluate();
+    expect(await pipeline.repos.alertIncidents.openConditions(workspace.id)).toEqual([]);
+
+    await settle(ids.slice(4), 'failed', '5 minutes');
+    await evaluate();
+    expect(await pipeline.repos.alertIncidents.openConditions(workspace.id)).toEqual(['failed_deliveries']);
+    expect((await sink.waitFor((mail) => mail.to.includes('share@fern.example'))).text).toContain('2 of the 5 conversions settled in the last hour failed (40%; the alert is at 40%).');
+  });
 });

@@ -31,6 +31,23 @@ export interface ClaimedNotification {
   openedAt: Date;
 }
 
+interface IncidentRow {
+  id: string;
+  workspace_id: string;
+  condition: AlertCondition;
+  detail: string;
+  opened_at: Date;
+  closed_at: Date | null;
+}
+
+interface NotificationRow {
+  incident_id: string;
+  channel: AlertChannel;
+  attempts: number;
+  sent_at: Date | null;
+  last_error: string | null;
+}
+
 /** A claim lasts this long: a sender that died mid-send leaves the notification to the next evaluation after it. */
 const CLAIM_SECONDS = 120;
 /** Notifications of incidents older than this are no longer tried. */
@@ -91,14 +108,14 @@ export function createAlertIncidentRepository(db: Knex) {
 
     /** The workspace's incidents, newest first, with how each channel fared. */
     async list(workspaceId: string, limit: number, executor: Knex = db): Promise<AlertIncident[]> {
-      const incidents = await executor('alert_incidents').where({ workspace_id: workspaceId }).orderBy('id', 'desc').limit(limit);
-      const notifications = await executor('alert_notifications')
+      const incidents = (await executor('alert_incidents').where({ workspace_id: workspaceId }).orderBy('id', 'desc').limit(limit)) as IncidentRow[];
+      const notifications = (await executor('alert_notifications')
         .whereIn(
           'incident_id',
-          incidents.map((row: { id: string }) => row.id),
+          incidents.map((row) => row.id),
         )
-        .orderBy('channel');
-      return incidents.map((row: { id: string; workspace_id: string; condition: AlertCondition; detail: string; opened_at: Date; closed_at: Date | null }) => ({
+        .orderBy('channel')) as NotificationRow[];
+      return incidents.map((row) => ({
         id: String(row.id),
         workspaceId: row.workspace_id,
         condition: row.condition,
@@ -106,8 +123,8 @@ export function createAlertIncidentRepository(db: Knex) {
         openedAt: row.opened_at,
         closedAt: row.closed_at,
         notifications: notifications
-          .filter((n: { incident_id: string }) => String(n.incident_id) === String(row.id))
-          .map((n: { channel: AlertChannel; attempts: number; sent_at: Date | null; last_error: string | null }) => ({ channel: n.channel, attempts: n.attempts, sentAt: n.sent_at, lastError: n.last_error })),
+          .filter((n) => String(n.incident_id) === String(row.id))
+          .map((n) => ({ channel: n.channel, attempts: n.attempts, sentAt: n.sent_at, lastError: n.last_error })),
       }));
     },
   };
