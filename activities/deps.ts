@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { TikTokClient } from '../adplatform/tiktok';
+import type { Mailer } from '../notify/mailer';
+import type { WebhookPoster } from '../notify/webhook';
 import type { Repositories } from '../db/repositories';
 import type { PipelinePartition } from '../db/repositories/conversion-pipelines';
 import type { ConversionStatus } from '../db/types';
@@ -79,6 +81,8 @@ export interface ActivityDeps {
   pipeline: PipelineSettings;
   metrics: PipelineMetrics;
   log: ActivityLog;
+  /** Where alerts go: mail through SMTP_URL, webhooks over HTTP. */
+  notify: { mailer: Mailer; postWebhook: WebhookPoster };
   /** Test-only: awaited when delivery reaches each point. */
   reached?: (point: DeliveryFaultPoint) => Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
+import { evaluateAlerts } from './alerts';
 import { rollUpConsoleFigures } from './console-rollup';
 import type { ActivityDeps } from './deps';
 import { deliverConversionGroup, type DeliverGroupInput } from './group/deliver-group';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     deliverConversionGroup: (input: DeliverGroupInput) => deliverConversionGroup(deps, input, groupStep('deliver')),
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
     rollUpConsoleFigures: () => rollUpConsoleFigures(deps),
+    evaluateAlerts: () => evaluateAlerts(deps),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),
     forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),

@@ -7,6 +7,9 @@ import { consoleAppRoutes } from './console/static-app';
 import { createMemberService } from './services/accounts/members';
 import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
+import { createPasswordResetService } from './services/accounts/password-reset';
+import { createAlertSettingsService } from './services/alerts/alert-settings';
+import type { Mailer } from '../notify/mailer';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
 import { MAX_PATH_PARAMETER_LENGTH, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
@@ -49,6 +52,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Password reset links go out through it (SMTP_URL). */
+  mailer: Mailer;
   /** Erasure of a person's data (settings API). */
   erasures: ErasureService;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
@@ -111,6 +116,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     members,
     conversionRetry: deps.conversionRetry,
     erasures: deps.erasures,
+    alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos }),
+    passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log }),
     workflowLink: deps.workflowLink,
   });
   void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });

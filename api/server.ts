@@ -19,6 +19,7 @@ import { createRequestLogger } from './http/request-log';
 import type { WorkflowLink } from './http/conversion-view';
 import { createTikTokServices } from './services/tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
+import { createMailer } from '../notify/mailer';
 
 export interface IngestServerOptions {
   /** Where the log goes; default: stdout. */
@@ -81,6 +82,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       adminToken: env.ADMIN_TOKEN,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
+      mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }),
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
     },

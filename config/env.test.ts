@@ -14,6 +14,15 @@ describe('loadEnv', () => {
     expect(env.TEMPORAL_NAMESPACE).toBe('default');
   });
 
+  it('reads the mail server and sender, and names a malformed one', () => {
+    expect(loadEnv(workerEnvSchema, valid)).toMatchObject({ MAIL_FROM: 'Signalbox <signalbox@localhost>' });
+    expect(loadEnv(workerEnvSchema, valid).SMTP_URL).toBeUndefined();
+    expect(loadEnv(ingestEnvSchema, { ...valid, SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'alerts@shop.example' })).toMatchObject({ SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'alerts@shop.example' });
+    expect(() => loadEnv(ingestEnvSchema, { ...valid, SMTP_URL: 'mail.example:25', MAIL_FROM: 'nobody' })).toThrow(
+      'Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example:587; MAIL_FROM must be an address, e.g. alerts@shop.example or "Signalbox <alerts@shop.example>"',
+    );
+  });
+
   it('names a missing variable', () => {
     const { DATABASE_URL: _omitted, ...rest } = valid;
     expect(() => loadEnv(ingestEnvSchema, rest)).toThrow(/DATABASE_URL is required/);

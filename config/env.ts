@@ -101,6 +101,21 @@ const temporal = {
   TEMPORAL_TLS_KEY_PATH: z.string().min(1, 'must not be empty').optional(),
 };
 
+/**
+ * Outgoing mail (alerts, password resets). Without SMTP_URL nothing is sent: alerts by email and reset links are
+ * recorded as failed with the reason. The dev stack points it at its local outbox.
+ */
+const mail = {
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example:587')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, e.g. alerts@shop.example or "Signalbox <alerts@shop.example>"')
+    .default('Signalbox <signalbox@localhost>'),
+};
+
 const PORT_RULE = 'must be a port number from 1 to 65535';
 const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
 
@@ -130,6 +145,7 @@ export const ingestEnvSchema = z.object({
   TIKTOK_API_URL: tiktokApiUrl,
   ...tiktokOAuth,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  ...mail,
   ...temporal,
 });
 
@@ -145,6 +161,7 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_PORT: listenPort.optional(),
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
+  ...mail,
   ...temporal,
 });
 

@@ -12,6 +12,9 @@ export const devStackEnvSchema = z.object({
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   FAKE_TIKTOK_PORT: z.coerce.number().int().min(1).max(65535).default(9099),
+  /** Where mail goes; unset, the dev stack's own outbox (an SMTP sink on MAIL_SINK_PORT). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_SINK_PORT: z.coerce.number().int().min(1).max(65535).default(2525),
   /** The worker's /healthz, /readyz and /metrics. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
   SIGNALBOX_DATA_DIR: z.string().min(1).default('.signalbox'),

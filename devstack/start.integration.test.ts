@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +11,7 @@ import { run } from '../cli/program';
 import { createDatabase } from '../db/knex';
 import { compileServerCode } from '../test/helpers/built-code';
 import { closeAll } from '../test/helpers/close-all';
-import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../temporal/schedules';
+import { ALERTS_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID } from '../temporal/schedules';
 import { reservePort, type ReservedPort } from './ports';
 
 /**
@@ -63,8 +63,8 @@ beforeAll(async () => {
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
-  ports = await Promise.all([reservePort(), reservePort(), reservePort()]);
-  const [ingestPort, fakeTikTokPort, workerHealthPort] = ports.map((reserved) => String(reserved.port));
+  ports = await Promise.all([reservePort(), reservePort(), reservePort(), reservePort()]);
+  const [ingestPort, fakeTikTokPort, workerHealthPort, mailSinkPort] = ports.map((reserved) => String(reserved.port));
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,
@@ -75,6 +75,7 @@ beforeAll(async () => {
       PORT: ingestPort,
       FAKE_TIKTOK_PORT: fakeTikTokPort,
       WORKER_HEALTH_PORT: workerHealthPort,
+      MAIL_SINK_PORT: mailSinkPort,
       SIGNALBOX_DATA_DIR: dataDir,
       XDG_RUNTIME_DIR: runtimeDir,
       // The worker's readiness line must come whatever the level.
@@ -95,7 +96,7 @@ async function stopStack(): Promise<void> {
 async function deleteSchedules(): Promise<void> {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS as string });
   try {
-    for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID]) {
+    for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, ALERTS_SCHEDULE_ID]) {
       const schedule = new Client({ connection }).schedule.getHandle(scheduleId);
       const description = await schedule.describe().catch(() => undefined);
       if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await schedule.delete();
@@ -142,6 +143,15 @@ describe('npm start', () => {
       const credentials = lines.map((line) => /sign in as (\S+) with password (\S+) /.exec(line)).find((match) => match !== null);
       const signedIn = await fetch(`${consoleUrl}api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: credentials?.[1], password: credentials?.[2] }) });
       expect(signedIn.status).toBe(200);
+
+      // Mail goes to the stack's outbox: a password reset link for that account lands there, and is logged.
+      const asked = await fetch(`${consoleUrl}api/password-resets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: credentials?.[1] }) });
+      expect(asked.status).toBe(202);
+      await waitForLine(/^\[devstack\] mail to dev@signalbox\.local: "Set a new Signalbox password"/, 30_000);
+      const outbox = path.join(dataDir, 'outbox');
+      const stored = readdirSync(outbox).filter((name) => name.endsWith('.txt'));
+      expect(stored).toHaveLength(1);
+      expect(readFileSync(path.join(outbox, stored[0] as string), 'utf8')).toMatch(/^From: signalbox@localhost\nTo: dev@signalbox\.local\nSubject: Set a new Signalbox password\n[\s\S]*\/console\/reset-password\/[A-Za-z0-9_-]{43}\n/);
 
       // The worker pulls TikTok's statistics under its database deadlines (each page stored by a named statement) and stays up.
       const ws = /ws_\w+/.exec((await signalbox(['workspaces', 'create', 'Stats shop'], elsewhere)).stdout)?.[0] as string;

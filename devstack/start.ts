@@ -10,6 +10,7 @@ import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
 import { announceRunningStack } from './running-stacks';
 import { loadOrCreateState, saveState } from './state';
+import { startMailSink } from './mail-sink';
 import { locateTemporalCli } from './temporal-cli';
 import { startTemporalDevServer } from './temporal-dev-server';
 
@@ -101,7 +102,21 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     await waitForHttp(`${tiktokUrl}/_fake/events`, fake);
   }
 
-  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey };
+  let smtpUrl = env.SMTP_URL;
+  const outbox = path.join(dataDir, 'outbox');
+  if (smtpUrl === undefined) {
+    await assertPortFree(env.MAIL_SINK_PORT, 'mail outbox', 'MAIL_SINK_PORT or SMTP_URL');
+    const sink = await startMailSink({
+      port: env.MAIL_SINK_PORT,
+      host: HOST,
+      outboxDirectory: outbox,
+      onMail: (mail, file) => log(`mail to ${mail.to.join(', ')}: "${mail.subject}" (${path.relative(process.cwd(), file ?? outbox)})`),
+    });
+    stops.push(() => sink.close());
+    smtpUrl = sink.url;
+  }
+
+  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey, SMTP_URL: smtpUrl };
   await assertPortFree(env.WORKER_HEALTH_PORT, "worker's health server", 'WORKER_HEALTH_PORT');
   const workerHealthUrl = `http://${HOST}:${env.WORKER_HEALTH_PORT}`;
   const worker = track(
@@ -149,6 +164,7 @@ Signalbox is running. Ctrl-C stops everything.
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
+  Mail                   ${env.SMTP_URL === undefined ? `${smtpUrl}   outbox: ${path.relative(process.cwd(), outbox)}/ (each message as .txt and .eml, and a line here)` : 'SMTP_URL'}
 
 Or without the console: create a workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}${cliFinds(dataDir)}):
   npm run signalbox -- workspaces create "My shop"

@@ -50,12 +50,26 @@ export function ensureConsoleRollupSchedule(client: Client, taskQueue: string): 
   });
 }
 
+export const ALERTS_SCHEDULE_ID = 'signalbox-alerts';
+
+/** Alerts are evaluated every minute: an incident is told within about a minute of its start. */
+export function ensureAlertsSchedule(client: Client, taskQueue: string): Promise<ScheduleCreation> {
+  return ensureSchedule(client, {
+    scheduleId: ALERTS_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 minute' }] },
+    action: { type: 'startWorkflow', workflowType: 'alertsWorkflow', taskQueue, workflowId: 'signalbox-alerts' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+    state: { note: 'Opens and closes alert incidents and sends each one once, by mail and webhook.' },
+  });
+}
+
 /** The schedules every deployment has, created where missing: schedule ID → what was done. */
 export async function ensureRecurringSchedules(client: Client, taskQueue: string): Promise<Record<string, ScheduleCreation>> {
   return {
     [OUTBOX_SWEEPER_SCHEDULE_ID]: await ensureOutboxSweeperSchedule(client, taskQueue),
     [RETENTION_SCHEDULE_ID]: await ensureRetentionSchedule(client, taskQueue),
     [CONSOLE_ROLLUP_SCHEDULE_ID]: await ensureConsoleRollupSchedule(client, taskQueue),
+    [ALERTS_SCHEDULE_ID]: await ensureAlertsSchedule(client, taskQueue),
   };
 }
 

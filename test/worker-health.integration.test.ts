@@ -9,7 +9,7 @@ import { createDatabase } from '../db/knex';
 import type { ConversionRow } from '../db/types';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { WORKER_RUNNING } from '../worker/running';
-import { OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID } from '../temporal/schedules';
+import { ALERTS_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID } from '../temporal/schedules';
 import { compileServerCode } from './helpers/built-code';
 import { closeAll } from './helpers/close-all';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
@@ -69,7 +69,7 @@ function sample(metrics: string, series: string): number | undefined {
 }
 
 async function deleteSchedules(): Promise<void> {
-  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID]) {
+  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, ALERTS_SCHEDULE_ID]) {
     const schedule = pipeline.client.schedule.getHandle(scheduleId);
     const description = await schedule.describe().catch(() => undefined);
     if (description?.action.type === 'startWorkflow' && description.action.taskQueue === pipeline.taskQueue) await schedule.delete();

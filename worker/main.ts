@@ -14,6 +14,8 @@ import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { createPipelineWaker } from '../temporal/pipeline-waker';
 import { DEFAULT_PIPELINE_SETTINGS } from '../activities/group/settings';
+import { createMailer } from '../notify/mailer';
+import { postWebhook } from '../notify/webhook';
 import { createSignalboxWorker } from './create-worker';
 import { startHealthServer, type RunningHealthServer } from './health-server';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics';
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       pipeline: DEFAULT_PIPELINE_SETTINGS,
       metrics: metrics.pipeline,
       log: logger.child({ worker: identity }),
+      notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook },
     },
   });
   started.worker = worker;

@@ -26,6 +26,17 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of advertiser 7000000000000000001');
   });
 
+  it('says the alerts changed, each changed setting labelled', () => {
+    const before = { onReauthorization: true, failedSharePercent: null, silenceMinutes: null, emailEnabled: false, emailRecipients: [], webhookUrl: null };
+    const after = { ...before, failedSharePercent: 25, emailEnabled: true, webhookUrl: 'https://hooks.slack.com/…1234' };
+    expect(changeSummary(entry('alerts.update', null, before, after))).toBe('Changed the alerts');
+    expect(fieldChanges(entry('alerts.update', null, before, after))).toEqual([
+      { field: 'Alert at this share of failed deliveries (%)', before: '–', after: '25' },
+      { field: 'Alerts by email', before: 'off', after: 'on' },
+      { field: 'Alert webhook', before: '–', after: 'https://hooks.slack.com/…1234' },
+    ]);
+  });
+
   it('still says something for an action it does not know', () => {
     expect(changeSummary(entry('webhook.create', 'hook_1', null, null))).toBe('Webhook create hook_1');
   });

@@ -76,6 +76,12 @@ const FIELD_LABELS: Record<string, string> = {
   eventFrom: 'Conversions from',
   eventTo: 'Conversions before',
   searched: 'Searched',
+  onReauthorization: 'Alert when TikTok needs connecting again',
+  failedSharePercent: 'Alert at this share of failed deliveries (%)',
+  silenceMinutes: 'Alert after minutes without events',
+  emailEnabled: 'Alerts by email',
+  emailRecipients: 'Alert emails go to',
+  webhookUrl: 'Alert webhook',
 };
 
 function sentence(clauses: string[]): string {
@@ -161,6 +167,7 @@ export function changeSummary({ action, target, before, after }: LoggedChange): 
     'invitation.accept': () => `accepted the invitation and joined as ${role(after)}`,
     'conversions.retry': () => retryClause(after),
     'erasure.run': () => erasureClause(after),
+    'alerts.update': () => 'changed the alerts',
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);

@@ -7,9 +7,13 @@ import type { ErasureService } from '../services/erasure';
 import type { WorkflowLink } from '../http/conversion-view';
 import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
+import type { AlertSettingsService } from '../services/alerts/alert-settings';
+import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { TikTokServices } from '../services/tiktok-services';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
+import { alertRoutes } from './routes/alerts';
+import { passwordResetRoutes } from './routes/password-reset';
 import { conversionRoutes } from './routes/conversions';
 import { debuggerRoutes } from './routes/debugger';
 import { memberRoutes } from './routes/members';
@@ -34,6 +38,8 @@ export interface ConsoleApiOptions {
   conversionRetry: ConversionRetryService;
   /** Erases a person on an owner's privacy request. */
   erasures: ErasureService;
+  alerts: AlertSettingsService;
+  passwordResets: PasswordResetService;
   workflowLink?: WorkflowLink;
 }
 
@@ -42,7 +48,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, passwordResets, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -52,6 +58,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
   });
 
   await app.register(sessionRoutes, { repos, signIn, members });
+  await app.register(passwordResetRoutes, { passwordResets });
   await app.register(
     async (workspace) => {
       requireSession(workspace, signIn);
@@ -68,6 +75,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
       await workspace.register(memberRoutes, { members });
       await workspace.register(privacyRoutes, { repos, erasures });
+      await workspace.register(alertRoutes, { repos, alerts });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -4,7 +4,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { adStatsScheduleId } from '../../temporal/ad-stats-schedules';
-import { CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID } from '../../temporal/schedules';
+import { ALERTS_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID } from '../../temporal/schedules';
 import { unusableSearchAttributes } from '../../temporal/search-attributes';
 import { runSignalbox } from '../../test/helpers/cli';
 import { closeAll } from '../../test/helpers/close-all';
@@ -15,7 +15,7 @@ import { TEST_SECRET_KEY } from '../../test/helpers/test-app';
 const namespace = `signalbox-setup-${randomBytes(4).toString('hex')}`;
 const taskQueue = `setup-test-${randomBytes(4).toString('hex')}`;
 const ALL_ATTRIBUTES = ['SignalboxWorkspaceId', 'SignalboxConversionStatus', 'SignalboxTikTokEvent'];
-const FIXED_SCHEDULES = [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID];
+const FIXED_SCHEDULES = [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, ALERTS_SCHEDULE_ID];
 
 let testDb: TestDatabase;
 let connection: Connection;

@@ -16,6 +16,7 @@ const PAGES = [
   ['debugger', 'Event debugger'],
   ['people', 'People'],
   ['ads', 'Ad performance'],
+  ['alerts', 'Alerts'],
   ['settings', 'Settings'],
 ] as const;
 

@@ -7,12 +7,15 @@ import { Loading } from './components/bits';
 import { notify, Toasts } from './components/Toasts';
 import { AccountPage } from './pages/Account';
 import { AdsPage } from './pages/Ads';
+import { AlertsPage } from './pages/Alerts';
 import { ConversionPage } from './pages/Conversion';
 import { ConversionsPage } from './pages/Conversions';
 import { DebuggerPage } from './pages/Debugger';
+import { ForgotPasswordPage } from './pages/ForgotPassword';
 import { InvitationPage } from './pages/Invitation';
 import { OverviewPage } from './pages/Overview';
 import { PeoplePage } from './pages/People';
+import { ResetPasswordPage } from './pages/ResetPassword';
 import { RulesPage } from './pages/Rules';
 import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
@@ -41,6 +44,8 @@ const router = createBrowserRouter(
   [
     { path: '/sign-in', element: <SignInPage /> },
     { path: '/invitations/:token', element: <InvitationPage /> },
+    { path: '/forgot-password', element: <ForgotPasswordPage /> },
+    { path: '/reset-password/:token', element: <ResetPasswordPage /> },
     { path: '/', element: <Home /> },
     { path: '/account', element: <AccountPage /> },
     {
@@ -57,6 +62,7 @@ const router = createBrowserRouter(
         { path: 'debugger', element: <DebuggerPage /> },
         { path: 'people', element: <PeoplePage /> },
         { path: 'ads', element: <AdsPage /> },
+        { path: 'alerts', element: <AlertsPage /> },
         { path: 'settings', element: <SettingsPage /> },
       ],
     },

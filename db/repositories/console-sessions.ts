@@ -69,6 +69,11 @@ export function createConsoleSessionRepository(db: Knex) {
       return (await executor('console_sessions').where({ user_id: userId, id }).whereNull('revoked_at').update({ revoked_at: executor.fn.now() })) > 0;
     },
 
+    /** Revokes every live session of the user (a password set through a reset link). */
+    async revokeAll(userId: string, executor: Knex = db): Promise<void> {
+      await executor('console_sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: executor.fn.now() });
+    },
+
     /** Revokes every live session of the user but `keepId` (the one that asked). */
     async revokeOthers(userId: string, keepId: string, executor: Knex = db): Promise<void> {
       await executor('console_sessions').where({ user_id: userId }).whereNull('revoked_at').whereNot({ id: keepId }).update({ revoked_at: executor.fn.now() });

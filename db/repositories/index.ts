@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import type { SecretBox } from '../secret-box';
 import { createAdReportRepository } from './ad-report';
 import { createAdStatsRepository } from './ad-stats';
+import { createAlertFigureRepository } from './alert-figures';
+import { createAlertIncidentRepository } from './alert-incidents';
+import { createAlertSettingsRepository } from './alert-settings';
 import { createApiKeyRepository } from './api-keys';
 import { createChangeLogRepository } from './change-log';
 import { createConversionGroupRepository } from './conversion-groups';
@@ -28,6 +31,7 @@ import { createEventCountRepository } from './event-counts';
 import { createEventStreamRepository } from './event-stream';
 import { createIngestRefusalRepository } from './ingest-refusals';
 import { createInvitationRepository } from './invitations';
+import { createPasswordResetRepository } from './password-resets';
 import { createPeopleRepository } from './people';
 import { createSignInFailureRepository } from './sign-in-failures';
 import { createUserRepository } from './users';
@@ -65,6 +69,10 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     erasures: createErasureRepository(db),
     retention: createRetentionRepository(db),
     matchKeyCoverage: createMatchKeyCoverageRepository(db),
+    alertSettings: createAlertSettingsRepository(db, secrets),
+    alertIncidents: createAlertIncidentRepository(db),
+    alertFigures: createAlertFigureRepository(db),
+    passwordResets: createPasswordResetRepository(db),
   };
 }
 

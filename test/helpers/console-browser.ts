@@ -8,7 +8,7 @@ import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../../devstack/tikto
 import { reservePort, type ReservedPort } from '../../devstack/ports';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
 import { closeAll } from './close-all';
-import { TestPipeline } from './pipeline';
+import { TestPipeline, type TestPipelineOptions } from './pipeline';
 
 /** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -64,7 +64,7 @@ export interface ConsoleInBrowser {
  * The console as people use it: the ingest server with the built console, a real pipeline (PostgreSQL, Temporal, the
  * fake TikTok) and headless Chromium, on reserved ports. Screenshots go to `test-artifacts/<artifacts>` (gitignored).
  */
-export async function startConsoleInBrowser(options: { artifacts: string; app?: (pipeline: TestPipeline) => TestAppOptions }): Promise<ConsoleInBrowser> {
+export async function startConsoleInBrowser(options: { artifacts: string; app?: (pipeline: TestPipeline) => TestAppOptions; pipeline?: TestPipelineOptions }): Promise<ConsoleInBrowser> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-console-'));
   const artifacts = path.join(ROOT, 'test-artifacts', options.artifacts);
   const consoleDirectory = path.join(scratch, 'console');
@@ -84,7 +84,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
       () => rmSync(scratch, { recursive: true, force: true }),
     );
   try {
-    pipeline = await TestPipeline.start();
+    pipeline = await TestPipeline.start(options.pipeline);
     // Known before the server starts: the OAuth redirect URI names it.
     ingestPort = await reservePort();
     const { port } = ingestPort;

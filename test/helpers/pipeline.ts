@@ -17,9 +17,12 @@ import type { ActivityDeps } from '../../activities/deps';
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
 import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
 import { createWorkerMetrics } from '../../worker/metrics';
+import { createMailer } from '../../notify/mailer';
+import { postWebhook } from '../../notify/webhook';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
+export const TEST_MAIL_FROM = 'Signalbox <signalbox@test.example>';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundling takes a second or two: once per test file. */
@@ -56,6 +59,8 @@ export interface TestPipelineOptions {
   worker?: boolean;
   /** A database of the test's own (e.g. on a private PostgreSQL it freezes). Default: a fresh one on the test server. */
   database?: TestDatabase;
+  /** The mail server alerts go through (e.g. a test's mail sink). Default: none, every alert mail fails saying so. */
+  smtpUrl?: string;
 }
 
 /**
@@ -100,6 +105,7 @@ export class TestPipeline {
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
+      notify: { mailer: createMailer({ smtpUrl: options.smtpUrl, from: TEST_MAIL_FROM }), postWebhook },
     };
     const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();

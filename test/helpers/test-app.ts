@@ -17,6 +17,7 @@ import { createKnownLinks } from '../../api/ingest/known-links';
 import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
+import { createMailer } from '../../notify/mailer';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -119,6 +120,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       adminToken: TEST_ADMIN_TOKEN,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
+      mailer: createMailer({ smtpUrl: undefined, from: 'Signalbox <signalbox@test.example>' }),
       ...overrides,
     },
     server,

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import type { Me } from '../types';
@@ -30,6 +30,9 @@ export function SignInPage() {
         <FormError error={signIn.error instanceof ApiError && Object.keys(signIn.error.fieldErrors()).length === 0 ? signIn.error : null} />
         <Submit pending={signIn.isPending}>Sign in</Submit>
       </Form>
+      <p className="hint">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
       <p className="hint">No account yet? An owner of your workspace sends you an invitation link.</p>
     </main>
   );

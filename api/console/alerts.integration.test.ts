@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp } from '../../test/helpers/test-app';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { asPerson, createWorkspace, personIn, type Person } from '../../test/helpers/console-client';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let fernShop: string;
+let editor: Person;
+let viewer: Person;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = buildTestApp(testDb.db).app;
+  fernShop = await createWorkspace(app, 'Fern shop');
+  await personIn(app, fernShop, 'owner@fern.example', 'owner');
+  editor = await personIn(app, fernShop, 'editor@fern.example', 'editor');
+  viewer = await personIn(app, fernShop, 'viewer@fern.example', 'viewer');
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.destroy();
+});
+
+const settings = { onReauthorization: true, failedSharePercent: 25, silenceMinutes: 120, emailEnabled: true, emailRecipients: ['Ops@Fern.example'], webhookUrl: 'https://hooks.slack.example/services/T0/B0/secretpart1234' };
+
+describe('/console/api/workspaces/:id/alerts', () => {
+  it('shows the defaults and the owners who get mail when no address is given', async () => {
+    const answer = await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({
+      settings: { onReauthorization: true, failedSharePercent: null, silenceMinutes: null, emailEnabled: false, emailRecipients: [], webhook: null },
+      owners: ['owner@fern.example'],
+      incidents: [],
+    });
+  });
+
+  it('names each refused field', async () => {
+    const answer = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...settings, failedSharePercent: 0, silenceMinutes: 2, emailRecipients: ['not-an-address'], webhookUrl: 'http://hooks.slack.example/x' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().issues).toEqual([
+      'failedSharePercent must be a whole percent from 1 to 100, or null to turn this alert off',
+      'silenceMinutes must be a whole number of minutes from 5 to 10080 (7 days), or null to turn this alert off',
+      'emailRecipients[0] must be an email address, e.g. jo@shop.example',
+      'webhookUrl must be an https:// URL (http:// only for this machine), e.g. a Slack incoming webhook, or null to remove it',
+    ]);
+  });
+
+  it('refuses a viewer, and a write without the CSRF token', async () => {
+    const byViewer = await asPerson(app, viewer)('PUT', `workspaces/${fernShop}/alerts`, settings);
+    expect([byViewer.statusCode, byViewer.json().message]).toEqual([403, 'your role (viewer) cannot do this: it needs an editor or owner']);
+    const withoutToken = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, settings, { 'x-csrf-token': '' });
+    expect(withoutToken.statusCode).toBe(403);
+    expect((await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`)).json().settings.emailEnabled).toBe(false);
+  });
+
+  it('saves them, shows the webhook only by its host and last characters, keeps it when left out, and logs the change in words', async () => {
+    const saved = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, settings);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().settings).toEqual({ onReauthorization: true, failedSharePercent: 25, silenceMinutes: 120, emailEnabled: true, emailRecipients: ['ops@fern.example'], webhook: 'https://hooks.slack.example/…1234' });
+    expect(saved.body).not.toContain('secretpart');
+
+    const { webhookUrl: _kept, ...withoutWebhook } = settings;
+    const again = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...withoutWebhook, silenceMinutes: null });
+    expect(again.json().settings).toMatchObject({ silenceMinutes: null, webhook: 'https://hooks.slack.example/…1234' });
+
+    const log = (await asPerson(app, viewer)('GET', `workspaces/${fernShop}/change-log?limit=2`)).json();
+    expect(log.entries[1]).toMatchObject({
+      summary: 'Changed the alerts',
+      changes: expect.arrayContaining([
+        { field: 'Alert at this share of failed deliveries (%)', before: '–', after: '25' },
+        { field: 'Alert emails go to', before: 'none', after: 'ops@fern.example' },
+        { field: 'Alert webhook', before: '–', after: 'https://hooks.slack.example/…1234' },
+      ]),
+    });
+    expect(JSON.stringify(log)).not.toContain('secretpart');
+    const removed = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...settings, webhookUrl: null });
+    expect(removed.json().settings.webhook).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { MailSink } from '../../devstack/mail-sink';
+import { createMailer } from '../../notify/mailer';
+import { createPasswordResetRepository } from '../../db/repositories/password-resets';
+import { MAX_RESETS_PER_EMAIL } from '../services/accounts/password-reset';
+import { buildTestApp } from '../../test/helpers/test-app';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { asPerson, createWorkspace, personIn, signIn, type Person } from '../../test/helpers/console-client';
+import { linkIn, startTestMailSink } from '../../test/helpers/mail-sink';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let sink: MailSink;
+let fernShop: string;
+let owner: Person;
+
+const NEW_PASSWORD = 'a brand new passphrase';
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  sink = await startTestMailSink();
+  app = buildTestApp(testDb.db, { mailer: createMailer({ smtpUrl: sink.url, from: 'Signalbox <signalbox@test.example>' }) }).app;
+  fernShop = await createWorkspace(app, 'Fern shop');
+  owner = await personIn(app, fernShop, 'owner@fern.example', 'owner');
+});
+afterAll(async () => {
+  await app.close();
+  await sink.close();
+  await testDb.destroy();
+});
+
+const ask = (email: string, remoteAddress = '10.0.0.1') => app.inject({ method: 'POST', url: '/console/api/password-resets', payload: { email }, remoteAddress });
+const tokenOf = (link: string) => link.split('/reset-password/')[1] as string;
+
+describe('password reset by mail', () => {
+  it('answers the same whether or not the address has an account, and mails only the account', async () => {
+    const known = await ask(' Owner@Fern.example ');
+    const unknown = await ask('nobody@fern.example');
+    expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+    expect(known.body).toBe(unknown.body);
+    const mail = await sink.waitFor((m) => m.to.includes('owner@fern.example'));
+    expect(mail.subject).toBe('Set a new Signalbox password');
+    expect(linkIn(mail.text)).toMatch(/^http:\/\/localhost(:\d+)?\/console\/reset-password\/[A-Za-z0-9_-]{43}$/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages().filter((m) => m.to.includes('nobody@fern.example'))).toEqual([]);
+  });
+
+  it('sets a new password once through the link, with the same rules as a change, and ends every session', async () => {
+    const other = await signIn(app, 'owner@fern.example');
+    const token = tokenOf(linkIn((await sink.waitFor((m) => m.to.includes('owner@fern.example'))).text));
+    const looked = await app.inject({ method: 'GET', url: `/console/api/password-resets/${token}` });
+    expect(looked.json()).toEqual({ email: 'owner@fern.example' });
+
+    const weak = await app.inject({ method: 'POST', url: `/console/api/password-resets/${token}`, payload: { newPassword: 'owner-fern-1234' } });
+    expect([weak.statusCode, weak.json().issues]).toEqual([400, ['newPassword must not contain your email address or its name part']]);
+
+    const reset = await app.inject({ method: 'POST', url: `/console/api/password-resets/${token}`, payload: { newPassword: NEW_PASSWORD } });
+    expect([reset.statusCode, reset.json()]).toEqual([200, { reset: true }]);
+    for (const person of [owner, other]) expect((await asPerson(app, person)('GET', 'session')).statusCode).toBe(401);
+    await signIn(app, 'owner@fern.example', NEW_PASSWORD);
+
+    const again = await app.inject({ method: 'POST', url: `/console/api/password-resets/${token}`, payload: { newPassword: 'yet another passphrase' } });
+    expect([again.statusCode, again.json().message]).toEqual([404, 'this link to set a new password is not valid, was used already or has expired: ask for a new one']);
+  });
+
+  it('refuses an expired link', async () => {
+    const { id: userId } = (await testDb.db('users').where({ email: 'owner@fern.example' }).first()) as { id: string };
+    const expired = await createPasswordResetRepository(testDb.db).create(userId, new Date(Date.now() - 1_000));
+    expect((await app.inject({ method: 'GET', url: `/console/api/password-resets/${expired}` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: `/console/api/password-resets/${expired}`, payload: { newPassword: NEW_PASSWORD } })).statusCode).toBe(404);
+  });
+
+  it('limits requests per address typed in, accounts or not, and names a bad address', async () => {
+    for (let i = 0; i < MAX_RESETS_PER_EMAIL; i += 1) expect((await ask('flood@fern.example', `10.1.0.${i}`)).statusCode).toBe(202);
+    const limited = await ask('flood@fern.example', '10.1.0.99');
+    expect([limited.statusCode, limited.headers['retry-after']]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+    const bad = await ask('not an address');
+    expect([bad.statusCode, bad.json().issues]).toEqual([400, ['email must be an email address, e.g. jo@shop.example']]);
+  });
+});
