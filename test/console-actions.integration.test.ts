@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { createConversionRetryService } from '../api/services/conversion-retry';
-import type { ConversionRow } from '../db/types';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { startConsoleInBrowser, type ConsoleInBrowser } from './helpers/console-browser';
 import { TEST_ADMIN_TOKEN } from './helpers/test-app';
@@ -33,14 +32,7 @@ async function send(batch: object[]) {
   expect(answer.status).toBe(200);
 }
 
-async function settledConversion(eventId: string): Promise<ConversionRow> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first()) as ConversionRow | undefined;
-    if (row !== undefined) return pipeline.settled(row);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`conversion ${eventId} never appeared`);
-}
+const settledConversion = (eventId: string) => session.settledConversion(eventId);
 
 /** A visitor who came from a TikTok ad, then bought: delivered once TikTok is connected. */
 const landingAndPurchase = (visitor: string, order: string, email: string) => [

@@ -1,4 +1,3 @@
-import type { ConversionRow } from '../db/types';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { createConversionRetryService } from '../api/services/conversion-retry';
 import { OWNER, startConsoleInBrowser, type ConsoleInBrowser } from './helpers/console-browser';
@@ -39,14 +38,7 @@ function send(body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${ingestUrl}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
-async function settledConversion(eventId: string): Promise<ConversionRow> {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const row = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first()) as ConversionRow | undefined;
-    if (row !== undefined) return pipeline.settled(row);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`conversion ${eventId} never appeared`);
-}
+const settledConversion = (eventId: string) => session.settledConversion(eventId);
 
 describe('the console in Chromium, from nothing to a delivered conversion', () => {
   it('sends a person without a session to sign in, signs in with the keyboard, and comes back', async () => {

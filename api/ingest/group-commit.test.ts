@@ -23,12 +23,15 @@ function heldStore() {
       });
     });
   const releaseNext = () => (held.shift() as () => void)();
-  /** Until nothing more starts, also after a small group's wait (SMALL_GROUP_INTERVAL_MS). */
+  /**
+   * Until nothing more starts, also after a small group's wait: each quiet look waits three intervals, so a held
+   * group's timer (due within one) always fires first, however late a loaded machine runs timers.
+   */
   const releaseAll = async () => {
     for (let quiet = 0; quiet < 2; ) {
       if (held.length === 0) {
         quiet += 1;
-        await sleep(SMALL_GROUP_INTERVAL_MS);
+        await sleep(3 * SMALL_GROUP_INTERVAL_MS);
         continue;
       }
       quiet = 0;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { ConversionRow } from '../../db/types';
 import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../../devstack/ports';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
@@ -55,6 +56,8 @@ export interface ConsoleInBrowser {
   refusedThenOneClick(field: Locator, refused: { value: string; message: string }, value: string, button: string): Promise<void>;
   /** The `name` of the focused element. */
   focusedName(): Promise<string>;
+  /** The workspace's conversion with this event_id once its workflow has settled it. */
+  settledConversion(eventId: string): Promise<ConversionRow>;
   /** Signs the owner in through the sign-in form (for files that do not walk the sign-in themselves). */
   signInAsOwner(): Promise<void>;
   close(): Promise<void>;
@@ -168,6 +171,15 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
           const active = (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }).document.activeElement;
           return active?.getAttribute('name') ?? '';
         }),
+      async settledConversion(eventId) {
+        const started = pipeline as TestPipeline;
+        for (let attempt = 0; attempt < 300; attempt += 1) {
+          const row = (await started.database.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first()) as ConversionRow | undefined;
+          if (row !== undefined) return started.settled(row);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`conversion ${eventId} never appeared`);
+      },
       async signInAsOwner() {
         await page.goto(`${ingestUrl}/console/w/${workspaceId}/overview`);
         await page.waitForURL(/\/console\/sign-in\?next=/);
