@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiKeyRepository } from '../../db/repositories/api-keys';
+import { createBackgroundWrites } from './background-writes';
 
 /** One write per key and process at most this often: the console's setup checklist needs minutes, not requests. */
 const RECORD_EVERY_MS = 60_000;
@@ -11,7 +12,7 @@ const RECORD_EVERY_MS = 60_000;
 export function createKeyUseLog(deps: { apiKeys: Pick<ApiKeyRepository, 'recordUse'>; log: FastifyBaseLogger; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const lastRecorded = new Map<string, number>();
-  const inFlight = new Set<Promise<void>>();
+  const writes = createBackgroundWrites();
 
   return {
     /** The key's events from `origin` were committed; never throws, never waits. */
@@ -25,14 +26,11 @@ export function createKeyUseLog(deps: { apiKeys: Pick<ApiKeyRepository, 'recordU
         lastRecorded.delete(keyId);
         deps.log.warn({ err: failure }, 'could not record the use of a browser key');
       });
-      inFlight.add(write);
-      void write.finally(() => inFlight.delete(write));
+      writes.track(write);
     },
 
     /** Waits for the writes under way, so that closing the app does not close the database under them. */
-    async drain(): Promise<void> {
-      await Promise.all([...inFlight]);
-    },
+    drain: writes.drain,
   };
 }
 

@@ -4,6 +4,7 @@ import { hashApiKey } from '../../db/repositories/api-keys';
 import { keyFromBody, keyFromHeadersOrQuery } from './auth/api-key-source';
 import type { IngestCredential } from './auth/credential-cache';
 import { serviceErrorAsHttp } from '../services/service-errors';
+import { createBackgroundWrites } from './background-writes';
 
 /** Per workspace and process: a flood of bad requests must not become a flood of writes. */
 const MAX_PER_SECOND = 20;
@@ -29,7 +30,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
 export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusals' | 'apiKeys' | 'workspaces'>; log: FastifyBaseLogger; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const windows = new Map<string, { second: number; count: number }>();
-  const inFlight = new Set<Promise<void>>();
+  const writes = createBackgroundWrites();
   let lastPrune = 0;
 
   function admit(workspaceId: string): boolean {
@@ -84,14 +85,11 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
       const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
       if (status < 400 || status >= 500 || NOT_RECORDED.has(status)) return;
       const write = record(request, error, status).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
-      inFlight.add(write);
-      void write.finally(() => inFlight.delete(write));
+      writes.track(write);
     },
 
     /** Waits for the writes under way, so that closing the app does not close the database under them. */
-    async drain(): Promise<void> {
-      await Promise.all([...inFlight]);
-    },
+    drain: writes.drain,
   };
 }
 
