@@ -26,6 +26,11 @@ export function canEdit(role: string | undefined): boolean {
   return role === 'editor' || role === 'owner';
 }
 
+/** What a person whose role is too low reads beside a disabled action. */
+export function roleTooLow(role: string | undefined, needs: 'editor' | 'owner', action: string): string {
+  return `Your role (${role ?? 'viewer'}) cannot ${action}: it needs ${needs === 'owner' ? 'an owner' : 'an editor or owner'}.`;
+}
+
 /** Days on the pages are the advertiser's when TikTok told us its zone, else this browser's. */
 export function useTimeZone(): string {
   const { data } = useWorkspace();

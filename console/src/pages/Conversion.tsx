@@ -5,7 +5,7 @@ import { api, get } from '../api';
 import { ErrorNote, FactDetails, Help, Loading, Status } from '../components/bits';
 import { FormError } from '../components/Form';
 import { dateTime, money } from '../format';
-import { canEdit, useWorkspace } from '../session';
+import { canEdit, roleTooLow, useWorkspace } from '../session';
 import type { ConversionSummary, Help as HelpText } from '../types';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
@@ -123,7 +123,7 @@ export function ConversionPage() {
                 Send again
               </Button>{' '}
               <span className="muted">
-                {canEdit(workspace?.role) ? 'It keeps its event_id, so TikTok counts it once even if it arrived before.' : `Your role (${workspace?.role ?? 'viewer'}) cannot send conversions again: it needs an editor or owner.`}
+                {canEdit(workspace?.role) ? 'It keeps its event_id, so TikTok counts it once even if it arrived before.' : roleTooLow(workspace?.role, 'editor', 'send conversions again')}
               </span>
             </p>
           )}

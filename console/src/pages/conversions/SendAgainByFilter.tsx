@@ -4,7 +4,7 @@ import { Button, Dialog, Heading, Modal } from 'react-aria-components';
 import { api, get } from '../../api';
 import { FormError } from '../../components/Form';
 import { Loading } from '../../components/bits';
-import { canEdit, useWorkspace } from '../../session';
+import { canEdit, roleTooLow, useWorkspace } from '../../session';
 
 interface SendAgainCount {
   count: number;
@@ -17,7 +17,7 @@ const plural = (n: number, one: string) => `${n.toLocaleString('en')} ${one}${n 
 
 /** Why the button is not offered for this filter, or null. */
 function unavailable(role: string | undefined, status: string | undefined): string | null {
-  if (!canEdit(role)) return `Your role (${role ?? 'viewer'}) cannot send conversions again: it needs an editor or owner.`;
+  if (!canEdit(role)) return roleTooLow(role, 'editor', 'send conversions again');
   if (status === 'pending' || status === 'delivered') return `Only failed or skipped conversions are sent again; the filter shows ${status} ones.`;
   return null;
 }

@@ -5,8 +5,7 @@ import { api, ApiError, get } from '../../api';
 import { Field, Form, FormError } from '../../components/Form';
 import { FactDetails } from '../../components/bits';
 import { dateTime } from '../../format';
-import { useWorkspace } from '../../session';
-import { roleTooLow } from './roles';
+import { roleTooLow, useWorkspace } from '../../session';
 
 type Count = { field: string; after: string };
 interface Erased {

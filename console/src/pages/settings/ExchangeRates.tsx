@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ApiError } from '../../api';
 import { Field, Form, FormError, Submit } from '../../components/Form';
-import { canEdit, useWorkspace } from '../../session';
-import { roleTooLow } from './roles';
+import { canEdit, roleTooLow, useWorkspace } from '../../session';
 
 /**
  * What one unit of each currency is worth in the TikTok advertiser's currency: reports add up delivered values in

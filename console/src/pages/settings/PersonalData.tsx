@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { api, ApiError } from '../../api';
 import { Field, Form, FormError, Submit } from '../../components/Form';
-import { canEdit, useWorkspace } from '../../session';
-import { roleTooLow } from './roles';
+import { canEdit, roleTooLow, useWorkspace } from '../../session';
 
 /** How long raw events are kept, and whether the tracking tag waits for the visitor's consent. */
 export function PersonalData() {
