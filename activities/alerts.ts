@@ -43,7 +43,7 @@ async function send(deps: ActivityDeps, settings: AlertSettings, workspaceName: 
  */
 export async function evaluateAlerts(deps: ActivityDeps): Promise<AlertsReport> {
   const report: AlertsReport = { workspaces: 0, opened: 0, closed: 0, sent: 0, notSent: 0, failedWorkspaces: 0 };
-  const { alertSettings, alertIncidents, alertFigures, tiktokConnections, workspaces } = deps.repos;
+  const { alertSettings, alertIncidents, alertFigures, eventCounts, tiktokConnections, workspaces } = deps.repos;
   for (const settings of await alertSettings.withChannels()) {
     const { workspaceId } = settings;
     report.workspaces += 1;
@@ -52,7 +52,7 @@ export async function evaluateAlerts(deps: ActivityDeps): Promise<AlertsReport> 
       const holding = conditionsHolding(settings, {
         connectionStatus: (await tiktokConnections.summary(workspaceId))?.status ?? null,
         settled: settings.failedSharePercent === null ? { delivered: 0, failed: 0 } : await alertFigures.settledSince(workspaceId, new Date(now.getTime() - HOUR_MS)),
-        lastEventAt: settings.silenceMinutes === null ? null : await alertFigures.lastEventAt(workspaceId),
+        lastEventAt: settings.silenceMinutes === null ? null : ((await eventCounts.lastReceivedAt(workspaceId)) ?? null),
         since: settings.since,
         now,
       });

@@ -18,12 +18,6 @@ export function createAlertFigureRepository(db: Knex) {
       return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
     },
 
-    /** When the workspace's latest event arrived; null when none has. */
-    async lastEventAt(workspaceId: string, executor: Knex = db): Promise<Date | null> {
-      const row = (await executor('events').where({ workspace_id: workspaceId }).orderBy('received_at', 'desc').first('received_at')) as { received_at: Date } | undefined;
-      return row?.received_at ?? null;
-    },
-
     async ownerEmails(workspaceId: string, executor: Knex = db): Promise<string[]> {
       const rows = await executor('memberships as m').join('users as u', 'u.id', 'm.user_id').where({ 'm.workspace_id': workspaceId, 'm.role': 'owner' }).orderBy('u.email').select<{ email: string }[]>('u.email');
       return rows.map((row) => row.email);
