@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { reservePort } from '../devstack/ports';
+import { adminApiEnv, runSignalbox } from '../test/helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { createBatchRecorder } from '../api/ingest/record-batch';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
-import { run } from './program';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -28,12 +28,8 @@ afterAll(async () => {
 });
 
 /** Runs the CLI as a user would, against the listening app; settings come from the environment unless given. */
-async function signalbox(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
-  const { env = { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd = os.tmpdir() } = options;
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env, cwd });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function signalbox(args: string[], { env = adminApiEnv(url), cwd = os.tmpdir() }: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  return runSignalbox(args, { env, cwd });
 }
 
 describe('signalbox CLI', () => {

@@ -1,9 +1,8 @@
-import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Repositories } from '../db/repositories';
+import { runAgainst } from '../test/helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { buildTestApp, TEST_ADMIN_TOKEN } from '../test/helpers/test-app';
-import { run } from './program';
+import { buildTestApp } from '../test/helpers/test-app';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -20,12 +19,7 @@ afterAll(async () => {
   await testDb.destroy();
 });
 
-async function signalbox(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env: { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd: os.tmpdir() });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const signalbox = (args: string[]) => runAgainst(url, args);
 
 describe('signalbox CLI: match quality and honest reports', () => {
   it('sets the consent requirement and exchange rates, and names a bad rate', async () => {

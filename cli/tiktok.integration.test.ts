@@ -1,11 +1,10 @@
-import os from 'node:os';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/http/paths';
-import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
+import { buildTestApp, type TestApp } from '../test/helpers/test-app';
 import { closeAll } from '../test/helpers/close-all';
+import { runAgainst } from '../test/helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { run } from './program';
 
 let testDb: TestDatabase;
 let fake: FakeTikTok;
@@ -32,12 +31,7 @@ afterAll(() =>
   ),
 );
 
-async function signalbox(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env: { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd: os.tmpdir() });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const signalbox = (args: string[]) => runAgainst(url, args);
 
 /** The URL `tiktok connect` prints on a line of its own. */
 async function connectUrl(workspaceId: string): Promise<string> {

@@ -1,12 +1,11 @@
-import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createAdReportService } from '../api/services/ad-report-service';
-import { run } from '../cli/program';
 import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
-import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
+import { runAgainst } from './helpers/cli';
+import { buildTestApp } from './helpers/test-app';
 import { daysAgo, identify, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 
@@ -30,12 +29,7 @@ afterAll(async () => {
 
 const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 Version/17.4 Safari/605.1.15';
 
-async function signalbox(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env: { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd: os.tmpdir() });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const signalbox = (args: string[]) => runAgainst(url, args);
 
 /** A shopper who never clicked an ad: a page view from their browser, then their email and phone on sign-up. */
 async function shopperWithoutClick(ws: Workspace, visitor: string, userId: string): Promise<void> {

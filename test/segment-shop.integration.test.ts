@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
-import { run } from '../cli/program';
 import type { ConversionRow } from '../db/types';
-import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
+import { buildTestApp } from './helpers/test-app';
+import { runAgainst } from './helpers/cli';
 import { TestPipeline } from './helpers/pipeline';
 
 /**
@@ -26,11 +26,9 @@ afterAll(async () => {
 afterEach(() => pipeline.fake.clearFaults());
 
 async function signalbox(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (text) => out.push(text), err: (text) => err.push(text), env: { SIGNALBOX_URL: url, SIGNALBOX_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, cwd: '/' });
-  if (code !== 0) throw new Error(`signalbox ${args.join(' ')} failed: ${err.join('\n')}`);
-  return out.join('\n');
+  const { code, stdout, stderr } = await runAgainst(url, args);
+  if (code !== 0) throw new Error(`signalbox ${args.join(' ')} failed: ${stderr}`);
+  return stdout;
 }
 
 const curl = (path: string, key: string, body: unknown) =>
