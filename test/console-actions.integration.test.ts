@@ -202,6 +202,9 @@ describe('the console’s actions in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Erase…' }).isDisabled()).toBe(true);
     await page.getByText('Your role (viewer) cannot erase people: it needs an owner.').waitFor();
     expect(await page.getByRole('button', { name: 'Save retention' }).isDisabled()).toBe(true);
+    for (const field of ['Attribution window (days)', 'Keep raw events for (days)', 'Add a currency (ISO code)', 'Their email']) {
+      expect(await page.getByLabel(field, { exact: true }).isEditable()).toBe(false);
+    }
     await session.shots('09-viewer-settings');
     expect(session.notFound).toEqual([]);
   });

@@ -2,13 +2,15 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { Button, Checkbox, CheckboxGroup, FieldError, Form as AriaForm, Input, Label, Text, TextField } from 'react-aria-components';
 
 const FieldErrors = createContext<Record<string, string>>({});
+/** Set for someone whose role may read a form but not change it: its fields are read-only and its button disabled. */
+const ReadOnly = createContext(false);
 
 /**
  * A form whose server-side field errors show beside their fields until the next answer replaces them. (react-aria's
  * own `validationErrors` vanish when the field loses focus: pressing the button blurred the field, the message went,
  * the button moved up under the pointer and the click landed on nothing.)
  */
-export function Form({ onSubmit, errors, children, label }: { onSubmit: (data: FormData) => void; errors: Record<string, string>; children: ReactNode; label?: string }) {
+export function Form({ onSubmit, errors, children, label, readOnly = false }: { onSubmit: (data: FormData) => void; errors: Record<string, string>; children: ReactNode; label?: string; readOnly?: boolean }) {
   return (
     <AriaForm
       aria-label={label}
@@ -18,7 +20,9 @@ export function Form({ onSubmit, errors, children, label }: { onSubmit: (data: F
         onSubmit(new FormData(event.currentTarget));
       }}
     >
-      <FieldErrors.Provider value={errors}>{children}</FieldErrors.Provider>
+      <ReadOnly.Provider value={readOnly}>
+        <FieldErrors.Provider value={errors}>{children}</FieldErrors.Provider>
+      </ReadOnly.Provider>
     </AriaForm>
   );
 }
@@ -30,6 +34,7 @@ export function Field(props: { name: string; label: string; type?: string; defau
       name={props.name}
       type={props.type ?? 'text'}
       defaultValue={props.defaultValue}
+      isReadOnly={useContext(ReadOnly)}
       isRequired={props.isRequired}
       isInvalid={error !== undefined}
       autoComplete={props.autoComplete}
@@ -48,7 +53,13 @@ export function Field(props: { name: string; label: string; type?: string; defau
 export function Checkboxes(props: { name: string; label: string; options: readonly string[]; defaultValue?: readonly string[]; description?: string }) {
   const error = useContext(FieldErrors)[props.name];
   return (
-    <CheckboxGroup name={props.name} defaultValue={props.defaultValue === undefined ? undefined : [...props.defaultValue]} isInvalid={error !== undefined} className="field checks">
+    <CheckboxGroup
+      name={props.name}
+      defaultValue={props.defaultValue === undefined ? undefined : [...props.defaultValue]}
+      isReadOnly={useContext(ReadOnly)}
+      isInvalid={error !== undefined}
+      className="field checks"
+    >
       <Label>{props.label}</Label>
       <div className="check-grid">
         {props.options.map((option) => (
@@ -64,9 +75,9 @@ export function Checkboxes(props: { name: string; label: string; options: readon
   );
 }
 
-export function Submit({ children, pending, disabled }: { children: ReactNode; pending?: boolean; disabled?: boolean }) {
+export function Submit({ children, pending }: { children: ReactNode; pending?: boolean }) {
   return (
-    <Button type="submit" className="button primary" isPending={pending} isDisabled={disabled}>
+    <Button type="submit" className="button primary" isPending={pending} isDisabled={useContext(ReadOnly)}>
       {children}
     </Button>
   );

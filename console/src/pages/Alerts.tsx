@@ -110,6 +110,7 @@ export function AlertsPage() {
         <Form
           label="Alert settings"
           errors={errors}
+          readOnly={!editor}
           onSubmit={(form) => {
             const chosen = form.getAll('when');
             const channels = form.getAll('by');
@@ -131,7 +132,7 @@ export function AlertsPage() {
             });
           }}
         >
-          <fieldset disabled={!editor} className="plain">
+          <fieldset className="plain">
             <Checkboxes name="when" label="Alert when" options={Object.values(WHEN)} defaultValue={when} />
             <div className="row">
               <Field name="failedSharePercent" label="Failed deliveries in the last hour (%)" type="number" defaultValue={String(settings.failedSharePercent ?? 20)} description="Counted once at least 5 conversions ended in the hour." />

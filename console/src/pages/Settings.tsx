@@ -58,6 +58,7 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
       <Form
         label="Workspace settings"
         errors={errors}
+        readOnly={!editor}
         onSubmit={(form) => {
           const days = String(form.get('attributionWindowDays') ?? '');
           save.mutate({ attributionWindowDays: days === '' ? undefined : Number(days), defaultPhoneRegion: String(form.get('defaultPhoneRegion') ?? '') });

@@ -41,7 +41,7 @@ export function TestModePage() {
     <>
       <h1>Test mode</h1>
       <p>While test mode is on, every conversion goes to TikTok with your test event code: it shows in Events Manager's Test Events view and counts for no campaign.</p>
-      <Form label="Test mode" errors={errors} onSubmit={(form) => save.mutate({ testEventCode: String(form.get('testEventCode') ?? '').trim() || null })}>
+      <Form label="Test mode" errors={errors} readOnly={!editor} onSubmit={(form) => save.mutate({ testEventCode: String(form.get('testEventCode') ?? '').trim() || null })}>
         <Field name="testEventCode" label="Test event code" defaultValue={workspace.testEventCode ?? ''} placeholder="TEST12345" description="Copy it from TikTok Events Manager → your pixel → Test Events." />
         {editor && <Submit pending={save.isPending && save.variables?.testMode === undefined}>Save code</Submit>}
       </Form>

@@ -60,6 +60,7 @@ export function Erasure() {
         key={erase.data?.id ?? 'none'}
         label="Erase a person"
         errors={errors}
+        readOnly={!owner}
         onSubmit={(form) => {
           const given = Object.fromEntries(BY.flatMap(({ name }) => (String(form.get(name) ?? '').trim() === '' ? [] : [[name, String(form.get(name)).trim()]])));
           setSubject(given);

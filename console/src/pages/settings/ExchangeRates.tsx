@@ -41,6 +41,7 @@ export function ExchangeRates() {
         key={JSON.stringify(ws.exchangeRates)}
         label="Exchange rates"
         errors={errors}
+        readOnly={!editor}
         onSubmit={(form) => {
           const rates = Object.fromEntries(codes.map((code) => [code, String(form.get(`exchangeRates.${code}`) ?? '').trim()]));
           const added = String(form.get('currency') ?? '').trim().toUpperCase();
@@ -70,7 +71,7 @@ export function ExchangeRates() {
         ))}
         <FormError error={save.error instanceof ApiError && Object.keys(errors).length === 0 ? save.error : null} />
         <div className="actions">
-          <Submit pending={save.isPending} disabled={!editor}>
+          <Submit pending={save.isPending}>
             Save exchange rates
           </Submit>
           {removed.length > 0 && <span className="muted">Removed on save: {removed.join(', ')}.</span>}

@@ -34,6 +34,7 @@ export function PersonalData() {
       <Form
         label="Retention"
         errors={errors}
+        readOnly={!editor}
         onSubmit={(form) => {
           const days = String(form.get('eventRetentionDays') ?? '').trim();
           retention.mutate(/^\d+$/.test(days) ? Number(days) : days);
@@ -50,7 +51,7 @@ export function PersonalData() {
         </div>
         <FormError error={retention.error instanceof ApiError && Object.keys(retention.error.fieldErrors()).length === 0 ? retention.error : null} />
         <div className="actions">
-          <Submit pending={retention.isPending} disabled={!editor}>
+          <Submit pending={retention.isPending}>
             Save retention
           </Submit>
           {!editor && <span className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</span>}
