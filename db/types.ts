@@ -45,6 +45,16 @@ export interface ApiKeyRow {
   last_used_origin: string | null;
 }
 
+/** What every event has, in the application's names: ingest writes it, the listings read it. */
+export interface EventFields {
+  messageId: string;
+  type: string;
+  eventName: string | null;
+  userId: string | null;
+  anonymousId: string | null;
+  occurredAt: Date;
+}
+
 export interface EventRow {
   id: string;
   workspace_id: string;

@@ -1,15 +1,9 @@
 import type { Knex } from 'knex';
-import type { EventRow } from '../types';
+import type { EventFields, EventRow } from '../types';
 
 /** An event as the settings API lists it (never its message, which may hold personal data). */
-export interface ListedEvent {
+export interface ListedEvent extends EventFields {
   id: string;
-  messageId: string;
-  type: string;
-  eventName: string | null;
-  userId: string | null;
-  anonymousId: string | null;
-  occurredAt: Date;
   receivedAt: Date;
   /** Set when the event repeated an order_id / event_id: the conversion it repeats (no new one was made). */
   duplicateOfConversionId: string | null;

@@ -1,18 +1,12 @@
 import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { IdentityLink, VisitorSighting } from '../../domain/observation';
-import type { ConversionRuleRow } from '../types';
+import type { ConversionRuleRow, EventFields } from '../types';
 import { toRule, type ConversionRule } from './conversion-rules';
 import type { CreatedConversion, NewConversion } from './conversions';
 import { mergeClicks, mergeSightings } from './profile-merge';
 
-export interface NewEvent {
-  messageId: string;
-  type: string;
-  eventName: string | null;
-  userId: string | null;
-  anonymousId: string | null;
-  occurredAt: Date;
+export interface NewEvent extends EventFields {
   /** The message as stored, in JSON. */
   messageJson: string;
 }
