@@ -186,6 +186,30 @@ describe('the console’s actions in Chromium', () => {
     await session.shots('07-settings-saved');
   });
 
+  it('keeps the setup status line’s room while it loads, so that a page does not move down when it arrives', async () => {
+    await session.open('people');
+    await page.getByRole('complementary', { name: 'Setup progress' }).waitFor();
+    // The line arrives well after the page: a full load of another page, its setup request held back.
+    let releaseSetup: () => void = () => undefined;
+    const setupHeld = new Promise<void>((resolve) => (releaseSetup = resolve));
+    await page.route('**/setup', async (route) => {
+      await setupHeld;
+      await route.continue();
+    });
+    try {
+      await session.open('rules');
+      const heading = page.getByRole('heading', { level: 1 });
+      await heading.waitFor();
+      const before = (await heading.boundingBox())?.y;
+      releaseSetup();
+      await page.getByRole('complementary', { name: 'Setup progress' }).waitFor();
+      expect((await heading.boundingBox())?.y).toBe(before);
+    } finally {
+      releaseSetup();
+      await page.unroute('**/setup');
+    }
+  });
+
   it('shows a viewer these actions disabled, with the reason', async () => {
     expect((await admin('POST', '/members', { email: VIEWER.email, role: 'viewer', password: VIEWER.password })).status).toBe(201);
     await session.browser.clearCookies();

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { get } from '../api';
 import { ErrorNote, Loading } from './bits';
@@ -74,12 +75,22 @@ export function SetupChecklist() {
   );
 }
 
+/** Whether this browser last saw the workspace's setup unfinished: the status line's room is kept while it loads. */
+const unfinishedKey = (ws: string) => `signalbox.setup-unfinished.${ws}`;
+
 /** Every page but Overview (which shows the whole checklist) until the setup is done: how far it is, and the next step. */
 export function SetupStatus() {
   const { ws } = useWorkspace();
   const { pathname } = useLocation();
   const setup = useSetup();
-  if (!setup.data || setup.data.complete || pathname.endsWith('/overview')) return null;
+  const complete = setup.data?.complete;
+  useEffect(() => {
+    if (complete !== undefined) localStorage.setItem(unfinishedKey(ws), complete ? 'no' : 'yes');
+  }, [ws, complete]);
+  if (pathname.endsWith('/overview')) return null;
+  // Held open with the line's own height so that the page does not move down when it arrives.
+  if (!setup.data) return localStorage.getItem(unfinishedKey(ws)) === 'yes' ? <div className="setup-status" aria-hidden="true">&nbsp;</div> : null;
+  if (setup.data.complete) return null;
   const next = setup.data.steps.find((step) => !step.done);
   return (
     <aside className="setup-status" aria-label="Setup progress">
