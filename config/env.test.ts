@@ -14,6 +14,12 @@ describe('loadEnv', () => {
     expect(env.TEMPORAL_NAMESPACE).toBe('default');
   });
 
+  it('lets alert webhooks reach internal addresses unless told to refuse them', () => {
+    expect(loadEnv(workerEnvSchema, valid).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('allow');
+    expect(loadEnv(workerEnvSchema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'refuse' }).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('refuse');
+    expect(() => loadEnv(workerEnvSchema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'deny' })).toThrow('ALERT_WEBHOOK_INTERNAL_ADDRESSES must be allow or refuse');
+  });
+
   it('reads the mail server and sender, and names a malformed one', () => {
     expect(loadEnv(workerEnvSchema, valid)).toMatchObject({ MAIL_FROM: 'Signalbox <signalbox@localhost>' });
     expect(loadEnv(workerEnvSchema, valid).SMTP_URL).toBeUndefined();

@@ -162,6 +162,8 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
   ...mail,
+  /** Whether alert webhooks may be on internal addresses (notify/webhook.ts): `refuse` where workspace users are not the operator's own people. */
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),
   ...temporal,
 });
 

@@ -15,7 +15,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { createPipelineWaker } from '../temporal/pipeline-waker';
 import { DEFAULT_PIPELINE_SETTINGS } from '../activities/group/settings';
 import { createMailer } from '../notify/mailer';
-import { postWebhook } from '../notify/webhook';
+import { createWebhookPoster } from '../notify/webhook';
 import { createSignalboxWorker } from './create-worker';
 import { startHealthServer, type RunningHealthServer } from './health-server';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics';
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       pipeline: DEFAULT_PIPELINE_SETTINGS,
       metrics: metrics.pipeline,
       log: logger.child({ worker: identity }),
-      notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook },
+      notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES }) },
     },
   });
   started.worker = worker;

@@ -18,7 +18,7 @@ import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activiti
 import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
 import { createWorkerMetrics } from '../../worker/metrics';
 import { createMailer } from '../../notify/mailer';
-import { postWebhook } from '../../notify/webhook';
+import { createWebhookPoster } from '../../notify/webhook';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -105,7 +105,7 @@ export class TestPipeline {
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
-      notify: { mailer: createMailer({ smtpUrl: options.smtpUrl, from: TEST_MAIL_FROM }), postWebhook },
+      notify: { mailer: createMailer({ smtpUrl: options.smtpUrl, from: TEST_MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
     };
     const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();

@@ -16,7 +16,7 @@ import { createPipelineWaker } from '../../temporal/pipeline-waker';
 import { createSignalboxWorker } from '../../worker/create-worker';
 import { createWorkerMetrics } from '../../worker/metrics';
 import { createMailer } from '../../notify/mailer';
-import { postWebhook } from '../../notify/webhook';
+import { createWebhookPoster } from '../../notify/webhook';
 
 async function main(): Promise<void> {
   const env = process.env as Record<string, string>;
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       pipeline: DEFAULT_PIPELINE_SETTINGS,
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
-      notify: { mailer: createMailer({ smtpUrl: undefined, from: 'signalbox@test.example' }), postWebhook },
+      notify: { mailer: createMailer({ smtpUrl: undefined, from: 'signalbox@test.example' }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
       reached: async (point) => {
         if (point !== pauseAt) return;
         console.log(`PAUSED AT ${point}`);
