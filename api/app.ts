@@ -8,6 +8,7 @@ import { createMemberService } from './services/accounts/members';
 import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
 import { createPasswordResetService } from './services/accounts/password-reset';
+import { createPublicLinks } from './http/public-links';
 import { createAlertSettingsService } from './services/alerts/alert-settings';
 import type { Mailer } from '../notify/mailer';
 import { registerErrorHandling } from './error-handler';
@@ -52,6 +53,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** `PUBLIC_URL`: every link mailed or shown (resets, invitations, the tag) is built from it, never from `Host`. */
+  publicUrl: string;
   /** Password reset links go out through it (SMTP_URL). */
   mailer: Mailer;
   /** Erasure of a person's data (settings API). */
@@ -78,6 +81,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const settings = createSettingsServices({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onCredentialsChange: () => credentials.clear() });
   const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
+  const links = createPublicLinks(deps.publicUrl);
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
   const keyUse = createKeyUseLog({ apiKeys: deps.repos.apiKeys, log: app.log });
@@ -105,7 +109,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     keyUse,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,
@@ -117,7 +121,8 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     conversionRetry: deps.conversionRetry,
     erasures: deps.erasures,
     alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos }),
-    passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log }),
+    passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
+    links,
     workflowLink: deps.workflowLink,
   });
   void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });

@@ -17,6 +17,7 @@ import { createKnownLinks } from './ingest/known-links';
 import { createReadinessCheck } from '../db/readiness';
 import { createBatchRecorder } from './ingest/record-batch';
 import { createRequestLogger } from './http/request-log';
+import { createPublicLinks } from './http/public-links';
 import type { WorkflowLink } from './http/conversion-view';
 import { createTikTokServices } from './services/tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
@@ -69,11 +70,12 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const pipelines = createPipelineWaker(client, env.TEMPORAL_TASK_QUEUE, repos.conversionPipelines);
   const conversionRetry = createConversionRetryService({ db, repos, pipelines });
+  const oauthRedirectUri = env.TIKTOK_OAUTH_REDIRECT_URI ?? createPublicLinks(env.PUBLIC_URL).tiktokOAuthCallback;
   const tiktok = createTikTokServices({
     db,
     repos,
     tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
-    oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: env.TIKTOK_OAUTH_REDIRECT_URI, authUrl: env.TIKTOK_AUTH_URL },
+    oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: oauthRedirectUri, authUrl: env.TIKTOK_AUTH_URL },
     secretKey: env.SECRET_KEY,
     schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
     conversionRetry,
@@ -91,6 +93,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       pipelines,
       conversionRetry,
       adminToken: env.ADMIN_TOKEN,
+      publicUrl: env.PUBLIC_URL,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }),
@@ -114,7 +117,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   await openFirstConnection(db, databaseLog);
   const url = await app.listen({ port: env.PORT, host: env.HOST });
   app.log.info(
-    { url, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, tiktokOAuth: env.TIKTOK_APP_ID === undefined ? 'not configured (manual tokens only)' : env.TIKTOK_OAUTH_REDIRECT_URI },
+    { url, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, tiktokOAuth: env.TIKTOK_APP_ID === undefined ? 'not configured (manual tokens only)' : oauthRedirectUri },
     `Signalbox ingest API listening at ${url}`,
   );
   return { url, close: () => app.close() };

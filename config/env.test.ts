@@ -4,6 +4,7 @@ const valid = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/signalbox',
   ADMIN_TOKEN: 'a'.repeat(24),
   SECRET_KEY: 'ab'.repeat(32),
+  PUBLIC_URL: 'https://signalbox.shop.example',
 };
 
 describe('loadEnv', () => {
@@ -27,6 +28,16 @@ describe('loadEnv', () => {
     expect(() => loadEnv(ingestEnvSchema, { ...valid, SMTP_URL: 'mail.example:25', MAIL_FROM: 'nobody' })).toThrow(
       'Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example:587; MAIL_FROM must be an address, e.g. alerts@shop.example or "Signalbox <alerts@shop.example>"',
     );
+  });
+
+  it('reads the public URL links are built from, as an origin, and refuses one that is not https, or has a path', () => {
+    expect(loadEnv(ingestEnvSchema, { ...valid, PUBLIC_URL: 'https://Signalbox.Shop.example:8443/' }).PUBLIC_URL).toBe('https://signalbox.shop.example:8443');
+    expect(loadEnv(ingestEnvSchema, { ...valid, PUBLIC_URL: 'http://127.0.0.1:8080' }).PUBLIC_URL).toBe('http://127.0.0.1:8080');
+    const { PUBLIC_URL: _omitted, ...withoutIt } = valid;
+    expect(() => loadEnv(ingestEnvSchema, withoutIt)).toThrow(/PUBLIC_URL is required: the https:\/\/ address people reach this API at/);
+    for (const bad of ['http://signalbox.shop.example', 'https://signalbox.shop.example/console', 'https://signalbox.shop.example?x=1', 'https://user:pw@signalbox.shop.example', 'signalbox.shop.example', 'ftp://signalbox.shop.example']) {
+      expect(() => loadEnv(ingestEnvSchema, { ...valid, PUBLIC_URL: bad })).toThrow(/PUBLIC_URL must be the https:\/\/ address people reach this API at, without a path/);
+    }
   });
 
   it('names a missing variable', () => {

@@ -116,6 +116,23 @@ const mail = {
     .default('Signalbox <signalbox@localhost>'),
 };
 
+const PUBLIC_URL_RULE = 'must be the https:// address people reach this API at, without a path, e.g. https://signalbox.shop.example (http:// only for 127.0.0.1 or localhost)';
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Where people and TikTok reach the API. Every link Signalbox mails or shows (password resets, invitations, the
+ * tracking tag, the OAuth callback) is built from it, never from a request's `Host`, which the sender controls.
+ */
+const publicUrl = z.string({ error: 'is required: the https:// address people reach this API at, e.g. https://signalbox.shop.example (links in mails and pages are built from it)' }).transform((value, context) => {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const secure = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  if (url === undefined || !secure || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    context.addIssue({ code: 'custom', message: PUBLIC_URL_RULE });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 const PORT_RULE = 'must be a port number from 1 to 65535';
 const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
 
@@ -134,6 +151,7 @@ export const ingestEnvSchema = z.object({
   READINESS_TIMEOUT_MS: readinessTimeout,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: publicUrl,
   TRUST_PROXY: trustProxy,
   ADMIN_TOKEN: z
     .string({ error: 'is required: the operator token for /admin (at least 24 characters)' })

@@ -8,6 +8,8 @@ export const devStackEnvSchema = z.object({
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TIKTOK_API_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** Where people reach the stack, for the links it mails and shows; unset, the ingest's own http://127.0.0.1:PORT. */
+  PUBLIC_URL: z.url({ error: 'must be an http(s) URL' }).optional(),
   POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),

@@ -3,7 +3,7 @@ import { hashApiKey } from '../../db/repositories/api-keys';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { createBatchRecorder } from '../ingest/record-batch';
-import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/helpers/test-app';
+import { buildTestApp, publicLinkPattern, TEST_ADMIN_TOKEN, type TestApp } from '../../test/helpers/test-app';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -53,6 +53,20 @@ describe('workspaces', () => {
     const missing = await admin('GET', '/admin/workspaces/ws_missing');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'not_found', message: 'workspace ws_missing does not exist' });
+  });
+});
+
+describe('members', () => {
+  it('invites a person without a password by a link under PUBLIC_URL, whatever Host the request names', async () => {
+    const { id } = await newWorkspace('Plant shop');
+    const invited = await app.inject({
+      method: 'POST',
+      url: `/admin/workspaces/${id}/members`,
+      payload: { email: 'new@plants.example', role: 'editor' },
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+    });
+    expect(invited.statusCode).toBe(201);
+    expect(invited.json().invitationUrl).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
   });
 });
 

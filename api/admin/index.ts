@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../db/repositories';
 import { createAdminTokenCheck } from './admin-token';
 import type { MemberService } from '../services/accounts/members';
+import type { PublicLinks } from '../http/public-links';
 import type { SettingsServices } from '../services/settings';
 import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
@@ -30,13 +31,14 @@ export interface AdminRoutesOptions {
   tiktok: TikTokServices;
   settings: SettingsServices;
   members: MemberService;
+  links: PublicLinks;
   conversionRetry: ConversionRetryService;
   erasures: ErasureService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, conversionRetry, erasures, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -52,7 +54,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });
-      await workspace.register(adminMemberRoutes, { prefix: '/members', members });
+      await workspace.register(adminMemberRoutes, { prefix: '/members', members, links });
       await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });

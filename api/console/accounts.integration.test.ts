@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
-import { buildTestApp } from '../../test/helpers/test-app';
+import { buildTestApp, publicLinkPattern } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn, sessionCookieOf, signIn, TEST_PASSWORD } from '../../test/helpers/console-client';
 
 let testDb: TestDatabase;
@@ -152,7 +152,8 @@ describe('roles', () => {
 describe('invitations', () => {
   async function invite(email: string, role = 'editor') {
     const owner = asPerson(app, await signIn(app, 'ana@fern.example'));
-    const created = await owner('POST', `workspaces/${workspaceId}/invitations`, { email, role });
+    // A forged Host must not reach the link (it is built from PUBLIC_URL).
+    const created = await owner('POST', `workspaces/${workspaceId}/invitations`, { email, role }, { host: 'attacker.example' });
     expect(created.statusCode).toBe(201);
     const body = created.json();
     return { ...body, token: (body.url as string).split('/invitations/')[1] as string };
@@ -160,7 +161,7 @@ describe('invitations', () => {
 
   it('is accepted once: a new person chooses a password and is signed in; the link then answers 410', async () => {
     const invitation = await invite('di@fern.example');
-    expect(invitation.url).toMatch(/^http:\/\/localhost(:\d+)?\/console\/invitations\/[A-Za-z0-9_-]{43}$/);
+    expect(invitation.url).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
     expect((await app.inject({ method: 'GET', url: `/console/api/invitations/${invitation.token}` })).json()).toMatchObject({
       email: 'di@fern.example',
       role: 'editor',

@@ -9,6 +9,7 @@ import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
 import type { AlertSettingsService } from '../services/alerts/alert-settings';
 import type { PasswordResetService } from '../services/accounts/password-reset';
+import type { PublicLinks } from '../http/public-links';
 import type { TikTokServices } from '../services/tiktok-services';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
@@ -40,6 +41,7 @@ export interface ConsoleApiOptions {
   erasures: ErasureService;
   alerts: AlertSettingsService;
   passwordResets: PasswordResetService;
+  links: PublicLinks;
   workflowLink?: WorkflowLink;
 }
 
@@ -48,7 +50,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, passwordResets, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, passwordResets, links, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -66,14 +68,14 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(workspaceRoutes, { repos, workspaceSettings: settings.workspaceSettings, connections: tiktok.connections });
       await workspace.register(overviewRoutes, { db, repos });
       await workspace.register(setupRoutes, { repos });
-      await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys });
+      await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys, links });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });
       await workspace.register(debuggerRoutes, { repos, signIn });
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
-      await workspace.register(memberRoutes, { members });
+      await workspace.register(memberRoutes, { members, links });
       await workspace.register(privacyRoutes, { repos, erasures });
       await workspace.register(alertRoutes, { repos, alerts });
     },

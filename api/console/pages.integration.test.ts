@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hashEmail } from '../../domain/hashing';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
-import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
+import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 
 let testDb: TestDatabase;
@@ -186,10 +186,10 @@ describe('the pages’ figures', () => {
     expect((await person('POST', `${ws}/people/lookup`, { kind: 'phone', value: 'call me' })).json().issues).toEqual(['value is not a phone number Signalbox can match']);
   });
 
-  it('gives the tag to install and the ad URL parameters', async () => {
-    expect((await person('GET', `${ws}/install`)).json()).toEqual({
-      ingestUrl: 'http://localhost:80',
-      scriptUrl: 'http://localhost:80/js/v1/signalbox.js',
+  it('gives the tag to install under PUBLIC_URL, whatever Host the request names, and the ad URL parameters', async () => {
+    expect((await person('GET', `${ws}/install`, undefined, { host: 'attacker.example' })).json()).toEqual({
+      ingestUrl: TEST_PUBLIC_URL,
+      scriptUrl: `${TEST_PUBLIC_URL}/js/v1/signalbox.js`,
       adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',
     });
   });

@@ -3,7 +3,7 @@ import type { MailSink } from '../../devstack/mail-sink';
 import { createMailer } from '../../notify/mailer';
 import { createPasswordResetRepository } from '../../db/repositories/password-resets';
 import { MAX_RESETS_PER_EMAIL } from '../services/accounts/password-reset';
-import { buildTestApp } from '../../test/helpers/test-app';
+import { buildTestApp, publicLinkPattern } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { asPerson, createWorkspace, personIn, signIn, type Person } from '../../test/helpers/console-client';
 import { linkIn, startTestMailSink } from '../../test/helpers/mail-sink';
@@ -29,7 +29,9 @@ afterAll(async () => {
   await testDb.destroy();
 });
 
-const ask = (email: string, remoteAddress = '10.0.0.1') => app.inject({ method: 'POST', url: '/console/api/password-resets', payload: { email }, remoteAddress });
+const ask = (email: string, remoteAddress = '10.0.0.1', headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/console/api/password-resets', payload: { email }, remoteAddress, headers });
+const resetLink = publicLinkPattern('/console/reset-password/[A-Za-z0-9_-]{43}');
 const tokenOf = (link: string) => link.split('/reset-password/')[1] as string;
 
 describe('password reset by mail', () => {
@@ -40,9 +42,18 @@ describe('password reset by mail', () => {
     expect(known.body).toBe(unknown.body);
     const mail = await sink.waitFor((m) => m.to.includes('owner@fern.example'));
     expect(mail.subject).toBe('Set a new Signalbox password');
-    expect(linkIn(mail.text)).toMatch(/^http:\/\/localhost(:\d+)?\/console\/reset-password\/[A-Za-z0-9_-]{43}$/);
+    expect(linkIn(mail.text)).toMatch(resetLink);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sink.messages().filter((m) => m.to.includes('nobody@fern.example'))).toEqual([]);
+  });
+
+  it('builds the mailed link from PUBLIC_URL, whatever Host the request names (no reset poisoning)', async () => {
+    const before = new Set(sink.messages());
+    const forged = await ask('owner@fern.example', '10.0.0.2', { host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'http' });
+    expect(forged.statusCode).toBe(202);
+    const mail = await sink.waitFor((m) => !before.has(m) && m.to.includes('owner@fern.example'));
+    expect(linkIn(mail.text)).toMatch(resetLink);
+    expect(mail.text).not.toContain('attacker');
   });
 
   it('sets a new password once through the link, with the same rules as a change, and ends every session', async () => {

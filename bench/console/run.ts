@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       pipelines: { wakePartitions: noWake },
       conversionRetry,
       adminToken: ADMIN_TOKEN,
+      publicUrl: 'http://127.0.0.1',
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: undefined, from: 'bench@signalbox.example' }),

@@ -58,6 +58,7 @@ async function startIngest(databaseUrl: string): Promise<{ child: Child; url: st
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
     SECRET_KEY,
     // No conversion rule, so no workflow to start: nothing listens there.

@@ -24,7 +24,7 @@ export function workerRunning(worker: Child): Promise<unknown> {
  */
 export async function startBuiltIngest(code: string, env: NodeJS.ProcessEnv, port: number, options: { logLevel?: 'error' | 'warn'; name?: string } = {}): Promise<Child> {
   const { logLevel = 'error', name = 'ingest' } = options;
-  const child = startNodeChild(name, path.join(code, 'api', 'server.js'), { ...env, LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(port), ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+  const child = startNodeChild(name, path.join(code, 'api', 'server.js'), { ...env, LOG_LEVEL: logLevel, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: TEST_ADMIN_TOKEN });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, child).catch(async (error: unknown) => {
     await stopChild(child);
     throw error;

@@ -88,7 +88,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
     );
   try {
     pipeline = await TestPipeline.start(options.pipeline);
-    // Known before the server starts: the OAuth redirect URI names it.
+    // Known before the server starts: its public URL and the OAuth redirect URI name it.
     ingestPort = await reservePort();
     const { port } = ingestPort;
     const ingestUrl = `http://127.0.0.1:${port}`;
@@ -100,6 +100,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
       oauth: { appId: FAKE_TIKTOK_APP_ID, secret: FAKE_TIKTOK_APP_SECRET, redirectUri: `${ingestUrl}/oauth/tiktok/callback`, authUrl: `${pipeline.fake.url}/portal/auth` },
       schedules: pipeline.adStatsSchedules,
       consoleDirectory,
+      publicUrl: ingestUrl,
       workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
       ...options.app?.(pipeline),
     }));

@@ -1,7 +1,7 @@
 import type { DestinationStream } from 'pino';
 import { ingestEnvSchema, loadEnv } from '../../config/env';
 import { startIngestServer, type RunningIngest } from '../../api/server';
-import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from './test-app';
+import { TEST_ADMIN_TOKEN, TEST_PUBLIC_URL, TEST_SECRET_KEY } from './test-app';
 import { trackingScriptFrom } from '../../api/ingest/tracking-script';
 
 /** The ingest server as `node dist/api/server.js` runs it, listening on a free port, configured like the process. */
@@ -15,6 +15,7 @@ export async function startTestIngestServer(
     DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
+    PUBLIC_URL: TEST_PUBLIC_URL,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     SECRET_KEY: TEST_SECRET_KEY,
     TEMPORAL_ADDRESS: temporalAddress,

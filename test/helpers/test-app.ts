@@ -21,6 +21,10 @@ import { createMailer } from '../../notify/mailer';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_SECRET_KEY = '5e'.repeat(32);
+/** The app's `PUBLIC_URL` unless a test gives its own: links it mails or shows start with it. */
+export const TEST_PUBLIC_URL = 'https://signalbox.test.example';
+/** A link under TEST_PUBLIC_URL: `path` (a regular expression's source) follows the origin. */
+export const publicLinkPattern = (path: string) => new RegExp(`^${TEST_PUBLIC_URL.replace(/\./g, '\\.')}${path}$`);
 /** Nothing listens on the discard port: a test that passes no fake TikTok fails fast instead of calling TikTok. */
 const NO_TIKTOK_URL = 'http://127.0.0.1:9';
 
@@ -118,6 +122,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       pipelines: { wakePartitions: starts.wakePartitions },
       conversionRetry,
       adminToken: TEST_ADMIN_TOKEN,
+      publicUrl: TEST_PUBLIC_URL,
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: undefined, from: 'Signalbox <signalbox@test.example>' }),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { MemberService } from '../../services/accounts/members';
 import { jsonBody } from '../../http/fields';
+import type { PublicLinks } from '../../http/public-links';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
 import { emailField, roleField } from '../fields';
@@ -12,7 +13,7 @@ const memberParams = z.object({ userId: z.string().min(1).max(100) });
 const invitationParams = z.object({ invitationId: z.string().min(1).max(100) });
 
 /** `/members` and `/invitations`: everyone sees who has access; only owners change it. */
-export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = async (app, { members }) => {
+export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: PublicLinks }> = async (app, { members, links }) => {
   const owner = { preHandler: needs('owner') };
 
   app.get('/members', async (request) => {
@@ -37,7 +38,7 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
     const { email, role } = parseOrReject(inviteBody, request.body, 'body');
     const invitation = await members.invite(actorOf(request), currentWorkspace(request).id, email, role);
     const { token, ...shown } = invitation;
-    return reply.code(201).send({ ...shown, url: `${request.protocol}://${request.host}/console/invitations/${token}` });
+    return reply.code(201).send({ ...shown, url: links.invitation(token) });
   });
 
   app.delete('/invitations/:invitationId', owner, async (request) => {

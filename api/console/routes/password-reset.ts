@@ -13,7 +13,7 @@ const tokenParams = z.object({ token: z.string().min(1).max(200) });
 export const passwordResetRoutes: FastifyPluginAsync<{ passwordResets: PasswordResetService }> = async (app, { passwordResets }) => {
   app.post('/password-resets', async (request, reply) => {
     const { email } = parseOrReject(requestBody, request.body, 'body');
-    await passwordResets.request(email, request.ip, (token) => `${request.protocol}://${request.host}/console/reset-password/${token}`);
+    await passwordResets.request(email, request.ip);
     return reply.code(202).send({ message: 'If an account uses this address, a link to set a new password is on its way. It works once, for 30 minutes.' });
   });
 

@@ -8,7 +8,7 @@ import { notFound } from '../../http/http-error';
 import { createKeyBody, keyParams } from '../../http/api-keys';
 import { jsonBody } from '../../http/fields';
 import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
-import { TRACKING_SCRIPT_PATH } from '../../http/paths';
+import type { PublicLinks } from '../../http/public-links';
 import type { ApiKeyService } from '../../services/settings/api-keys';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
@@ -23,10 +23,11 @@ export interface SourceRoutesOptions {
   repos: Repositories;
   connections: TikTokConnectionService;
   keys: ApiKeyService;
+  links: PublicLinks;
 }
 
 /** Settings > Sources (spec §4.5 steps 1–2): the TikTok connection, API keys, the tag and the ad URL parameters. */
-export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app, { repos, connections, keys }) => {
+export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app, { repos, connections, keys, links }) => {
   const editor = { preHandler: needs('editor') };
   const owner = { preHandler: needs('owner') };
   const workspaceId = (request: Parameters<typeof currentWorkspace>[0]) => currentWorkspace(request).id;
@@ -93,12 +94,5 @@ export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app,
     return revoked;
   });
 
-  app.get('/install', async (request) => {
-    const origin = `${request.protocol}://${request.host}`;
-    return {
-      ingestUrl: origin,
-      scriptUrl: `${origin}${TRACKING_SCRIPT_PATH}`,
-      adUrlParameters: AD_URL_PARAMETERS,
-    };
-  });
+  app.get('/install', async () => ({ ingestUrl: links.origin, scriptUrl: links.trackingScript, adUrlParameters: AD_URL_PARAMETERS }));
 };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
 import { normalizeEmail } from '../../../db/repositories/users';
 import type { Mailer } from '../../../notify/mailer';
+import type { PublicLinks } from '../../http/public-links';
 import { badRequest, HttpError, notFound } from '../../http/http-error';
 import { hashPassword, passwordProblem } from './passwords';
 
@@ -22,7 +23,7 @@ export interface ResetLog {
  * "Forgot password": a mail with a single-use expiring link to an account's address, answered the same whether or
  * not the address has an account (the mail is sent after the answer), and limited per address and per client.
  */
-export function createPasswordResetService(deps: { db: Knex; repos: Pick<Repositories, 'users' | 'passwordResets' | 'consoleSessions'>; mailer: Mailer; log: ResetLog; now?: () => Date }) {
+export function createPasswordResetService(deps: { db: Knex; repos: Pick<Repositories, 'users' | 'passwordResets' | 'consoleSessions'>; mailer: Mailer; log: ResetLog; links: Pick<PublicLinks, 'passwordReset'>; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
   const { users, passwordResets, consoleSessions } = deps.repos;
 
@@ -35,8 +36,8 @@ export function createPasswordResetService(deps: { db: Knex; repos: Pick<Reposit
   }
 
   return {
-    /** Sends the link when the address has an account; `linkTo` makes the page's URL of a token. */
-    async request(emailTyped: string, address: string, linkTo: (token: string) => string): Promise<void> {
+    /** Sends the link (under `PUBLIC_URL`) when the address has an account. */
+    async request(emailTyped: string, address: string): Promise<void> {
       const email = normalizeEmail(emailTyped);
       const at = now();
       await refuseWhenLimited(email, address, at);
@@ -44,7 +45,7 @@ export function createPasswordResetService(deps: { db: Knex; repos: Pick<Reposit
       const user = await users.findByEmail(email);
       if (user === undefined) return;
       const token = await passwordResets.create(user.id, new Date(at.getTime() + RESET_LINK_MS));
-      const text = `Someone (we hope you) asked to set a new password for ${user.email} on Signalbox.\n\nSet it here; the link works once, for 30 minutes:\n${linkTo(token)}\n\nIf it was not you, ignore this mail: your password stays as it is.`;
+      const text = `Someone (we hope you) asked to set a new password for ${user.email} on Signalbox.\n\nSet it here; the link works once, for 30 minutes:\n${deps.links.passwordReset(token)}\n\nIf it was not you, ignore this mail: your password stays as it is.`;
       deps.mailer.send({ to: [user.email], subject: 'Set a new Signalbox password', text }).catch((error: unknown) => deps.log.warn({ err: error, userId: user.id }, 'could not send the password reset mail'));
     },
 

@@ -1,0 +1,25 @@
+import { TIKTOK_OAUTH_CALLBACK_PATH, TRACKING_SCRIPT_PATH } from './paths';
+
+/** Every link Signalbox mails or shows, built from the configured `PUBLIC_URL`, never from a request's `Host`. */
+export interface PublicLinks {
+  /** `PUBLIC_URL` itself: where the client library, the tracking script and apps send events. */
+  origin: string;
+  trackingScript: string;
+  /** TikTok's OAuth redirect, unless `TIKTOK_OAUTH_REDIRECT_URI` names another. */
+  tiktokOAuthCallback: string;
+  passwordReset(token: string): string;
+  invitation(token: string): string;
+}
+
+/** `publicUrl`: an origin as `config/env.ts` validates it (scheme, host, port; no path, no trailing slash). */
+export function createPublicLinks(publicUrl: string): PublicLinks {
+  const origin = new URL(publicUrl).origin;
+  const consolePage = (path: string) => `${origin}/console/${path}`;
+  return {
+    origin,
+    trackingScript: `${origin}${TRACKING_SCRIPT_PATH}`,
+    tiktokOAuthCallback: `${origin}${TIKTOK_OAUTH_CALLBACK_PATH}`,
+    passwordReset: (token) => consolePage(`reset-password/${encodeURIComponent(token)}`),
+    invitation: (token) => consolePage(`invitations/${encodeURIComponent(token)}`),
+  };
+}
