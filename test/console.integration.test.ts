@@ -44,6 +44,8 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
   it('sends a person without a session to sign in, signs in with the keyboard, and comes back', async () => {
     await page.goto(`${ingestUrl}/console/w/${workspaceId}/rules`);
     await page.waitForURL(/\/console\/sign-in\?next=/);
+    // The page's code loads after the address changes (each page is its own chunk).
+    await page.getByRole('heading', { name: 'Sign in to Signalbox' }).waitFor();
     expect(await focusedName()).toBe('email');
     await page.keyboard.type(OWNER.email);
     await page.keyboard.press('Tab');

@@ -1,29 +1,18 @@
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Loading } from './components/bits';
 import { notify, Toasts } from './components/Toasts';
-import { AccountPage } from './pages/Account';
-import { AdsPage } from './pages/Ads';
-import { AlertsPage } from './pages/Alerts';
-import { ConversionPage } from './pages/Conversion';
-import { ConversionsPage } from './pages/Conversions';
-import { DebuggerPage } from './pages/Debugger';
-import { ForgotPasswordPage } from './pages/ForgotPassword';
-import { InvitationPage } from './pages/Invitation';
-import { OverviewPage } from './pages/Overview';
-import { PeoplePage } from './pages/People';
-import { ResetPasswordPage } from './pages/ResetPassword';
-import { RulesPage } from './pages/Rules';
-import { SettingsPage } from './pages/Settings';
-import { SignInPage } from './pages/SignIn';
-import { SourcesPage } from './pages/Sources';
-import { TestModePage } from './pages/TestMode';
 import { useMe } from './session';
 import { Shell } from './Shell';
 import './styles.css';
+
+/** A page's code loads when its route is first visited, so the first load carries only the shell and that page. */
+function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return { lazy: async () => ({ Component: (await load())[name] }) };
+}
 
 function Home() {
   const me = useMe();
@@ -42,28 +31,28 @@ function Home() {
 
 const router = createBrowserRouter(
   [
-    { path: '/sign-in', element: <SignInPage /> },
-    { path: '/invitations/:token', element: <InvitationPage /> },
-    { path: '/forgot-password', element: <ForgotPasswordPage /> },
-    { path: '/reset-password/:token', element: <ResetPasswordPage /> },
+    { path: '/sign-in', ...page(() => import('./pages/SignIn'), 'SignInPage') },
+    { path: '/invitations/:token', ...page(() => import('./pages/Invitation'), 'InvitationPage') },
+    { path: '/forgot-password', ...page(() => import('./pages/ForgotPassword'), 'ForgotPasswordPage') },
+    { path: '/reset-password/:token', ...page(() => import('./pages/ResetPassword'), 'ResetPasswordPage') },
     { path: '/', element: <Home /> },
-    { path: '/account', element: <AccountPage /> },
+    { path: '/account', ...page(() => import('./pages/Account'), 'AccountPage') },
     {
       path: '/w/:ws',
       element: <Shell />,
       children: [
         { index: true, element: <Navigate to="overview" replace /> },
-        { path: 'overview', element: <OverviewPage /> },
-        { path: 'sources', element: <SourcesPage /> },
-        { path: 'rules', element: <RulesPage /> },
-        { path: 'test', element: <TestModePage /> },
-        { path: 'conversions', element: <ConversionsPage /> },
-        { path: 'conversions/:id', element: <ConversionPage /> },
-        { path: 'debugger', element: <DebuggerPage /> },
-        { path: 'people', element: <PeoplePage /> },
-        { path: 'ads', element: <AdsPage /> },
-        { path: 'alerts', element: <AlertsPage /> },
-        { path: 'settings', element: <SettingsPage /> },
+        { path: 'overview', ...page(() => import('./pages/Overview'), 'OverviewPage') },
+        { path: 'sources', ...page(() => import('./pages/Sources'), 'SourcesPage') },
+        { path: 'rules', ...page(() => import('./pages/Rules'), 'RulesPage') },
+        { path: 'test', ...page(() => import('./pages/TestMode'), 'TestModePage') },
+        { path: 'conversions', ...page(() => import('./pages/Conversions'), 'ConversionsPage') },
+        { path: 'conversions/:id', ...page(() => import('./pages/Conversion'), 'ConversionPage') },
+        { path: 'debugger', ...page(() => import('./pages/Debugger'), 'DebuggerPage') },
+        { path: 'people', ...page(() => import('./pages/People'), 'PeoplePage') },
+        { path: 'ads', ...page(() => import('./pages/Ads'), 'AdsPage') },
+        { path: 'alerts', ...page(() => import('./pages/Alerts'), 'AlertsPage') },
+        { path: 'settings', ...page(() => import('./pages/Settings'), 'SettingsPage') },
       ],
     },
     { path: '*', element: <Navigate to="/" replace /> },

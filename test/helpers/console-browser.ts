@@ -23,7 +23,12 @@ export const OWNER = { email: 'owner@fern.example', password: 'a long enough pas
 
 /** The console as `npm run build` makes it, built afresh for this run. */
 function buildConsole(outDir: string): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: path.join(ROOT, 'console'), stdio: 'inherit' });
+  // NODE_ENV is jest's `test` here: without `production` Vite would build React's development code, not what ships.
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], {
+    cwd: path.join(ROOT, 'console'),
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 interface Box {

@@ -1,5 +1,5 @@
-import { Fragment, useEffect, useState, type ReactNode } from 'react';
-import { Button, Dialog, DialogTrigger, Heading, Modal } from 'react-aria-components';
+import { Fragment, useEffect, useState } from 'react';
+import { Button } from 'react-aria-components';
 import { notify } from './Toasts';
 
 /** Copies `text`; says "Copied" for two seconds, so a second copy is confirmed too. */
@@ -24,39 +24,6 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     >
       {copied ? 'Copied' : label}
     </Button>
-  );
-}
-
-/** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: string; children: ReactNode; confirm: string; onConfirm: () => void }) {
-  return (
-    <DialogTrigger>
-      <Button className="button small danger">{label}</Button>
-      <Modal className="modal" isDismissable>
-        <Dialog className="dialog">
-          {({ close }) => (
-            <>
-              <Heading slot="title">{title}</Heading>
-              <div>{children}</div>
-              <div className="actions">
-                <Button className="button" onPress={close} autoFocus>
-                  Cancel
-                </Button>
-                <Button
-                  className="button danger"
-                  onPress={() => {
-                    onConfirm();
-                    close();
-                  }}
-                >
-                  {confirm}
-                </Button>
-              </div>
-            </>
-          )}
-        </Dialog>
-      </Modal>
-    </DialogTrigger>
   );
 }
 

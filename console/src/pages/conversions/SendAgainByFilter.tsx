@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Dialog, Heading, Modal } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { api, get } from '../../api';
 import { FormError } from '../../components/Form';
 import { Loading } from '../../components/bits';
+import { LazyModal } from '../../components/LazyModal';
 import { canEdit, roleTooLow, useWorkspace } from '../../session';
 
 interface SendAgainCount {
@@ -54,9 +55,7 @@ export function SendAgainByFilter({ filter, onSent }: { filter: URLSearchParams;
         Send again…
       </Button>
       <span className="muted">{why ?? 'Every failed or skipped conversion this filter selects.'}</span>
-      <Modal className="modal" isDismissable isOpen={open} onOpenChange={setOpen}>
-        <Dialog className="dialog">
-          <Heading slot="title">Send again by this filter?</Heading>
+      <LazyModal isOpen={open} title="Send again by this filter?" onClose={() => setOpen(false)}>
           {count.isPending && <Loading what="how many match" />}
           {count.isError && <FormError error={count.error} />}
           {count.data && (
@@ -85,8 +84,7 @@ export function SendAgainByFilter({ filter, onSent }: { filter: URLSearchParams;
               {count.data && n > 0 && !tooMany ? `Send ${plural(n, 'conversion')} again` : 'Send again'}
             </Button>
           </div>
-        </Dialog>
-      </Modal>
+      </LazyModal>
     </div>
   );
 }
