@@ -116,6 +116,12 @@ const mail = {
     .default('Signalbox <signalbox@localhost>'),
 };
 
+/**
+ * Whether alert webhooks may be on internal addresses (notify/webhook-target.ts): refused by default, checked by the
+ * API when a URL is saved and by the worker when it connects; the dev stack allows them.
+ */
+const alertWebhookInternalAddresses = z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('refuse');
+
 const PORT_RULE = 'must be a port number from 1 to 65535';
 const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
 
@@ -145,6 +151,7 @@ export const ingestEnvSchema = z.object({
   TIKTOK_API_URL: tiktokApiUrl,
   ...tiktokOAuth,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...mail,
   ...temporal,
 });
@@ -162,8 +169,7 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
   ...mail,
-  /** Whether alert webhooks may be on internal addresses (notify/webhook.ts): `refuse` where workspace users are not the operator's own people. */
-  ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...temporal,
 });
 
