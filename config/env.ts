@@ -102,6 +102,12 @@ const temporal = {
 };
 
 /**
+ * Whether alert webhooks may be on internal addresses (notify/webhook-target.ts): refused by default, checked by the
+ * API when a URL is saved and by the worker when it connects; the dev stack allows them.
+ */
+const alertWebhookInternalAddresses = z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('refuse');
+
+/**
  * Outgoing mail (alerts, password resets). Without SMTP_URL nothing is sent: alerts by email and reset links are
  * recorded as failed with the reason. The dev stack points it at its local outbox.
  */
@@ -115,12 +121,6 @@ const mail = {
     .regex(/^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, e.g. alerts@shop.example or "Signalbox <alerts@shop.example>"')
     .default('Signalbox <signalbox@localhost>'),
 };
-
-/**
- * Whether alert webhooks may be on internal addresses (notify/webhook-target.ts): refused by default, checked by the
- * API when a URL is saved and by the worker when it connects; the dev stack allows them.
- */
-const alertWebhookInternalAddresses = z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('refuse');
 
 const PORT_RULE = 'must be a port number from 1 to 65535';
 const listenPort = z.coerce.number({ error: PORT_RULE }).int(PORT_RULE).min(1, PORT_RULE).max(65535, PORT_RULE);
