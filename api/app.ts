@@ -11,6 +11,7 @@ import { createPasswordResetService } from './services/accounts/password-reset';
 import { createPublicLinks } from './http/public-links';
 import { createAlertSettingsService } from './services/alerts/alert-settings';
 import type { Mailer } from '../notify/mailer';
+import type { WebhookTargetRule } from '../notify/webhook-target';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
 import { MAX_PATH_PARAMETER_LENGTH, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
@@ -59,6 +60,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Erasure of a person's data (settings API). */
   erasures: ErasureService;
+  /** `ALERT_WEBHOOK_INTERNAL_ADDRESSES`, checked when an alert webhook URL is saved; default: internal addresses refused. */
+  alertWebhooks?: WebhookTargetRule;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8), with bursts of 1,000 more. */
@@ -120,7 +123,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     members,
     conversionRetry: deps.conversionRetry,
     erasures: deps.erasures,
-    alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos }),
+    alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos, webhookTargets: deps.alertWebhooks ?? { internalAddresses: 'refuse' } }),
     passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
     links,
     workflowLink: deps.workflowLink,

@@ -97,6 +97,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }),
+      alertWebhooks: { internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES },
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
     },

@@ -15,10 +15,13 @@ describe('loadEnv', () => {
     expect(env.TEMPORAL_NAMESPACE).toBe('default');
   });
 
-  it('lets alert webhooks reach internal addresses unless told to refuse them', () => {
-    expect(loadEnv(workerEnvSchema, valid).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('allow');
-    expect(loadEnv(workerEnvSchema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'refuse' }).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('refuse');
-    expect(() => loadEnv(workerEnvSchema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'deny' })).toThrow('ALERT_WEBHOOK_INTERNAL_ADDRESSES must be allow or refuse');
+  it.each([
+    ['API', ingestEnvSchema],
+    ['worker', workerEnvSchema],
+  ] as const)('the %s refuses internal webhook addresses unless told to allow them', (_process, schema) => {
+    expect(loadEnv(schema, valid).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('refuse');
+    expect(loadEnv(schema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'allow' }).ALERT_WEBHOOK_INTERNAL_ADDRESSES).toBe('allow');
+    expect(() => loadEnv(schema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'deny' })).toThrow('ALERT_WEBHOOK_INTERNAL_ADDRESSES must be allow or refuse');
   });
 
   it('reads the mail server and sender, and names a malformed one', () => {

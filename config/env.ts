@@ -102,6 +102,12 @@ const temporal = {
 };
 
 /**
+ * Whether alert webhooks may be on internal addresses (notify/webhook-target.ts): refused by default, checked by the
+ * API when a URL is saved and by the worker when it connects; the dev stack allows them.
+ */
+const alertWebhookInternalAddresses = z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('refuse');
+
+/**
  * Outgoing mail (alerts, password resets). Without SMTP_URL nothing is sent: alerts by email and reset links are
  * recorded as failed with the reason. The dev stack points it at its local outbox.
  */
@@ -163,6 +169,7 @@ export const ingestEnvSchema = z.object({
   TIKTOK_API_URL: tiktokApiUrl,
   ...tiktokOAuth,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...mail,
   ...temporal,
 });
@@ -180,8 +187,7 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
   ...mail,
-  /** Whether alert webhooks may be on internal addresses (notify/webhook.ts): `refuse` where workspace users are not the operator's own people. */
-  ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...temporal,
 });
 

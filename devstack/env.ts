@@ -19,6 +19,8 @@ export const devStackEnvSchema = z.object({
   MAIL_SINK_PORT: z.coerce.number().int().min(1).max(65535).default(2525),
   /** The worker's /healthz, /readyz and /metrics. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
+  /** The services refuse internal webhook addresses by default; on this machine a webhook may be a local chat server. */
+  ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),
   SIGNALBOX_DATA_DIR: z.string().min(1).default('.signalbox'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -116,7 +116,14 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     smtpUrl = sink.url;
   }
 
-  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey, SMTP_URL: smtpUrl };
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE,
+    SECRET_KEY: state.secretKey,
+    SMTP_URL: smtpUrl,
+    ALERT_WEBHOOK_INTERNAL_ADDRESSES: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES,
+  };
   await assertPortFree(env.WORKER_HEALTH_PORT, "worker's health server", 'WORKER_HEALTH_PORT');
   const workerHealthUrl = `http://${HOST}:${env.WORKER_HEALTH_PORT}`;
   const worker = track(

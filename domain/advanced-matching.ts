@@ -3,12 +3,22 @@ import { isSha256Hex, sha256Hex } from './hashing';
 import type { TrackedMessage } from './message';
 
 /**
- * TikTok's advanced-matching keys beyond email and phone (reference §1.3): each normalised, then SHA-256. TikTok's
- * Events API documentation lists them as hashed; integrations disagree on city, state and country (RS and SEG send
- * them plain), so Signalbox follows TikTok's documentation and hashes all six.
+ * TikTok's advanced-matching keys beyond email and phone (reference §1.3). First and last name and ZIP code go as the
+ * SHA-256 of the normalised value; city, state and country go normalised but NOT hashed, as both maintained
+ * integrations send them (the reference lists them "not hashed by RS/SEG"):
+ * - Segment's TikTok Conversions destination (segmentio/action-destinations @ 970a17e,
+ *   `packages/destination-actions/src/destinations/tiktok-conversions/reportWebEvent/formatter.ts` and `utils.ts`):
+ *   `formatAddress` (city, state, country) lower-cases and strips non-alphanumerics without hashing; `formatString`
+ *   (first_name, last_name, zip_code) strips spaces, lower-cases and hashes.
+ * - RudderStack (rudderlabs/rudder-transformer @ c98d160, `src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json`):
+ *   `user.city`, `user.state`, `user.country` copied as sent; first_name, last_name and zip_code hashed.
+ * No TikTok text on these keys was found, so how TikTok normalises them is UNVERIFIED; Signalbox keeps the letters
+ * of every alphabet ("München" → "münchen") where Segment keeps only A–Z, and sends countries as ISO codes.
  */
 export type PersonKey = 'first_name' | 'last_name' | 'city' | 'state' | 'country' | 'zip_code';
 export const PERSON_KEYS: readonly PersonKey[] = ['first_name', 'last_name', 'city', 'state', 'country', 'zip_code'];
+/** The keys TikTok takes as SHA-256; the others go in plain text. */
+const HASHED: ReadonlySet<PersonKey> = new Set(['first_name', 'last_name', 'zip_code']);
 
 export type PersonKeys = Partial<Record<PersonKey, string>>;
 
@@ -57,16 +67,24 @@ const NORMALISE: Record<PersonKey, (text: string) => string | undefined> = {
   zip_code: normalizeZip,
 };
 
-/** The SHA-256 of the key's normalised value; a value the sender already hashed passes through; junk is dropped. */
-export function hashPersonKey(key: PersonKey, raw: unknown): string | undefined {
+/**
+ * What TikTok receives for the key: the SHA-256 of the normalised name or ZIP code (a value the sender already hashed
+ * passes through), the normalised city, state or country in plain text (a hash there could match nothing, so it is
+ * dropped); junk is dropped.
+ */
+export function personKeyValue(key: PersonKey, raw: unknown): string | undefined {
   if (typeof raw === 'number' && Number.isFinite(raw)) raw = String(raw);
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  if (isSha256Hex(raw.trim())) return raw.trim().toLowerCase();
-  const normalised = NORMALISE[key](raw);
-  return normalised === undefined || normalised === '' ? undefined : sha256Hex(normalised);
+  const hashedBySender = isSha256Hex(raw.trim());
+  if (!HASHED.has(key)) return hashedBySender ? undefined : nonEmpty(NORMALISE[key](raw));
+  if (hashedBySender) return raw.trim().toLowerCase();
+  const normalised = nonEmpty(NORMALISE[key](raw));
+  return normalised === undefined ? undefined : sha256Hex(normalised);
 }
 
-/** Segment's spellings of each key in `traits` (and `traits.address` for the address keys). */
+const nonEmpty = (text: string | undefined) => (text === '' ? undefined : text);
+
+/** The spellings of each key: Segment's (`firstName`, `address.postalCode`) and the snake_case and lower-case ones other libraries send. */
 const NAME_SPELLINGS: Record<'first_name' | 'last_name', readonly string[]> = {
   first_name: ['firstName', 'first_name', 'firstname'],
   last_name: ['lastName', 'last_name', 'lastname'],
@@ -75,7 +93,7 @@ const ADDRESS_SPELLINGS: Record<'city' | 'state' | 'country' | 'zip_code', reado
   city: ['city'],
   state: ['state'],
   country: ['country'],
-  zip_code: ['postalCode', 'postal_code', 'zip', 'zipCode', 'zip_code'],
+  zip_code: ['postalCode', 'postal_code', 'postalcode', 'zip', 'zipCode', 'zip_code', 'zipcode'],
 };
 
 function first(source: Json | undefined, spellings: readonly string[]): unknown {
@@ -87,19 +105,21 @@ function first(source: Json | undefined, spellings: readonly string[]): unknown 
 }
 
 /**
- * The person's name and address as the message gives them (`traits`, then `context.traits`: Segment's `firstName`,
- * `lastName` and `address.{city,state,country,postalCode}`), normalised and hashed.
+ * The person's name and address as the message gives them, in `traits`, then `context.traits`: Segment's
+ * `firstName`, `lastName` and `address.{city,state,country,postalCode}`, or the address keys written flat beside
+ * the name (`city`, `state`, `zip`, `country`), as several libraries send them. Names and ZIP code hashed.
  */
 export function readPersonKeys(message: TrackedMessage): PersonKeys {
   const sources = [message.traits, record(message.context?.traits)];
   const keys: PersonKeys = {};
   const add = (key: PersonKey, raw: unknown) => {
-    const hashed = hashPersonKey(key, raw);
-    if (hashed !== undefined) keys[key] = hashed;
+    const value = personKeyValue(key, raw);
+    if (value !== undefined) keys[key] = value;
   };
   for (const key of ['first_name', 'last_name'] as const) add(key, sources.map((s) => first(s, NAME_SPELLINGS[key])).find((v) => v !== undefined));
   for (const key of ['city', 'state', 'country', 'zip_code'] as const) {
-    add(key, sources.map((s) => first(record(s?.address), ADDRESS_SPELLINGS[key])).find((v) => v !== undefined));
+    const spellings = ADDRESS_SPELLINGS[key];
+    add(key, sources.map((s) => first(record(s?.address), spellings) ?? first(s, spellings)).find((v) => v !== undefined));
   }
   return keys;
 }

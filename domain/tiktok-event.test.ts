@@ -30,8 +30,19 @@ describe('readContents', () => {
 
 describe('commerce properties sent', () => {
   it.each<[string, Record<string, unknown>, TikTokProperties]>([
-    ['contents as products by default', { products: [{ product_id: 'F-1' }] }, { contents: [{ content_id: 'F-1' }], content_type: 'product' }],
-    ["the sender's product_group", { content_type: 'product_group', contents: [{ content_id: 'G-7' }] }, { contents: [{ content_id: 'G-7' }], content_type: 'product_group' }],
+    ['contents as products by default', { products: [{ product_id: 'F-1' }] }, { contents: [{ content_id: 'F-1' }], content_ids: ['F-1'], num_items: 1, content_type: 'product' }],
+    ["the sender's product_group", { content_type: 'product_group', contents: [{ content_id: 'G-7' }] }, { contents: [{ content_id: 'G-7' }], content_ids: ['G-7'], num_items: 1, content_type: 'product_group' }],
+    [
+      'content_ids and num_items from the contents, in order, when the sender gives neither',
+      { contents: [{ content_id: 'F-1', quantity: 2 }, { content_name: 'Gift wrap' }, { content_id: 'F-9' }] },
+      { contents: [{ content_id: 'F-1', quantity: 2 }, { content_name: 'Gift wrap' }, { content_id: 'F-9' }], content_ids: ['F-1', 'F-9'], num_items: 2, content_type: 'product' },
+    ],
+    [
+      "the sender's content_ids and num_items over the ones the contents give",
+      { products: [{ sku: 'F-1' }, { sku: 'F-2' }], content_ids: ['G-7'], num_items: 5 },
+      { contents: [{ content_id: 'F-1' }, { content_id: 'F-2' }], content_ids: ['G-7'], num_items: 5, content_type: 'product' },
+    ],
+    ['no content_ids or num_items from contents without IDs', { contents: [{ content_name: 'Fern', price: 8 }] }, { contents: [{ content_name: 'Fern', price: 8 }], content_type: 'product' }],
     ['contentType in camelCase', { contentType: 'Product_Group', content_ids: ['G-7'] }, { content_ids: ['G-7'], content_type: 'product_group' }],
     ['content_ids as strings, one ID as a list', { content_ids: 1077218 }, { content_ids: ['1077218'], content_type: 'product' }],
     ['num_items as an integer', { num_items: '3' }, { num_items: 3 }],

@@ -96,6 +96,13 @@ function customProperties(properties: Record<string, unknown>): Record<string, u
   return kept;
 }
 
+/**
+ * The event's properties. When the sender gives `contents` or `products` but no `content_ids` / `num_items`, they are
+ * derived from the contents as RudderStack derives them (rudder-transformer @ c98d160,
+ * `src/v0/destinations/tiktok_ads/transformV2.js`: the contents' IDs in order, and how many there are; it spells the
+ * first `contents_ids`, TikTok's field is `content_ids`, reference §1.4). TikTok needs `content_ids` to match a
+ * catalog (video shopping ads).
+ */
 function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTokProperties {
   const source = message.properties ?? {};
   const properties: TikTokProperties = facts.custom ? customProperties(source) : {};
@@ -103,11 +110,13 @@ function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTo
   if (facts.currency !== null) properties.currency = facts.currency;
   const contents = readContents(source);
   if (contents !== undefined) properties.contents = contents;
-  const contentIds = readContentIds(source);
+  const idsInContents = contents?.flatMap((content) => (content.content_id === undefined ? [] : [content.content_id]));
+  const derived = idsInContents !== undefined && idsInContents.length > 0 ? idsInContents : undefined;
+  const contentIds = readContentIds(source) ?? derived;
   if (contentIds !== undefined) properties.content_ids = contentIds;
   const contentType = readContentType(source) ?? (contents !== undefined || contentIds !== undefined ? 'product' : undefined);
   if (contentType !== undefined) properties.content_type = contentType;
-  const numItems = readNumItems(source);
+  const numItems = readNumItems(source) ?? derived?.length;
   if (numItems !== undefined) properties.num_items = numItems;
   const orderId = text(source.order_id);
   if (orderId !== undefined) properties.order_id = orderId;

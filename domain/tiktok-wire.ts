@@ -19,10 +19,10 @@ export interface TikTokUser {
   /** Advanced matching (§1.3): SHA-256 of the lower-cased name without spaces or punctuation. */
   first_name?: string;
   last_name?: string;
-  /** SHA-256 of the lower-cased city, state or region without spaces or punctuation. */
+  /** Lower-cased city, state or region without spaces or punctuation, NOT hashed (advanced-matching.ts says why). */
   city?: string;
   state?: string;
-  /** SHA-256 of the ISO 3166-1 alpha-2 code, lower-case. */
+  /** ISO 3166-1 alpha-2 code, lower-case, NOT hashed. */
   country?: string;
   /** SHA-256 of the postal code, lower-case, without spaces or dashes. */
   zip_code?: string;

@@ -15,6 +15,7 @@ import {
 import type { Workspace } from '../db/repositories/workspaces';
 import { daysIn } from '../domain/report-window';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';
+import { dayIn } from '../devstack/tiktok-fake/report/dates';
 import { track } from './helpers/messages';
 import { TEST_SECRET_KEY, TestPipeline } from './helpers/pipeline';
 
@@ -145,7 +146,8 @@ describe('statistics pull and figures', () => {
     const click = await pipeline.fake.click(RETARGETING_AD);
     await pipeline.ingest(ws, [{ type: 'page', messageId: randomBytes(8).toString('hex'), anonymousId: 'loop-visitor', timestamp: new Date().toISOString(), context: { page: { url: click.landingUrl } } }]);
     const [conversion] = await pipeline.ingest(ws, [track('purchase', { anonymousId: 'loop-visitor' }, { order_id: `loop-${ws.id}`, total: 129.9, currency: 'USD' })]);
-    expect(await pipeline.settled(conversion!)).toMatchObject({
+    const settled = await pipeline.settled(conversion!);
+    expect(settled).toMatchObject({
       status: 'delivered',
       ttclid: click.ttclid,
       click_campaign_id: SPRING_SALE,
@@ -158,14 +160,15 @@ describe('statistics pull and figures', () => {
     // The workspace's 30-day attribution window is longer than the 28-day minimum: 30 days × (2 campaigns, 3 ad groups, 4 ads).
     expect(summary.window && daysIn(summary.window)).toBe(30);
     expect(summary.rows).toBe(30 * (2 + 3 + 4));
-    const today = new Date().toISOString().slice(0, 10);
+    // The purchase's day in the advertiser's zone (the fake's first advertiser reports in UTC), not "today".
+    const purchaseDay = dayIn(settled.event_time, 'Etc/GMT');
     const reports = createAdReportService({ repos: pipeline.repos });
     const byCampaign = await reports.report(ws.id, { level: 'campaign', from: summary.window!.startDate, to: summary.window!.endDate });
     const spring = byCampaign.rows.find((r) => r.entityId === SPRING_SALE);
     expect(spring).toMatchObject({ name: 'Spring sale', status: 'CAMPAIGN_STATUS_DELIVERY_OK', conversions: 1, conversionValue: '129.9', deliveredConversions: 1, deliveredValue: '129.9' });
     expect(byCampaign.rows.find((r) => r.entityId === '1800000000000000002')).toMatchObject({ name: 'Brand awareness', conversions: 0, deliveredConversions: 0, deliveredValue: null });
-    const adDay = await reports.report(ws.id, { level: 'ad', from: today, to: today, granularity: 'day', campaignId: SPRING_SALE });
-    expect(adDay.rows.find((r) => r.entityId === RETARGETING_AD)).toMatchObject({ date: today, adgroupId: '1810000000000000002', campaignId: SPRING_SALE, conversions: 1, deliveredConversions: 1 });
+    const adDay = await reports.report(ws.id, { level: 'ad', from: purchaseDay, to: purchaseDay, granularity: 'day', campaignId: SPRING_SALE });
+    expect(adDay.rows.find((r) => r.entityId === RETARGETING_AD)).toMatchObject({ date: purchaseDay, adgroupId: '1810000000000000002', campaignId: SPRING_SALE, conversions: 1, deliveredConversions: 1 });
 
     // Re-pulling overwrites instead of adding, and corrects a figure that changed since.
     const countRows = async () => Number((await pipeline.database.db('ad_stats_daily').where({ workspace_id: ws.id }).count({ n: '*' }))[0]?.n);

@@ -4,6 +4,7 @@ import type { MailSink } from '../devstack/mail-sink';
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import type { Workspace } from '../db/repositories/workspaces';
 import { createMailer } from '../notify/mailer';
+import type { WebhookTargetRule } from '../notify/webhook-target';
 import { OWNER, startConsoleInBrowser, type ConsoleInBrowser } from './helpers/console-browser';
 import { linkIn, startTestMailSink } from './helpers/mail-sink';
 import { TEST_MAIL_FROM, type TestPipeline } from './helpers/pipeline';
@@ -21,6 +22,11 @@ let sink: MailSink;
 let webhook: WebhookReceiver;
 let pipeline: TestPipeline;
 let page: Page;
+/**
+ * The API's ALERT_WEBHOOK_INTERNAL_ADDRESSES: `refuse`, the default, until the first test has seen an internal address
+ * refused; then `allow`, as the dev stack sets it, so that the webhook can be the receiver on this machine.
+ */
+const alertWebhooks: WebhookTargetRule = { internalAddresses: 'refuse' };
 
 beforeAll(async () => {
   sink = await startTestMailSink();
@@ -28,7 +34,7 @@ beforeAll(async () => {
   session = await startConsoleInBrowser({
     artifacts: 'console-alerts',
     pipeline: { smtpUrl: sink.url },
-    app: () => ({ mailer: createMailer({ smtpUrl: sink.url, from: TEST_MAIL_FROM }) }),
+    app: () => ({ mailer: createMailer({ smtpUrl: sink.url, from: TEST_MAIL_FROM }), alertWebhooks }),
   });
   ({ pipeline, page } = session);
 });
@@ -44,7 +50,7 @@ afterAll(() =>
 const evaluateAlerts = () => pipeline.client.workflow.execute('alertsWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `alerts-${randomBytes(4).toString('hex')}` });
 
 describe('alerts and password reset in the console, in Chromium', () => {
-  it('sets up a webhook and an email alert, a refused URL named beside its field', async () => {
+  it('refuses a webhook on an internal address when it is saved, with the reason beside the field', async () => {
     await session.signInAsOwner();
     await session.open('alerts');
     await page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
@@ -53,6 +59,19 @@ describe('alerts and password reset in the console, in Chromium', () => {
 
     await page.getByText('Email', { exact: true }).click();
     await page.getByText('Webhook (Slack-compatible)').click();
+    const field = page.getByLabel('Webhook URL');
+    await field.fill('https://169.254.169.254/latest/meta-data/');
+    await page.getByRole('button', { name: 'Save alerts' }).click();
+    const besideField = page.locator('.field').filter({ has: field }).locator('.field-error');
+    await besideField.filter({ hasText: 'must reach a public address' }).waitFor();
+    expect(await besideField.textContent()).toBe('must reach a public address: 169.254.169.254 is a link-local address, where clouds serve instance metadata, which this server does not call');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await session.shots('02-alerts-internal-webhook-refused');
+    expect(await pipeline.repos.alertSettings.get(session.workspaceId)).toMatchObject({ emailEnabled: false, webhookUrl: null });
+  });
+
+  it('sets up a webhook and an email alert, a refused URL named beside its field', async () => {
+    alertWebhooks.internalAddresses = 'allow';
     await session.refusedThenOneClick(page.getByLabel('Webhook URL'), { value: 'http://hooks.slack.example/x', message: 'must be an https:// URL' }, webhook.url, 'Save alerts');
     await session.toast('Alerts saved');
     await page.getByText(`Saved: http://127.0.0.1:${new URL(webhook.url).port}/…XXXX`).waitFor();
@@ -85,7 +104,7 @@ describe('alerts and password reset in the console, in Chromium', () => {
       'ongoing',
       expect.stringMatching(/^Email: sent .*Webhook: sent /),
     ]);
-    await session.shots('02-alerts-incident');
+    await session.shots('03-alerts-incident');
   });
 
   it('resets the password through the mailed link, which ends the session, and signs in with the new one', async () => {
@@ -95,14 +114,14 @@ describe('alerts and password reset in the console, in Chromium', () => {
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByRole('status').filter({ hasText: 'If an account uses this address' }).waitFor();
-    await session.shots('03-forgot-password');
+    await session.shots('04-forgot-password');
 
     const mail = await sink.waitFor((m) => m.to.includes(OWNER.email) && m.subject === 'Set a new Signalbox password');
     await page.goto(linkIn(mail.text));
     await page.getByText(`For ${OWNER.email}.`).waitFor();
     await session.refusedThenOneClick(page.getByLabel('New password', { exact: true }), { value: 'short', message: 'must be at least 12 characters' }, NEW_PASSWORD, 'Set the password');
     await page.getByRole('status').filter({ hasText: 'Your password is set.' }).waitFor();
-    await session.shots('04-password-set');
+    await session.shots('05-password-set');
 
     await page.getByRole('link', { name: 'Sign in with it' }).click();
     await page.getByLabel('Email').fill(OWNER.email);
@@ -133,6 +152,6 @@ describe('alerts and password reset in the console, in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Save alerts' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Webhook URL').isEditable()).toBe(false);
     await page.getByRole('row').filter({ hasText: 'TikTok needs to be connected again' }).waitFor();
-    await session.shots('05-alerts-viewer');
+    await session.shots('06-alerts-viewer');
   });
 });

@@ -33,6 +33,8 @@ const toast = (text: string) => session.toast(text);
 const open = (pagePath: string) => session.open(pagePath);
 const focusedName = () => session.focusedName();
 const refusedThenOneClick: ConsoleInBrowser['refusedThenOneClick'] = (...args) => session.refusedThenOneClick(...args);
+/** What the page put on the clipboard. */
+const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
 
 function send(body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${ingestUrl}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -119,16 +121,17 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
 
   it('puts a new browser key into the tracking tag, copies it, and sends the person to the allowed origins beside it', async () => {
     const tag = page.locator('pre.code').filter({ hasText: 'data-key' });
-    expect(await tag.textContent()).toContain('data-key="YOUR_BROWSER_KEY"');
+    const script = (key: string) => `<script async src="${ingestUrl}/js/v1/signalbox.js" data-key="${key}"></script>`;
+    expect(await tag.textContent()).toBe(`<!-- Signalbox: replace YOUR_BROWSER_KEY with a browser key: create one on Signalbox's Sources page, under API keys -->\n${script('YOUR_BROWSER_KEY')}`);
     await page.getByLabel('Key name').fill('web');
     await page.getByLabel('Kind', { exact: true }).selectOption('browser');
     await page.getByRole('button', { name: 'Create key' }).click();
     const browserKey = (await page.locator('code.secret').filter({ hasText: 'pk_' }).textContent()) ?? '';
-    expect(await tag.textContent()).toBe(`<script async src="${ingestUrl}/js/v1/signalbox.js" data-key="${browserKey}"></script>`);
+    expect(await tag.textContent()).toBe(script(browserKey));
 
     await page.getByRole('button', { name: 'Copy the tag' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(await tag.textContent());
+    expect(await clipboard()).toBe(script(browserKey));
     // "Copied" goes back by itself, so copying again is confirmed again.
     await page.getByRole('button', { name: 'Copy the tag' }).waitFor();
 
@@ -139,10 +142,15 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await toast('Allowed origins saved');
     await shots('02-sources');
 
-    // Keys are shown once: after a reload the tag names the key to paste by its first characters.
+    // Keys are shown once: after a reload the tag copied holds a placeholder, never a shortened key, and says which key goes there.
     await page.reload();
-    await page.getByText('Paste the browser key “web” you saved').waitFor();
-    expect(await tag.textContent()).toContain(`data-key="${browserKey.slice(0, 9)}…"`);
+    await page.getByText(`Paste the browser key “web” you saved (it starts ${browserKey.slice(0, 9)}) in place of YOUR_BROWSER_KEY`).waitFor();
+    await page.getByRole('button', { name: 'Copy the tag' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await clipboard();
+    expect(copied).not.toMatch(/…|\.\.\./);
+    expect(copied).toBe(`<!-- Signalbox: replace YOUR_BROWSER_KEY with your browser key that starts ${browserKey.slice(0, 9)} (Signalbox shows a key only once) -->\n${script('YOUR_BROWSER_KEY')}`);
+    await shots('02-sources-after-reload');
   });
 
   it('creates a purchase rule with the keyboard, and a refused value is named beside its field', async () => {

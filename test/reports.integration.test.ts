@@ -5,6 +5,8 @@ import { DEFAULT_FAKE_TIKTOK_SEED, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTI
 import type { Workspace } from '../db/repositories/workspaces';
 import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 import type { AdStatsPullSummary } from '../workflows/ad-stats-pull';
+import { dayIn } from '../devstack/tiktok-fake/report/dates';
+import { daysOf } from './helpers/days';
 import { track } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 
@@ -56,10 +58,12 @@ describe("reports in the advertiser's time zone", () => {
     const ws = await pipeline.workspace({ connected: false, rules: [{ sourceEvent: 'purchase' }] });
     await pipeline.repos.tiktokConnections.put(ws.id, { accessToken: 'outlet-token', advertiserId: FAKE_TIKTOK_SECOND_ADVERTISER_ID, pixelCode: OUTLET_PIXEL });
 
-    // 20:00 UTC yesterday is 05:00 today in Tokyo: the UTC day and the advertiser's day differ.
-    const utcYesterday = new Date(Date.now() - DAY).toISOString().slice(0, 10);
-    const tokyoDay = new Date(Date.now()).toISOString().slice(0, 10);
-    await clickAndBuy(ws, OUTLET_AD, new Date(`${utcYesterday}T19:30:00Z`), [{ total: 1500, currency: 'JPY', at: new Date(`${utcYesterday}T20:00:00Z`) }]);
+    // 20:00 UTC yesterday is 05:00 the next day in Tokyo: the UTC day and the advertiser's day differ.
+    const utcYesterday = dayIn(new Date(Date.now() - DAY), 'UTC');
+    const boughtAt = new Date(`${utcYesterday}T20:00:00Z`);
+    const tokyoDay = dayIn(boughtAt, 'Asia/Tokyo');
+    expect(tokyoDay).not.toBe(utcYesterday);
+    await clickAndBuy(ws, OUTLET_AD, new Date(`${utcYesterday}T19:30:00Z`), [{ total: 1500, currency: 'JPY', at: boughtAt }]);
 
     expect(await runPull(ws)).toMatchObject({ status: 'pulled' });
     expect(await pipeline.repos.tiktokConnections.summary(ws.id)).toMatchObject({ advertiserCurrency: 'JPY', advertiserTimeZone: 'Asia/Tokyo' });
@@ -83,8 +87,9 @@ describe('reports never add up different currencies', () => {
       { total: 100, currency: 'EUR' },
     ]);
     expect(await runPull(ws)).toMatchObject({ status: 'pulled' });
-    const today = new Date().toISOString().slice(0, 10);
-    const range = { level: 'ad' as const, from: today, to: today };
+    // The days the purchases happened on (the advertiser's zone is UTC), not "today": an hour before 00:30 is yesterday.
+    const bought = await pipeline.database.db('conversions').where({ workspace_id: ws.id }).pluck('event_time');
+    const range = { level: 'ad' as const, ...daysOf(bought) };
 
     const perCurrency = await reports().report(ws.id, range);
     const ad = perCurrency.rows.find((r) => r.entityId === RETARGETING_AD);

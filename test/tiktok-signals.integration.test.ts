@@ -7,7 +7,8 @@ import { TestPipeline } from './helpers/pipeline';
 
 /**
  * Every signal TikTok matches on, from a Segment-shaped message through ingest, the pipeline and the fake TikTok
- * (which refuses any hashed field that is not 64 lower-case hex, so a plaintext slip fails here).
+ * (which refuses any hashed field that is not 64 lower-case hex, so a plaintext slip fails here; city, state and
+ * country go in plain text, as reference §1.3 has them).
  */
 let pipeline: TestPipeline;
 let admin: FastifyInstance;
@@ -63,7 +64,7 @@ describe('signals TikTok matches on', () => {
     expect(sent.properties).not.toHaveProperty('eventId');
   });
 
-  it("sends the buyer's name and address from Segment's traits as hashed advanced-matching keys, and records them as the message's", async () => {
+  it("sends the buyer's name and address from Segment's traits as advanced-matching keys (names and ZIP hashed, city, state and country plain), and records them as the message's", async () => {
     const ws = await shopWithClick('v-address');
     const traits = { firstName: ' Mary-Ann ', lastName: "O'Neil", address: { city: 'San Jose', state: 'CA', country: 'United States', postalCode: '95112-4321' } };
     const order = track('Order Completed', { userId: 'u-address', anonymousId: 'v-address' }, { order_id: 'AM-1', total: 30, currency: 'USD' }, { context: { traits } });
@@ -71,9 +72,9 @@ describe('signals TikTok matches on', () => {
     expect(sent.user).toMatchObject({
       first_name: sha256Hex('maryann'),
       last_name: sha256Hex('oneil'),
-      city: sha256Hex('sanjose'),
-      state: sha256Hex('ca'),
-      country: sha256Hex('us'),
+      city: 'sanjose',
+      state: 'ca',
+      country: 'us',
       zip_code: sha256Hex('95112'),
     });
     const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'AM-1' });
@@ -112,6 +113,25 @@ describe('signals TikTok matches on', () => {
     };
     const sent = await sentEvent(ws, [track('Order Completed', { userId: 'u-contents', anonymousId: 'v-contents' }, properties)]);
     expect(sent.properties).toEqual({ value: 46, currency: 'USD', content_type: 'product_group', contents: [{ content_id: 'G-7', price: 23, quantity: 2 }], content_ids: ['G-7'], num_items: 2, order_id: 'CT-1' });
+  });
+
+  it('sends address keys written flat in traits, and content_ids and num_items derived from products when the sender gives only those', async () => {
+    const ws = await shopWithClick('v-flat');
+    const traits = { firstName: 'Jo', city: 'Los Angeles', state: 'CA', zip: '90012', country: 'USA' };
+    const properties = { order_id: 'FL-1', total: 31, currency: 'USD', products: [{ product_id: 'SKU-1', price: 8, quantity: 2 }, { sku: 'SKU-2', price: 15, quantity: 1 }] };
+    const sent = await sentEvent(ws, [track('Order Completed', { userId: 'u-flat', anonymousId: 'v-flat' }, properties, { context: { traits } })]);
+    expect(sent.user).toMatchObject({ first_name: sha256Hex('jo'), city: 'losangeles', state: 'ca', country: 'us', zip_code: sha256Hex('90012') });
+    expect(sent.properties).toEqual({
+      value: 31,
+      currency: 'USD',
+      content_type: 'product',
+      contents: [{ content_id: 'SKU-1', price: 8, quantity: 2 }, { content_id: 'SKU-2', price: 15, quantity: 1 }],
+      content_ids: ['SKU-1', 'SKU-2'],
+      num_items: 2,
+      order_id: 'FL-1',
+    });
+    const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'FL-1' });
+    expect(conversion.match_keys).toMatchObject({ city: { source: 'message' }, state: { source: 'message' }, country: { source: 'message' }, zip_code: { source: 'message' } });
   });
 
   it('forwards custom properties that merely contain many digits, and still drops contact fields and emails', async () => {

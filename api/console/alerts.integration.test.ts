@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import type { FastifyInstance } from 'fastify';
+import type { HostLookup } from '../../notify/webhook-target';
 import { buildTestApp } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { asPerson, createWorkspace, personIn, type Person } from '../../test/helpers/console-client';
@@ -11,7 +13,7 @@ let viewer: Person;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = buildTestApp(testDb.db).app;
+  app = buildTestApp(testDb.db, { alertWebhooks: { internalAddresses: 'refuse', lookup: resolver } }).app;
   fernShop = await createWorkspace(app, 'Fern shop');
   await personIn(app, fernShop, 'owner@fern.example', 'owner');
   editor = await personIn(app, fernShop, 'editor@fern.example', 'editor');
@@ -21,6 +23,17 @@ afterAll(async () => {
   await app.close();
   await testDb.destroy();
 });
+
+/**
+ * This machine has no DNS: these names answer as a resolver would (`.invalid` names never exist, RFC 6761), others
+ * (localhost) go to the system's.
+ */
+const resolver: HostLookup = async (hostname) => {
+  const answers: Record<string, string> = { 'hooks.slack.example': '198.51.100.20', 'metadata.attacker.example': '169.254.169.254' };
+  const address = answers[hostname];
+  if (hostname.endsWith('.invalid')) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return address === undefined ? lookup(hostname, { all: true }) : [{ address }];
+};
 
 const settings = { onReauthorization: true, failedSharePercent: 25, silenceMinutes: 120, emailEnabled: true, emailRecipients: ['Ops@Fern.example'], webhookUrl: 'https://hooks.slack.example/services/T0/B0/secretpart1234' };
 
@@ -44,6 +57,18 @@ describe('/console/api/workspaces/:id/alerts', () => {
       'emailRecipients[0] must be an email address, e.g. jo@shop.example',
       'webhookUrl must be an https:// URL (http:// only for this machine), e.g. a Slack incoming webhook, or null to remove it',
     ]);
+  });
+
+  it.each([
+    ['cloud metadata', 'https://169.254.169.254/latest/meta-data/', 'webhookUrl must reach a public address: 169.254.169.254 is a link-local address, where clouds serve instance metadata, which this server does not call'],
+    ['this machine', 'http://127.0.0.1:8080/hook', 'webhookUrl must reach a public address: 127.0.0.1 is a loopback address, which this server does not call'],
+    ['a name for this machine', 'http://localhost:8080/hook', expect.stringMatching(/^webhookUrl must reach a public address: localhost is at (127\.0\.0\.1|::1), a loopback address, which this server does not call$/)],
+    ['a name for cloud metadata', 'https://metadata.attacker.example/x', 'webhookUrl must reach a public address: metadata.attacker.example is at 169.254.169.254, a link-local address, where clouds serve instance metadata, which this server does not call'],
+    ['a name that does not exist', 'https://nowhere.invalid/x', 'webhookUrl must name a host that exists: nowhere.invalid has no address (ENOTFOUND)'],
+  ])('refuses a webhook on %s when it is saved, naming the field and the reason, and saves nothing', async (_case, webhookUrl, issue) => {
+    const answer = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...settings, webhookUrl });
+    expect([answer.statusCode, answer.json().issues]).toEqual([400, [issue]]);
+    expect((await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`)).json().settings).toMatchObject({ emailEnabled: false, webhook: null });
   });
 
   it('refuses a viewer, and a write without the CSRF token', async () => {

@@ -3,6 +3,7 @@ import { hashEmail } from '../../domain/hashing';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
+import { daysOf } from '../../test/helpers/days';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -12,7 +13,15 @@ let key: string;
 let person: ReturnType<typeof asPerson>;
 let ws: string;
 
-const today = () => new Date().toISOString().slice(0, 10);
+/**
+ * `from=…&to=…`: the days, in the zone asked, on which the workspace's events arrived. No message here carries a
+ * timestamp, so each event and its conversion happened when it arrived.
+ */
+async function daysOfEvents(workspace: string, timeZone = 'UTC'): Promise<string> {
+  const received = await testDb.db('events').where({ workspace_id: workspace }).pluck('received_at');
+  const { from, to } = daysOf(received, timeZone);
+  return `from=${from}&to=${to}&timeZone=${timeZone}`;
+}
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -50,7 +59,7 @@ describe('the pages’ figures', () => {
     const [first] = await subject.repos.conversionSearch.search(workspaceId, { limit: 10, text: { text: 'A-1', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
     await subject.repos.conversions.finish(first?.id as string, { status: 'skipped', reason: 'no_ttclid' });
 
-    const overview = (await person('GET', `${ws}/overview?from=${today()}&to=${today()}&timeZone=Europe/Berlin`)).json();
+    const overview = (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId, 'Europe/Berlin')}`)).json();
     const events = overview.events.reduce((sum: Record<string, number>, e: { type: string; events: number }) => ({ ...sum, [e.type]: (sum[e.type] ?? 0) + e.events }), {});
     expect(events).toEqual({ track: 3, page: 1 });
     expect(overview.conversions.map((c: { status: string; reason: string | null; conversions: number }) => [c.status, c.reason, c.conversions]).sort()).toEqual([
@@ -68,7 +77,7 @@ describe('the pages’ figures', () => {
   });
 
   it('rolls closed hours up without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
-    const overview = async () => (await person('GET', `${ws}/overview?from=${today()}&to=${today()}`)).json();
+    const overview = async () => (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json();
     const before = await overview();
     const later = new Date(Date.now() + 8 * 86_400_000);
     await subject.repos.eventCounts.rollUp(later);
@@ -100,7 +109,7 @@ describe('the pages’ figures', () => {
 
     // The test before rolled every hour up: these conversions are counted as they are rolled up again.
     await subject.repos.conversionCounts.rollUp(new Date(Date.now() + 8 * 86_400_000));
-    const overview = (await editor('GET', `workspaces/${shopId}/overview?from=${today()}&to=${today()}`)).json();
+    const overview = (await editor('GET', `workspaces/${shopId}/overview?${await daysOfEvents(shopId)}`)).json();
     expect(overview.tiktokEvents.map((e: { tiktokEvent: string }) => e.tiktokEvent)).toEqual(['CompleteRegistration', 'Lead']);
     expect(overview.eventIds).toEqual({ conversions: 4, shareable: 2, share: 0.5 });
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
+import { daysOf } from '../../test/helpers/days';
 
 const SHOP = 'https://fern.example';
 let testDb: TestDatabase;
@@ -12,7 +13,6 @@ let ws: string;
 let owner: ReturnType<typeof asPerson>;
 let viewer: ReturnType<typeof asPerson>;
 
-const today = () => new Date().toISOString().slice(0, 10);
 const setup = async (as = owner) => {
   const answer = await as('GET', `${ws}/setup`);
   expect(answer.statusCode).toBe(200);
@@ -122,7 +122,8 @@ describe('the setup checklist', () => {
 
 describe('the estimated match quality on the overview', () => {
   it('scores each TikTok event from the keys its delivered conversions carried, with the most useful key to add', async () => {
-    const overview = (await owner('GET', `${ws}/overview?from=${today()}&to=${today()}`)).json();
+    const { from, to } = daysOf(await testDb.db('conversions').where({ workspace_id: workspaceId }).pluck('event_time'));
+    const overview = (await owner('GET', `${ws}/overview?from=${from}&to=${to}`)).json();
     // Of 8 delivered (the test conversion left out): ttclid 2, phone 3, external_id 5, ttp 3, IP and user agent 2, email none.
     const score = (2 * 2 + 2 * 3 + 1 * 5 + 1 * 3 + 0.5 * 2 + 0.5 * 2) / 8;
     expect(overview.matchQuality.points[0]).toEqual({ key: 'email', points: 2.5 });

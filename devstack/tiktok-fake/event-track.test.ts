@@ -102,6 +102,14 @@ describe('successful event/track', () => {
     });
     expect(await track(sampleTrackBody({ data: [event] }))).toMatchObject({ code: 0 });
   });
+
+  it('accepts city, state and country in plain text beside hashed names and ZIP code, and content_ids with num_items (reference §1.3, §1.4)', async () => {
+    const event = sampleEvent({
+      user: { first_name: sha256Hex('mary'), last_name: sha256Hex('oneil'), zip_code: sha256Hex('94103'), city: 'sanfrancisco', state: 'ca', country: 'us' },
+      properties: { contents: [{ content_id: 'fern-1', quantity: 2 }], content_ids: ['fern-1'], num_items: 1, content_type: 'product' },
+    });
+    expect(await track(sampleTrackBody({ data: [event] }))).toMatchObject({ code: 0 });
+  });
 });
 
 describe('Access-Token checks', () => {
@@ -161,7 +169,9 @@ describe('validation: 40002 names the field, and one bad event fails the whole r
     ['upper-case hex external_id', withUser({ external_id: sha256Hex('user_123').toUpperCase() }), `Invalid value for data[0].user.external_id: ${plaintext}.`],
     ['plaintext first_name', withUser({ first_name: 'mary' }), `Invalid value for data[0].user.first_name: ${plaintext}.`],
     ['plaintext zip_code', withUser({ zip_code: '94103' }), `Invalid value for data[0].user.zip_code: ${plaintext}.`],
-    ['country as an array', withUser({ country: [sha256Hex('us')] }), 'Invalid value for data[0].user.country: not a valid string.'],
+    ['plaintext last_name', withUser({ last_name: 'oneil' }), `Invalid value for data[0].user.last_name: ${plaintext}.`],
+    ['country as an array', withUser({ country: ['us'] }), 'Invalid value for data[0].user.country: not a valid string.'],
+    ['numeric state', withUser({ state: 6 }), 'Invalid value for data[0].user.state: not a valid string.'],
     ['numeric email', withUser({ email: 5 }), 'Invalid value for data[0].user.email: must be a string or an array of strings.'],
     ['numeric ttclid', withUser({ ttclid: 12 }), 'Invalid value for data[0].user.ttclid: not a valid string.'],
     ['ttp as an object', withUser({ ttp: {} }), 'Invalid value for data[0].user.ttp: not a valid string.'],

@@ -15,15 +15,16 @@ const MAX_EVENTS_PER_REQUEST = TIKTOK_LIMITS.maxEventsPerTrackRequest;
 /** Unix seconds stay below 1e11 until the year 5138: anything larger is a millisecond timestamp. */
 const LARGEST_SECONDS = 1e11;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** Advanced matching (§1.3): one hashed value each. */
-const ADVANCED_MATCHING_FIELDS = ['first_name', 'last_name', 'city', 'state', 'country', 'zip_code'] as const;
+/** Advanced matching (§1.3): one hashed value each for names and ZIP code; city, state and country go in plain text ("not hashed by RS/SEG"). */
+const HASHED_PERSON_FIELDS = ['first_name', 'last_name', 'zip_code'] as const;
+const PLAIN_PERSON_FIELDS = ['city', 'state', 'country'] as const;
 
 const NOT_STRING = 'not a valid string';
 const NOT_OBJECT = 'must be an object';
 const string = () => z.string({ error: NOT_STRING });
 
 export interface TrackSchemaOptions {
-  /** Reject email, phone, external_id and advanced-matching values (name, address) that are not SHA-256 lower-case hex. */
+  /** Reject email, phone, external_id, first and last name and ZIP code values that are not SHA-256 lower-case hex. */
   requireHashedPii: boolean;
 }
 
@@ -45,7 +46,8 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
       email: hashedIdentifier(requireHashedPii).optional(),
       phone: hashedIdentifier(requireHashedPii).optional(),
       external_id: hashedIdentifier(requireHashedPii).optional(),
-      ...Object.fromEntries(ADVANCED_MATCHING_FIELDS.map((field) => [field, hashedValue(requireHashedPii).optional()])),
+      ...Object.fromEntries(HASHED_PERSON_FIELDS.map((field) => [field, hashedValue(requireHashedPii).optional()])),
+      ...Object.fromEntries(PLAIN_PERSON_FIELDS.map((field) => [field, string().optional()])),
       ttclid: string().optional(),
       ttp: string().optional(),
       ip: string().optional(),

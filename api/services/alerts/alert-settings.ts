@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { AlertSettings } from '../../../db/repositories/alert-settings';
+import { webhookTargetProblem, type WebhookTargetRule } from '../../../notify/webhook-target';
 import { jsonBody } from '../../http/fields';
+import { badRequest } from '../../http/http-error';
 import type { Actor } from '../settings/actor';
 
 const MAX_RECIPIENTS = 20;
@@ -52,9 +54,15 @@ export function webhookHint(url: string | null): string | null {
 /** The change log keeps the settings without the webhook's URL, only whether there is one and its hint. */
 const logged = (settings: AlertSettings) => ({ ...settings, webhookUrl: webhookHint(settings.webhookUrl) });
 
-export function createAlertSettingsService(deps: { db: Knex; repos: Pick<Repositories, 'alertSettings' | 'changeLog'> }) {
+/**
+ * `webhookTargets`: ALERT_WEBHOOK_INTERNAL_ADDRESSES, checked on a new webhook URL before it is saved (the worker
+ * checks again when it connects).
+ */
+export function createAlertSettingsService(deps: { db: Knex; repos: Pick<Repositories, 'alertSettings' | 'changeLog'>; webhookTargets: WebhookTargetRule }) {
   return {
     async update(actor: Actor, workspaceId: string, change: AlertSettingsChange): Promise<AlertSettings> {
+      const problem = typeof change.webhookUrl === 'string' ? await webhookTargetProblem(change.webhookUrl, deps.webhookTargets) : undefined;
+      if (problem !== undefined) throw badRequest(`webhookUrl ${problem}`, [`webhookUrl ${problem}`]);
       return deps.db.transaction(async (trx) => {
         const { since: _since, ...before } = await deps.repos.alertSettings.get(workspaceId, trx);
         const after: AlertSettings = { ...change, webhookUrl: change.webhookUrl === undefined ? before.webhookUrl : change.webhookUrl };

@@ -279,6 +279,19 @@ function KeysSection({ base, owner, origins, onCreated }: { base: string; owner:
   );
 }
 
+const KEY_PLACEHOLDER = 'YOUR_BROWSER_KEY';
+
+/**
+ * The tag to copy: with the key just created in it, else with a placeholder and a comment saying which key to paste
+ * there. After a reload only the key's first characters are known, and a shortened key in the tag could never work.
+ */
+function trackingTag(scriptUrl: string, newKey: CreatedKey | null, savedKey: ApiKey | undefined): string {
+  const script = (key: string) => `<script async src="${scriptUrl}" data-key="${key}"></script>`;
+  if (newKey) return script(newKey.key);
+  const which = savedKey ? `your browser key that starts ${savedKey.displayPrefix} (Signalbox shows a key only once)` : "a browser key: create one on Signalbox's Sources page, under API keys";
+  return `<!-- Signalbox: replace ${KEY_PLACEHOLDER} with ${which} -->\n${script(KEY_PLACEHOLDER)}`;
+}
+
 function InstallSection({ base, editor, origins, newBrowserKey }: { base: string; editor: boolean; origins: string[]; newBrowserKey: CreatedKey | null }) {
   const queries = useQueryClient();
   const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
@@ -300,8 +313,7 @@ function InstallSection({ base, editor, origins, newBrowserKey }: { base: string
     },
   });
   if (install.data === undefined) return null;
-  const keyInTag = newBrowserKey?.key ?? (savedBrowserKey ? `${savedBrowserKey.displayPrefix}…` : 'YOUR_BROWSER_KEY');
-  const tag = `<script async src="${install.data.scriptUrl}" data-key="${keyInTag}"></script>`;
+  const tag = trackingTag(install.data.scriptUrl, newBrowserKey, savedBrowserKey);
   return (
     <section aria-labelledby="install">
       <h2 id="install">Website tag and ads</h2>
@@ -311,7 +323,7 @@ function InstallSection({ base, editor, origins, newBrowserKey }: { base: string
         {newBrowserKey
           ? `It holds the browser key “${newBrowserKey.name}” you just created.`
           : savedBrowserKey
-            ? `Paste the browser key “${savedBrowserKey.name}” you saved in place of ${keyInTag}: keys are shown only once. Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.`
+            ? `Paste the browser key “${savedBrowserKey.name}” you saved (it starts ${savedBrowserKey.displayPrefix}) in place of ${KEY_PLACEHOLDER}: keys are shown only once. Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.`
             : 'Create a browser key above (kind: browser): the tag then holds it.'}
       </p>
       <pre className="code">{tag}</pre>
