@@ -108,6 +108,6 @@ export function judgeMemory(all: readonly MemorySeries[], fromMs: number, toMs: 
     const firstQuarterBytes = median(inWindow.filter((s) => s.atMs <= fromMs + quarter).map((s) => s.bytes));
     const lastQuarterBytes = median(inWindow.filter((s) => s.atMs >= toMs - quarter).map((s) => s.bytes));
     const growth = lastQuarterBytes / firstQuarterBytes - 1;
-    return [{ series, firstQuarterBytes, lastQuarterBytes, growth, flat: growth <= ALLOWED_GROWTH }];
+    return [{ series, firstQuarterBytes, lastQuarterBytes, growth, flat: lastQuarterBytes <= firstQuarterBytes * (1 + ALLOWED_GROWTH) }];
   });
 }
