@@ -6,6 +6,8 @@ export interface SoakOptions {
   journeysPerSecond: number;
   /** A kill -9 about this often (±25%). */
   killEveryMs: number;
+  /** Kills happen in the load's first `killsForMs` only (the full run: all of it). */
+  killsForMs: number;
   /** A burst of TikTok throttling or 5xx about this often (±25%), each lasting `burstMs`. */
   burstEveryMs: number;
   burstMs: number;
@@ -25,6 +27,7 @@ export const FULL_SOAK: SoakOptions = {
   durationMs: 20 * MINUTE,
   journeysPerSecond: 10,
   killEveryMs: 2 * MINUTE,
+  killsForMs: 20 * MINUTE,
   burstEveryMs: 90 * SECOND,
   burstMs: 20 * SECOND,
   sampleEveryMs: 15 * SECOND,
@@ -32,11 +35,17 @@ export const FULL_SOAK: SoakOptions = {
   drainMs: 5 * MINUTE,
 };
 
-/** The 2-minute soak `npm test` runs: a kill every 20 s, so each kind of process is killed at least once. */
+/**
+ * The 2-minute soak `npm test` runs: a kill every 15 s in the first minute, so that each kind of process is killed
+ * once, and memory judged over the second, while TikTok still fails in bursts. A minute is too short to tell a leak
+ * from the spared worker's heap growing while it does its killed peer's work, so no kill falls inside it; the full
+ * run, whose window is 10 minutes, kills throughout.
+ */
 export const SHORT_SOAK: SoakOptions = {
   durationMs: 2 * MINUTE,
   journeysPerSecond: 6,
-  killEveryMs: 20 * SECOND,
+  killEveryMs: 15 * SECOND,
+  killsForMs: MINUTE,
   burstEveryMs: 30 * SECOND,
   burstMs: 10 * SECOND,
   sampleEveryMs: 5 * SECOND,
@@ -63,6 +72,7 @@ export function soakOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SoakOp
     durationMs,
     journeysPerSecond: positive(env, 'SOAK_JOURNEYS_PER_SECOND', FULL_SOAK.journeysPerSecond),
     killEveryMs: positive(env, 'SOAK_KILL_EVERY_SECONDS', FULL_SOAK.killEveryMs / SECOND) * SECOND,
+    killsForMs: durationMs,
     burstEveryMs: positive(env, 'SOAK_BURST_EVERY_SECONDS', FULL_SOAK.burstEveryMs / SECOND) * SECOND,
     burstMs: positive(env, 'SOAK_BURST_SECONDS', FULL_SOAK.burstMs / SECOND) * SECOND,
     sampleEveryMs: Math.min(FULL_SOAK.sampleEveryMs, durationMs / 40),
