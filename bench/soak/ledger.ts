@@ -33,11 +33,6 @@ export class Ledger {
     this.answers[source].set(key, (this.answers[source].get(key) ?? 0) + 1);
     if (typeof answer === 'number' && answer >= 200 && answer < 300) for (const id of messageIds) this.acknowledged.add(id);
   }
-
-  /** The acknowledged messages of one workspace. */
-  acknowledgedIn(workspaceId: string): string[] {
-    return [...this.acknowledged].filter((id) => this.sent.get(id)?.workspaceId === workspaceId);
-  }
 }
 
 /** 408, 429, 5xx and no answer are worth another try, as every client library of ours retries them. */

@@ -22,6 +22,7 @@ export interface SoakReport {
   loadMs: number;
   drainMs: number;
   memory: { series: MemorySeries[]; judged: Flatness[]; fromMs: number; toMs: number };
+  /** `${workspaceId}/${messageId}` → times stored. */
   stored: Map<string, number>;
   conversions: ListedConversion[];
   tiktok: Awaited<ReturnType<typeof tiktokCounts>>;
@@ -83,7 +84,7 @@ export async function runSoak(options: SoakOptions, code: string, progress: (lin
     const drainMs = performance.now() - drainFrom;
 
     const stored = new Map<string, number>();
-    for (const shop of shops) for (const [id, times] of await storedMessages(api, shop.workspaceId)) stored.set(id, times);
+    for (const shop of shops) for (const [id, times] of await storedMessages(api, shop.workspaceId)) stored.set(`${shop.workspaceId}/${id}`, times);
     const listed = (await Promise.all(shops.map((shop) => conversions(api, shop.workspaceId)))).flat();
     const tiktok = await tiktokCounts(stack.fake);
     const memory = { series, fromMs: loadMs - options.memoryWindowMs, toMs: loadMs, judged: judgeMemory(series, loadMs - options.memoryWindowMs, loadMs, options.sampleEveryMs) };

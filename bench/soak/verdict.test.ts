@@ -25,8 +25,8 @@ function cleanRun(): Findings {
       ],
     },
     stored: new Map([
-      ['m-page', 1],
-      ['m-purchase', 1],
+      ['ws/m-page', 1],
+      ['ws/m-purchase', 1],
     ]),
     conversions: [conversion('order-1')],
     tiktok: new Map([['CompletePayment/order-1', { accepted: 2, counted: 1 }]]),
@@ -41,11 +41,12 @@ describe('the soak verdict', () => {
     expect(failed(cleanRun())).toEqual([]);
   });
 
-  it('fails an acknowledged message that is not stored, and a message stored twice', () => {
+  it('fails an acknowledged message that is not stored in its workspace, and a message stored twice', () => {
     const run = cleanRun();
-    run.stored.delete('m-page');
-    run.stored.set('m-purchase', 2);
-    expect(failed(run)).toEqual(['every acknowledged message stored once: 1 acknowledged but not stored: m-page; 1 stored more than once: m-purchase']);
+    run.stored.delete('ws/m-page');
+    run.stored.set('other-ws/m-page', 1);
+    run.stored.set('ws/m-purchase', 2);
+    expect(failed(run)).toEqual(['every acknowledged message stored once: 1 acknowledged but not stored: m-page; 1 stored more than once: ws/m-purchase']);
   });
 
   it('fails an acknowledged purchase without its conversion, and a conversion made twice', () => {

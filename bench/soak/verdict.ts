@@ -18,7 +18,7 @@ export interface Findings {
   ledger: Ledger;
   load: LoadResult;
   faults: FaultsDone;
-  /** messageId → times stored, over every workspace. */
+  /** `${workspaceId}/${messageId}` → times stored. */
   stored: Map<string, number>;
   conversions: ListedConversion[];
   /** `${tiktokEvent}/${eventId}` → TikTok's counts. */
@@ -33,7 +33,7 @@ const check = (name: string, problems: string[], fine: string): Check => ({ name
 export function judge(findings: Findings): Check[] {
   const { ledger, stored, conversions, tiktok } = findings;
 
-  const lost = [...ledger.acknowledged].filter((id) => !stored.has(id));
+  const lost = [...ledger.acknowledged].filter((id) => !stored.has(`${ledger.sent.get(id)?.workspaceId}/${id}`));
   const twice = [...stored].filter(([, times]) => times > 1).map(([id]) => id);
 
   const expected = new Map([...ledger.acknowledged].flatMap((id) => {
