@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_TRACK_PATH, type FakeTikTokFault } from '../../devstack/tiktok-fake';
-import type { SoakOptions } from './options';
 import { PROCESS_KINDS, type KillAndRestart, type ProcessKind, type SoakStack } from './stack';
 
 /**
@@ -68,17 +67,16 @@ async function untilSlot(startedAt: number, slot: number, everyMs: number, stopp
 
 /**
  * The fault driver: a kill -9 of a process drawn at random (each kind in turn, in a random order) about every
- * `killEveryMs` for the first `killsForMs`, each followed by its restart, and a burst of TikTok throttling or 5xx
- * about every `burstEveryMs`.
+ * `killEveryMs`, each followed by its restart, and a burst of TikTok throttling or 5xx about every `burstEveryMs`.
  */
-export function startFaults(stack: SoakStack, options: Pick<SoakOptions, 'killEveryMs' | 'killsForMs' | 'burstEveryMs' | 'burstMs'>, startedAt: number): Faults {
+export function startFaults(stack: SoakStack, options: { killEveryMs: number; burstEveryMs: number; burstMs: number }, startedAt: number): Faults {
   const stopped = new AbortController();
   const kills: KillRecord[] = [];
   const bursts: BurstRecord[] = [];
 
   const nextKind = bag<ProcessKind>(PROCESS_KINDS);
   const killing = (async () => {
-    for (let slot = 1; slot * options.killEveryMs <= options.killsForMs; slot += 1) {
+    for (let slot = 1; ; slot += 1) {
       await untilSlot(startedAt, slot, options.killEveryMs, stopped.signal);
       if (stopped.signal.aborted) return;
       const atMs = performance.now() - startedAt;

@@ -77,6 +77,13 @@ export function startMemorySampler(processes: () => WatchedProcess[], everyMs: n
 
 /** Growth allowed between the window's first and last quarter: room for the garbage collector's and allocator's swings. */
 export const ALLOWED_GROWTH = 0.1;
+/** Memory must not grow over the load's last 10 minutes… */
+export const MEMORY_WINDOW_MS = 10 * 60_000;
+/**
+ * …after at least 5 minutes of warm-up. Shorter runs are not judged: the Node processes' RSS swings by 20–30% within
+ * a minute or two (a major collection returns pages, the heap grows back), which only 2.5-minute medians smooth out.
+ */
+export const MEMORY_WARM_UP_MS = 5 * 60_000;
 
 export interface Flatness {
   series: MemorySeries;

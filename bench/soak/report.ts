@@ -1,5 +1,5 @@
 import { SOURCES } from './ledger';
-import { ALLOWED_GROWTH } from './memory';
+import { ALLOWED_GROWTH, MEMORY_WARM_UP_MS, MEMORY_WINDOW_MS } from './memory';
 import type { SoakReport } from './soak';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -48,17 +48,21 @@ export function formatReport(report: SoakReport): string[] {
     `TikTok: ${count(report.tiktok.requests)} event/track requests, ${count(report.tiktok.faulted)} of them answered by a burst; ${count(resent)} event_ids sent again after a crash and deduplicated by TikTok`,
   );
 
-  section(`Memory (MB, every ${seconds(options.sampleEveryMs)}; judged over ${clock(report.memory.fromMs)}–${clock(report.memory.toMs)})`);
-  lines.push(`A process is judged when one PID ran through the whole window; flat when the median of the window's last quarter is at most ${ALLOWED_GROWTH * 100}% above its first quarter's.`);
+  const { judged: allJudged } = report.memory;
+  section(`Memory (MB, every ${seconds(options.sampleEveryMs)}; ${allJudged === undefined ? 'not judged' : `judged over ${clock(report.memory.fromMs)}–${clock(report.memory.toMs)}`})`);
+  lines.push(
+    `Judged over the load's last ${MEMORY_WINDOW_MS / 60_000} minutes, after at least ${MEMORY_WARM_UP_MS / 60_000} of warm-up. A process is judged when one PID ran through the whole window; flat when the median of the window's last quarter is at most ${ALLOWED_GROWTH * 100}% above its first quarter's.`,
+  );
   for (const series of report.memory.series) {
-    const judged = report.memory.judged.find((f) => f.series === series);
-    const verdict = judged === undefined ? 'not judged (did not run through the window)' : `${judged.flat ? 'flat' : 'GREW'}: ${megabytes(judged.firstQuarterBytes)} → ${megabytes(judged.lastQuarterBytes)} MB (${(judged.growth * 100).toFixed(1)}%)`;
+    const judged = allJudged?.find((f) => f.series === series);
+    const verdict =
+      allJudged === undefined ? 'sampled' : judged === undefined ? 'not judged (did not run through the window)' : `${judged.flat ? 'flat' : 'GREW'}: ${megabytes(judged.firstQuarterBytes)} → ${megabytes(judged.lastQuarterBytes)} MB (${(judged.growth * 100).toFixed(1)}%)`;
     lines.push(`${series.name} pid ${series.pid} (${series.measure}, from ${clock(series.samples[0]?.atMs ?? 0)}): ${verdict}`);
     lines.push(`  ${series.samples.map((s) => megabytes(s.bytes)).join(' ')}`);
   }
 
   section('Verdict');
-  for (const c of report.checks) lines.push(`${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+  for (const c of report.checks) lines.push(`${c.outcome}  ${c.name}: ${c.detail}`);
   lines.push('', `SOAK ${report.pass ? 'PASS' : 'FAIL'}`);
   return lines;
 }

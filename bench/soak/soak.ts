@@ -4,7 +4,7 @@ import { anyPending, conversions, storedMessages, tiktokCounts, type ListedConve
 import { startFaults, type Faults, type FaultsDone } from './faults';
 import { Ledger } from './ledger';
 import { startLoad, type Load, type LoadResult } from './load';
-import { judgeMemory, startMemorySampler, type Flatness, type MemorySampler, type MemorySeries } from './memory';
+import { judgeMemory, MEMORY_WARM_UP_MS, MEMORY_WINDOW_MS, startMemorySampler, type Flatness, type MemorySampler, type MemorySeries } from './memory';
 import type { SoakOptions } from './options';
 import { createSenders, type Senders } from './senders';
 import { settingsApi, type SettingsApi } from './settings-api';
@@ -21,7 +21,8 @@ export interface SoakReport {
   /** The load's length as it ran, and the drain's after it (until nothing was pending, or the bound). */
   loadMs: number;
   drainMs: number;
-  memory: { series: MemorySeries[]; judged: Flatness[]; fromMs: number; toMs: number };
+  /** `judged` is undefined when the run was too short to judge memory. */
+  memory: { series: MemorySeries[]; judged?: Flatness[]; fromMs: number; toMs: number };
   /** `${workspaceId}/${messageId}` → times stored. */
   stored: Map<string, number>;
   conversions: ListedConversion[];
@@ -87,7 +88,9 @@ export async function runSoak(options: SoakOptions, code: string, progress: (lin
     for (const shop of shops) for (const [id, times] of await storedMessages(api, shop.workspaceId)) stored.set(`${shop.workspaceId}/${id}`, times);
     const listed = (await Promise.all(shops.map((shop) => conversions(api, shop.workspaceId)))).flat();
     const tiktok = await tiktokCounts(stack.fake);
-    const memory = { series, fromMs: loadMs - options.memoryWindowMs, toMs: loadMs, judged: judgeMemory(series, loadMs - options.memoryWindowMs, loadMs, options.sampleEveryMs) };
+    const fromMs = loadMs - MEMORY_WINDOW_MS;
+    const judged = loadMs >= MEMORY_WINDOW_MS + MEMORY_WARM_UP_MS ? judgeMemory(series, fromMs, loadMs, options.sampleEveryMs) : undefined;
+    const memory = { series, fromMs, toMs: loadMs, judged };
     const checks = judge({ ledger, load: loadResult, faults: faultsDone, stored, conversions: listed, tiktok: tiktok.counts, memory: memory.judged });
     return {
       options,
@@ -103,7 +106,7 @@ export async function runSoak(options: SoakOptions, code: string, progress: (lin
       tiktok,
       loadAverage: [loadAverageAtStart, loadAverageAtEnd],
       checks,
-      pass: checks.every((c) => c.pass),
+      pass: checks.every((c) => c.outcome !== 'FAIL'),
     };
   } catch (error) {
     load?.abandon();

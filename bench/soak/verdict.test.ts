@@ -34,7 +34,7 @@ function cleanRun(): Findings {
   };
 }
 
-const failed = (findings: Findings) => judge(findings).filter((check) => !check.pass).map((check) => `${check.name}: ${check.detail}`);
+const failed = (findings: Findings) => judge(findings).filter((check) => check.outcome !== 'PASS').map((check) => `${check.outcome} ${check.name}: ${check.detail}`);
 
 describe('the soak verdict', () => {
   it('passes a run that lost, repeated and left nothing, even where TikTok deduplicated a resend', () => {
@@ -46,36 +46,36 @@ describe('the soak verdict', () => {
     run.stored.delete('ws/m-page');
     run.stored.set('other-ws/m-page', 1);
     run.stored.set('ws/m-purchase', 2);
-    expect(failed(run)).toEqual(['every acknowledged message stored once: 1 acknowledged but not stored: m-page; 1 stored more than once: ws/m-purchase']);
+    expect(failed(run)).toEqual(['FAIL every acknowledged message stored once: 1 acknowledged but not stored: m-page; 1 stored more than once: ws/m-purchase']);
   });
 
   it('fails an acknowledged purchase without its conversion, and a conversion made twice', () => {
     const missing = cleanRun();
     missing.conversions = [];
     expect(failed(missing)).toEqual([
-      'every acknowledged purchase and cart made one conversion: 1 made none: order-1',
-      'TikTok counted each delivered conversion once, and nothing else: counted but not delivered by Signalbox: CompletePayment/order-1',
+      'FAIL every acknowledged purchase and cart made one conversion: 1 made none: order-1',
+      'FAIL TikTok counted each delivered conversion once, and nothing else: counted but not delivered by Signalbox: CompletePayment/order-1',
     ]);
     const twice = cleanRun();
     twice.conversions = [conversion('order-1'), conversion('order-1', 'skipped')];
-    expect(failed(twice)).toEqual(['every acknowledged purchase and cart made one conversion: 1 made more than one: order-1']);
+    expect(failed(twice)).toEqual(['FAIL every acknowledged purchase and cart made one conversion: 1 made more than one: order-1']);
   });
 
   it('fails a conversion still pending after the drain', () => {
     const run = cleanRun();
     run.conversions = [conversion('order-1', 'pending')];
     run.tiktok = new Map();
-    expect(failed(run)).toEqual(['every conversion in a final state after the drain: 1 still pending: order-1']);
+    expect(failed(run)).toEqual(['FAIL every conversion in a final state after the drain: 1 still pending: order-1']);
   });
 
   it('fails a conversion TikTok counted twice, one delivered that TikTok never counted, and an event TikTok counted that Signalbox never delivered', () => {
     const twice = cleanRun();
     twice.tiktok = new Map([['CompletePayment/order-1', { accepted: 2, counted: 2 }]]);
-    expect(failed(twice)).toEqual(['TikTok counted each delivered conversion once, and nothing else: counted more than once: CompletePayment/order-1 ×2']);
+    expect(failed(twice)).toEqual(['FAIL TikTok counted each delivered conversion once, and nothing else: counted more than once: CompletePayment/order-1 ×2']);
     const never = cleanRun();
     never.tiktok = new Map([['CompletePayment/order-2', { accepted: 1, counted: 1 }]]);
     expect(failed(never)).toEqual([
-      'TikTok counted each delivered conversion once, and nothing else: delivered but never counted: order-1; counted but not delivered by Signalbox: CompletePayment/order-2',
+      'FAIL TikTok counted each delivered conversion once, and nothing else: delivered but never counted: order-1; counted but not delivered by Signalbox: CompletePayment/order-2',
     ]);
   });
 
@@ -83,9 +83,15 @@ describe('the soak verdict', () => {
     const growing: MemorySeries = { name: 'worker-2', pid: 3, measure: 'RSS', samples: [100, 100, 105, 112, 112].map((bytes, i) => ({ atMs: i * 10, bytes })) };
     const run = cleanRun();
     run.memory = judgeMemory([growing], 0, 40, 10);
-    expect(failed(run)).toEqual(['memory flat over the window: grew more than allowed: worker-2 +12.0%']);
+    expect(failed(run)).toEqual(['FAIL memory flat over the window: grew more than allowed: worker-2 +12.0%']);
     run.memory = [];
-    expect(failed(run)).toEqual(['memory flat over the window: no process lived through the whole window']);
+    expect(failed(run)).toEqual(['FAIL memory flat over the window: no process lived through the whole window']);
+  });
+
+  it('leaves memory not judged in a run too short to judge it, which neither passes nor fails the soak', () => {
+    const run = cleanRun();
+    run.memory = undefined;
+    expect(failed(run)).toEqual(['NOT JUDGED memory flat over the window: judged in runs of 15 minutes or more, over their last 10; the samples are printed above']);
   });
 
   it('fails a run whose faults did not all happen, or whose clients gave up or were refused', () => {
@@ -94,7 +100,7 @@ describe('the soak verdict', () => {
     run.faults.bursts = run.faults.bursts.filter((burst) => burst.family !== '5xx');
     run.ledger.undelivered.push({ source: 'sdk', why: 'retries_exhausted: 3 events' });
     expect(failed(run)).toEqual([
-      'the load and the faults ran as designed: 1 requests not acknowledged for good: sdk retries_exhausted: 3 events; postgres never killed; no burst of TikTok 5xx',
+      'FAIL the load and the faults ran as designed: 1 requests not acknowledged for good: sdk retries_exhausted: 3 events; postgres never killed; no burst of TikTok 5xx',
     ]);
   });
 });

@@ -8,7 +8,8 @@ import { PROCESS_KINDS } from './stack';
 
 export interface Check {
   name: string;
-  pass: boolean;
+  /** NOT JUDGED: the run cannot tell (memory in a run under 15 minutes); it neither passes nor fails the soak. */
+  outcome: 'PASS' | 'FAIL' | 'NOT JUDGED';
   /** What failed, or a short confirmation. */
   detail: string;
 }
@@ -23,11 +24,23 @@ export interface Findings {
   conversions: ListedConversion[];
   /** `${tiktokEvent}/${eventId}` → TikTok's counts. */
   tiktok: Map<string, { accepted: number; counted: number }>;
-  memory: Flatness[];
+  /** Undefined when the run was too short to judge memory. */
+  memory: Flatness[] | undefined;
 }
 
 const sample = (items: readonly string[]) => (items.length <= 5 ? items.join(', ') : `${items.slice(0, 5).join(', ')} … (${items.length})`);
-const check = (name: string, problems: string[], fine: string): Check => ({ name, pass: problems.length === 0, detail: problems.length === 0 ? fine : problems.join('; ') });
+const check = (name: string, problems: string[], fine: string): Check => ({ name, outcome: problems.length === 0 ? 'PASS' : 'FAIL', detail: problems.length === 0 ? fine : problems.join('; ') });
+
+function memoryCheck(judged: readonly Flatness[] | undefined): Check {
+  const name = 'memory flat over the window';
+  if (judged === undefined) return { name, outcome: 'NOT JUDGED', detail: 'judged in runs of 15 minutes or more, over their last 10; the samples are printed above' };
+  const growing = judged.filter((f) => !f.flat).map((f) => `${f.series.name} +${(f.growth * 100).toFixed(1)}%`);
+  return check(
+    name,
+    [...(judged.length === 0 ? ['no process lived through the whole window'] : []), ...(growing.length > 0 ? [`grew more than allowed: ${growing.join(', ')}`] : [])],
+    `${judged.map((f) => f.series.name).join(', ')} flat`,
+  );
+}
 
 /** The soak's invariants, each a check with what broke it. */
 export function judge(findings: Findings): Check[] {
@@ -53,9 +66,6 @@ export function judge(findings: Findings): Check[] {
   const known = new Set(conversions.filter((c) => c.status === 'delivered').map((c) => `${c.tiktokEvent}/${c.eventId}`));
   const countedUnknown = [...tiktok.keys()].filter((key) => !known.has(key));
 
-  const judged = findings.memory;
-  const growing = judged.filter((f) => !f.flat).map((f) => `${f.series.name} +${(f.growth * 100).toFixed(1)}%`);
-
   const killed = new Set(findings.faults.kills.map((k) => k.kind));
   const burst = new Set(findings.faults.bursts.map((b) => b.family));
 
@@ -80,11 +90,7 @@ export function judge(findings: Findings): Check[] {
       ],
       `${known.size.toLocaleString('en-US')} event_ids, each counted once`,
     ),
-    check(
-      'memory flat over the window',
-      [...(judged.length === 0 ? ['no process lived through the whole window'] : []), ...(growing.length > 0 ? [`grew more than allowed: ${growing.join(', ')}`] : [])],
-      `${judged.map((f) => f.series.name).join(', ')} flat`,
-    ),
+    memoryCheck(findings.memory),
     check(
       'the load and the faults ran as designed',
       [

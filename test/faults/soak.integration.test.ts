@@ -9,7 +9,8 @@ import { compileServerCode } from '../helpers/built-code';
  * The soak of `npm run bench:soak` for two minutes (issue 30): two shops under steady mixed load (web, @signalbox/api
  * and app events, purchases with and without clicks, the same email on two devices) through two ingest processes and
  * two workers of the build, while the fault driver kills -9 and restarts one of each kind (ingest, worker, Temporal,
- * PostgreSQL) and the fake TikTok answers bursts of throttling and 5xx. The same invariants as the full run.
+ * PostgreSQL) and the fake TikTok answers bursts of throttling and 5xx. The same invariants as the full run, but for
+ * memory, which two minutes cannot judge.
  */
 // Compiling, four services starting (the workers bundle their workflow code, again at the restart), two minutes of
 // load, the drain (up to the outbox sweeper's minute after Temporal's kill) and the accounting, on a shared machine.
@@ -45,14 +46,21 @@ describe('two minutes of mixed load while processes are killed and TikTok fails 
     'every acknowledged purchase and cart made one conversion',
     'every conversion in a final state after the drain',
     'TikTok counted each delivered conversion once, and nothing else',
-    'memory flat over the window',
   ])('%s', (name) => {
-    expect(checkOf(name)).toMatchObject({ pass: true });
+    expect(checkOf(name)).toMatchObject({ outcome: 'PASS' });
   });
 
-  it('delivered conversions and skipped those without a click where the shop does not match without one; judged the memory of the processes never killed', () => {
+  it('delivered conversions, and skipped those without a click where the shop does not match without one', () => {
     expect(report.conversions.filter((c) => c.status === 'delivered').length).toBeGreaterThan(0);
     expect(report.conversions.some((c) => c.status === 'skipped' && c.reason === 'no_ttclid')).toBe(true);
-    expect(report.memory.judged.map((f) => f.series.name)).toEqual(expect.arrayContaining(['ingest-2', 'worker-2']));
+  });
+
+  // Memory is judged only by runs of 15 minutes or more (npm run bench:soak): in two minutes the Node processes' RSS
+  // swings by 20–30% with the garbage collector, more than a leak would add.
+  it('read the memory of every process through the run, and left it to the full run to judge', () => {
+    const samples = (name: string) => report.memory.series.filter((s) => s.name === name).flatMap((s) => s.samples);
+    for (const name of ['ingest-2', 'worker-2']) expect(samples(name).length).toBeGreaterThan(SHORT_SOAK.durationMs / SHORT_SOAK.sampleEveryMs / 2);
+    for (const name of ['ingest-1', 'worker-1', 'temporal', 'postgres']) expect(samples(name).length).toBeGreaterThan(0);
+    expect(checkOf('memory flat over the window')).toMatchObject({ outcome: 'NOT JUDGED' });
   });
 });
