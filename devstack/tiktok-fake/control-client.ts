@@ -23,7 +23,7 @@ export interface FakeClick {
 
 /** Typed client of the fake's `/_fake/` control API; works against an in-process or a separate fake. */
 export interface FakeTikTokControl {
-  /** `POST /_fake/faults`: queue faults, consumed in order per path. */
+  /** `POST /_fake/faults`: queue faults, consumed in order per path; a fault with `forMs` is a burst of that length. */
   injectFaults(faults: FakeTikTokFault[]): Promise<void>;
   /** `DELETE /_fake/faults`. */
   clearFaults(): Promise<void>;

@@ -1,3 +1,4 @@
+import { FaultQueue } from './faults';
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, startFakeTikTok, type FakeTikTok } from './index';
 import { sampleEvent, sampleTrackBody } from './test-fixtures';
 
@@ -119,6 +120,22 @@ describe('fault injection', () => {
     expect(events.map((event) => event.deduplicated)).toEqual([false]);
   });
 
+  it('answers every request during a burst (forMs), and the faults queued after it once it is over', async () => {
+    await fake.injectFaults([{ path: EVENT_TRACK_PATH, code: 40100, forMs: 60_000 }, { code: 50002 }]);
+    const answers = [await track(), await track(), await track()];
+    expect(answers.map(codeOf)).toEqual([40100, 40100, 40100]);
+    await fake.clearFaults();
+    expect(codeOf(await track())).toBe(0);
+
+    let now = 0;
+    const queue = new FaultQueue(() => now);
+    queue.add([{ httpStatus: 503, forMs: 1_000 }, { code: 50002 }]);
+    now = 999;
+    expect(queue.take(EVENT_TRACK_PATH, '')).toEqual({ httpStatus: 503, forMs: 1_000 });
+    now = 1_000;
+    expect([queue.take(EVENT_TRACK_PATH, ''), queue.take(EVENT_TRACK_PATH, '')]).toEqual([{ code: 50002 }, undefined]);
+  });
+
   it('forgets queued faults on DELETE /_fake/faults', async () => {
     await fake.injectFaults([{ code: 50000, times: 3 }]);
     await fake.clearFaults();
@@ -129,6 +146,7 @@ describe('fault injection', () => {
 describe('control API', () => {
   it.each<[string, unknown, RegExp]>([
     ['times below 1', { faults: [{ code: 50000, times: 0 }] }, /faults\.0\.times: /],
+    ['times together with forMs', { faults: [{ code: 40100, times: 2, forMs: 1_000 }] }, /times and forMs are exclusive/],
     ['code together with body', { faults: [{ code: 50000, body: 'x' }] }, /code and body are exclusive/],
     ['a fault that does nothing', { faults: [{ path: EVENT_TRACK_PATH }] }, /needs at least one of code, body, httpStatus, latencyMs/],
     ['a misspelt key', { faults: [{ status: 502 }] }, /faults\.0: .*status/],

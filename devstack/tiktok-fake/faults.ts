@@ -20,17 +20,33 @@ export interface FakeTikTokFault {
   latencyMs?: number;
   /** How many matching requests it affects. Default 1. */
   times?: number;
+  /**
+   * A burst instead of a count: every matching request for this many milliseconds from when the fault is queued, on
+   * the real clock (whatever `PUT /_fake/clock` pinned). Excludes `times`.
+   */
+  forMs?: number;
 }
 
-/** Faults are consumed in the order they were queued, per path (and body text, when they name one). */
+/**
+ * Faults are consumed in the order they were queued, per path (and body text, when they name one); a burst (`forMs`)
+ * answers every matching request until it ends. `now` is a monotonic clock in milliseconds.
+ */
 export class FaultQueue {
-  private queue: { fault: FakeTikTokFault; remaining: number }[] = [];
+  private queue: { fault: FakeTikTokFault; remaining: number; endsAt: number }[] = [];
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   add(faults: readonly FakeTikTokFault[]): void {
-    for (const fault of faults) this.queue.push({ fault, remaining: fault.times ?? 1 });
+    const at = this.now();
+    for (const fault of faults) {
+      const burst = fault.forMs !== undefined;
+      this.queue.push({ fault, remaining: burst ? Infinity : (fault.times ?? 1), endsAt: burst ? at + (fault.forMs as number) : Infinity });
+    }
   }
 
   take(path: string, rawBody: string): FakeTikTokFault | undefined {
+    const at = this.now();
+    this.queue = this.queue.filter((entry) => entry.endsAt > at);
     const index = this.queue.findIndex(
       ({ fault }) => (fault.path === undefined || fault.path === path) && (fault.bodyIncludes === undefined || rawBody.includes(fault.bodyIncludes)),
     );

@@ -9,6 +9,8 @@ import { descendantsOf, processEntry } from '../setup/process-tree';
 export interface PrivatePostgres {
   /** The `signalbox` database of this cluster. */
   url: string;
+  /** The running server's postmaster (its backends are its children); changes with each restart. */
+  postmasterPid(): number;
   /** SIGSTOP to the server and every backend: connections stay open and nothing answers, as on a stalled host. */
   freeze(): void;
   resume(): void;
@@ -75,6 +77,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/signalbox`,
+    postmasterPid: () => running.postmaster,
     freeze() {
       // The postmaster first, so that it forks no backend meanwhile.
       process.kill(running.postmaster, 'SIGSTOP');

@@ -8,6 +8,8 @@ import { devServerArgs, waitUntilServing } from '../../devstack/temporal-dev-ser
 
 export interface PrivateTemporal {
   address: string;
+  /** The running server's process; changes with each restart. */
+  pid(): number;
   /** kill -9 of the server; its history stays in its SQLite file. */
   kill(): Promise<void>;
   /** Starts the server again on the same file and port. */
@@ -65,6 +67,7 @@ export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   });
   return {
     address,
+    pid: () => server.pid as number,
     async kill() {
       server.kill('SIGKILL');
       await exitOf(server);

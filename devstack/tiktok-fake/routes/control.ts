@@ -16,6 +16,10 @@ const faultSchema = z
     body: z.string().optional(),
     latencyMs: z.int().min(0).max(600_000).optional(),
     times: z.int().min(1).optional(),
+    forMs: z.int().min(1).max(3_600_000).optional(),
+  })
+  .refine((fault) => fault.times === undefined || fault.forMs === undefined, {
+    message: 'times and forMs are exclusive: times counts requests, forMs answers every request for that long',
   })
   .refine((fault) => fault.code === undefined || fault.body === undefined, {
     message: 'code and body are exclusive: code answers an envelope, body a raw page',
