@@ -71,10 +71,3 @@ export function checkWebhookSignature(body: Buffer, headerName: string, header: 
   if (digest === undefined) return { ok: false, reason: `${headerName} header must hold the HMAC-SHA256 of the body as 64 hex digits or 44 base64 characters (optionally after sha256=)` };
   return sameDigest(hmac(secret, body), digest) ? { ok: true } : { ok: false, reason: `${headerName} does not match the body signed with this source's secret` };
 }
-
-/** How a sender signs: for tests, fixtures and the README's example. */
-export const sign = {
-  shopify: (body: string | Buffer, secret: string) => hmac(secret, body).toString('base64'),
-  hex: (body: string | Buffer, secret: string) => hmac(secret, body).toString('hex'),
-  stripe: (body: string | Buffer, secret: string, unixSeconds: number) => `t=${unixSeconds},v1=${hmac(secret, `${unixSeconds}.`, body).toString('hex')}`,
-};
