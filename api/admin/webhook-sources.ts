@@ -3,7 +3,7 @@ import type { WebhookSourceRepository } from '../../db/repositories/webhook-sour
 import { notFound } from '../http/http-error';
 import type { PublicLinks } from '../http/public-links';
 import { parseOrReject } from '../http/validation';
-import { createSourceBody, NEW_SOURCE_ID, previewBody, previewMapping, secretBody, secretNotice, sourceParams, sourceView, updateSourceBody } from '../http/webhook-sources';
+import { createSourceBody, NEW_SOURCE_ID, previewBody, previewMapping, secretBody, shownSecret, sourceParams, sourceView, updateSourceBody } from '../http/webhook-sources';
 import type { WebhookSourceService } from '../services/settings/webhook-sources';
 import { workspaceOf } from './workspace-scope';
 
@@ -17,7 +17,7 @@ export const webhookSourceRoutes: FastifyPluginAsync<{ sources: WebhookSourceRep
   app.post('/', async (request, reply) => {
     const { signingSecret, ...input } = parseOrReject(createSourceBody, request.body, 'body');
     const created = await service.create('operator', workspaceOf(request).id, { ...input, signingSecret });
-    return reply.code(201).send({ ...sourceView(created, links), signingSecret: created.signingSecret, notice: secretNotice(created, signingSecret !== undefined) });
+    return reply.code(201).send({ ...sourceView(created, links), ...shownSecret(created, signingSecret) });
   });
 
   app.get('/', async (request) => ({ sources: (await sources.list(workspaceOf(request).id)).map((source) => sourceView(source, links)) }));
@@ -42,7 +42,7 @@ export const webhookSourceRoutes: FastifyPluginAsync<{ sources: WebhookSourceRep
     const { signingSecret } = parseOrReject(secretBody, request.body, 'body');
     const changed = await service.setSecret('operator', workspaceOf(request).id, sourceId, signingSecret);
     if (changed === undefined) throw missing(sourceId);
-    return { ...sourceView(changed, links), signingSecret: changed.signingSecret, notice: secretNotice(changed, signingSecret !== undefined) };
+    return { ...sourceView(changed, links), ...shownSecret(changed, signingSecret) };
   });
 
   // Before or after a webhook source is saved: what a pasted sample becomes under a mapping.

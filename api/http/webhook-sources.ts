@@ -89,14 +89,22 @@ export function sourceView(source: WebhookSource, links: PublicLinks) {
 
 const SHOWN_ONCE = 'Store the signing secret now: it is shown only once. Rotate it to get a new one.';
 
+/** The topics to subscribe in Shopify, each mapped by domain/shopify/topics.ts. */
+export const SHOPIFY_TOPICS = ['orders/create', 'orders/paid', 'checkouts/create', 'carts/update', 'refunds/create', 'customers/create', 'customers/update'] as const;
+
 /** What to do next with a new source, or one whose secret was just set. */
-export function secretNotice(source: WebhookSource, given: boolean): string {
+function secretNotice(source: WebhookSource, given: boolean): string {
   if (source.type === 'shopify') {
     return given
-      ? "Signalbox checks every delivery with the key you gave, Shopify's. Paste the webhook URL into Shopify (Settings → Notifications → Webhooks, format JSON) for orders/create, checkouts/create, carts/update, refunds/create and customers/create."
+      ? `Signalbox checks every delivery with the key you gave, Shopify's. In Shopify (Settings → Notifications → Webhooks) send these events to the webhook URL, format JSON: ${SHOPIFY_TOPICS.join(', ')}.`
       : `${SHOWN_ONCE} Webhooks made in Shopify's admin are signed with the key Shopify shows there: set it as this source's secret (signalbox sources secret … --secret <Shopify's key>).`;
   }
   return given ? 'Signalbox checks every delivery with the secret you gave.' : `${SHOWN_ONCE} The sender signs each body with it (HMAC-SHA256, hex or base64) in the ${source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER} header.`;
+}
+
+/** What an answer that set a secret adds: the secret when Signalbox made it (shown this once; a given one is not echoed), and what to do next. */
+export function shownSecret(source: WebhookSource & { signingSecret: string }, given: string | undefined): { signingSecret?: string; notice: string } {
+  return given === undefined ? { signingSecret: source.signingSecret, notice: secretNotice(source, false) } : { notice: secretNotice(source, true) };
 }
 
 export type MappingPreview = { ok: true; message: Record<string, unknown> } | { ok: false; problems: string[] };

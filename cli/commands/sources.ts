@@ -51,7 +51,8 @@ function mappingOf(options: MappingOptions): Record<string, string | boolean> | 
 }
 
 function renderSecret(source: SourceView): string {
-  return [formatRecord([['ID', source.id], ['Type', source.type], ['Name', source.name], ['Webhook URL', source.webhookUrl], ['Signature header', source.signatureHeader], ['Signing secret', source.signingSecret]]), '', source.notice].join('\n');
+  const secret: [string, string][] = source.signingSecret === undefined ? [] : [['Signing secret', source.signingSecret]];
+  return [formatRecord([['ID', source.id], ['Type', source.type], ['Name', source.name], ['Webhook URL', source.webhookUrl], ['Signature header', source.signatureHeader], ...secret]), '', source.notice].join('\n');
 }
 
 const lastRefusal = (source: SourceView) => (source.lastRefusal === null ? null : `${source.lastRefusal.at} ${source.lastRefusal.status}: ${source.lastRefusal.message}`);

@@ -3,7 +3,7 @@ import type { WebhookSourceRepository } from '../../../db/repositories/webhook-s
 import { notFound } from '../../http/http-error';
 import type { PublicLinks } from '../../http/public-links';
 import { parseOrReject } from '../../http/validation';
-import { createSourceBody, NEW_SOURCE_ID, previewBody, previewMapping, secretBody, secretNotice, sourceParams, sourceView, updateSourceBody } from '../../http/webhook-sources';
+import { createSourceBody, NEW_SOURCE_ID, previewBody, previewMapping, secretBody, shownSecret, sourceParams, sourceView, updateSourceBody } from '../../http/webhook-sources';
 import type { WebhookSourceService } from '../../services/settings/webhook-sources';
 import { actorOf, currentWorkspace, needs } from '../auth';
 
@@ -19,7 +19,7 @@ export const webhookSourceConsoleRoutes: FastifyPluginAsync<{ sources: WebhookSo
   app.post('/sources', editor, async (request, reply) => {
     const { signingSecret, ...input } = parseOrReject(createSourceBody, request.body, 'body');
     const created = await service.create(actorOf(request), workspaceId(request), { ...input, signingSecret });
-    return reply.code(201).send({ ...sourceView(created, links), signingSecret: created.signingSecret, notice: secretNotice(created, signingSecret !== undefined) });
+    return reply.code(201).send({ ...sourceView(created, links), ...shownSecret(created, signingSecret) });
   });
 
   app.patch('/sources/:sourceId', editor, async (request) => {
@@ -34,7 +34,7 @@ export const webhookSourceConsoleRoutes: FastifyPluginAsync<{ sources: WebhookSo
     const { signingSecret } = parseOrReject(secretBody, request.body, 'body');
     const changed = await service.setSecret(actorOf(request), workspaceId(request), sourceId, signingSecret);
     if (changed === undefined) throw missing(sourceId);
-    return { ...sourceView(changed, links), signingSecret: changed.signingSecret, notice: secretNotice(changed, signingSecret !== undefined) };
+    return { ...sourceView(changed, links), ...shownSecret(changed, signingSecret) };
   });
 
   app.post('/sources/preview', async (request) => {

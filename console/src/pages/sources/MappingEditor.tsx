@@ -83,7 +83,7 @@ export function MappingEditor({ base, sourceId, mapping, onChange, errors, readO
           <TextArea rows={10} placeholder='{"id": "evt_1", "type": "checkout.session.completed", …}' />
           <Text slot="description">Nothing is stored: the preview shows the event this body would become.</Text>
         </TextField>
-        <div aria-live="polite" aria-label="Preview">
+        <div role="region" aria-live="polite" aria-label="Preview">
           {preview === null && <p className="muted">Paste a delivery to see what it becomes.</p>}
           {preview?.ok === true && (
             <>

@@ -19,16 +19,19 @@ interface Source {
   lastDeliveryAt: string | null;
   lastRefusal: { at: string; status: number; message: string } | null;
 }
-type WithSecret = Source & { signingSecret: string; notice: string };
+/** An answer that set a secret: the secret only when Signalbox made it (a given one is not echoed). */
+type WithSecret = Source & { signingSecret?: string; notice: string };
 
-/** The topics to subscribe in Shopify's notification settings, in JSON (domain/shopify/topics.ts maps each). */
-const SHOPIFY_TOPICS = 'Order creation, Order payment, Checkout creation, Cart update, Refund create, Customer creation, Customer update';
+/** The topics to subscribe in Shopify's notification settings (api/http/webhook-sources.ts), in JSON. */
+const SHOPIFY_TOPICS = 'orders/create, orders/paid, checkouts/create, carts/update, refunds/create, customers/create and customers/update';
 
 /** Sources > Shopify and webhooks (issue 29): shops and platforms that post signed JSON instead of calling the API. */
 export function WebhookSourcesSection({ base, editor, role }: { base: string; editor: boolean; role: string | undefined }) {
   const queries = useQueryClient();
   const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<{ sources: Source[] }>(`${base}/sources`) });
   const [shown, setShown] = useState<WithSecret | null>(null);
+  // A new form after each source added: its fields start empty again.
+  const [added, setAdded] = useState(0);
   const refresh = () => queries.invalidateQueries({ queryKey: ['sources', base] });
   const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/sources/${id}`), meta: { done: 'Source deleted' }, onSuccess: refresh });
   return (
@@ -46,9 +49,11 @@ export function WebhookSourcesSection({ base, editor, role }: { base: string; ed
       {shown && <SecretNotice source={shown} />}
       {editor ? (
         <NewSource
+          key={added}
           base={base}
           onCreated={(created) => {
             setShown(created);
+            setAdded(added + 1);
             void refresh();
           }}
         />
@@ -62,9 +67,11 @@ export function WebhookSourcesSection({ base, editor, role }: { base: string; ed
 function SecretNotice({ source }: { source: WithSecret }) {
   return (
     <div className="notice" role="status">
-      <p>
-        <strong>{source.name}</strong>: signing secret <code className="secret">{source.signingSecret}</code> <CopyButton text={source.signingSecret} label="Copy the secret" />
-      </p>
+      {source.signingSecret !== undefined && (
+        <p>
+          <strong>{source.name}</strong>: signing secret <code className="secret">{source.signingSecret}</code> <CopyButton text={source.signingSecret} label="Copy the secret" />
+        </p>
+      )}
       <p>{source.notice}</p>
     </div>
   );
@@ -104,14 +111,14 @@ function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { bas
       </dl>
       {source.type === 'shopify' && (
         <p className="muted">
-          In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for each of: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
+          In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for the events of each topic: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
         </p>
       )}
       {editor && (
         <>
           <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
             <div className="row">
-              <Field name="signingSecret" label={source.type === 'shopify' ? 'Shopify’s key' : 'Signing secret'} description="Leave empty to have a new one made. Deliveries signed with the old one are refused from now on." />
+              <Field name="signingSecret" label={source.type === 'shopify' ? 'Shopify’s key' : 'Signing secret'} description={source.type === 'shopify' ? 'The key Shopify shows beside its webhooks. Deliveries signed with any other are refused from now on.' : 'Leave empty to have a new one made. Deliveries signed with the old one are refused from now on.'} />
               <Submit pending={rotate.isPending}>{source.type === 'shopify' ? 'Save the key' : 'New secret'}</Submit>
             </div>
           </Form>
