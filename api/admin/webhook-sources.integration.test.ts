@@ -60,6 +60,19 @@ describe('webhook sources in the settings API', () => {
     expect(JSON.stringify(log)).not.toContain(source.signingSecret);
   });
 
+  it("does not echo a secret it was given (Shopify's key), at creation or when set again", async () => {
+    const given = 'shpss_0123456789abcdef0123456789abcdef';
+    const created = await admin('POST', sources(), { type: 'shopify', name: 'Fern shop', signingSecret: given });
+    expect(created.statusCode).toBe(201);
+    expect(created.body).not.toContain(given);
+    expect(created.json().notice).toMatch(/^Signalbox checks every delivery with the key you gave, Shopify's/);
+    const set = await admin('POST', sources(`/${created.json().id}/secret`), { signingSecret: `${given}x` });
+    expect(set.statusCode).toBe(200);
+    expect(set.body).not.toContain(given);
+    const made = await admin('POST', sources(`/${created.json().id}/secret`));
+    expect(made.json().signingSecret).toMatch(/^sbxwh_[0-9a-f]{64}$/);
+  });
+
   it('previews a sample under a mapping, before any source is saved', async () => {
     const preview = await admin('POST', sources('/preview'), { mapping: { event: 'type', value: 'amount', valueInCents: true, currency: '"EUR"' }, sample: '{"type":"Order Completed","amount":1250}' });
     expect(preview.json()).toEqual({ ok: true, message: { anonymousId: expect.stringMatching(/^webhook-src_new-[0-9a-f]{32}$/), properties: { total: 12.5, currency: 'EUR' }, context: { source: { id: 'src_new', type: 'webhook' } }, type: 'track', event: 'Order Completed' } });

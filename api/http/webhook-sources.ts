@@ -84,7 +84,20 @@ export const sourceParams = z.object({ sourceId: z.string().min(1).max(100, 'mus
 
 /** A source as listed, with the URL its platform posts to (from `PUBLIC_URL`, never from the request). */
 export function sourceView(source: WebhookSource, links: PublicLinks) {
-  return { ...source, signatureHeader: source.type === 'webhook' ? (source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER) : 'X-Shopify-Hmac-Sha256', webhookUrl: links.webhook(source.id) };
+  // Named field by field: a source the repository answered with its secret (created, given a new one) must not show it.
+  const listed: WebhookSource = {
+    id: source.id,
+    workspaceId: source.workspaceId,
+    type: source.type,
+    name: source.name,
+    signatureHeader: source.signatureHeader,
+    mapping: source.mapping,
+    createdAt: source.createdAt,
+    secretSetAt: source.secretSetAt,
+    lastDeliveryAt: source.lastDeliveryAt,
+    lastRefusal: source.lastRefusal,
+  };
+  return { ...listed, signatureHeader: source.type === 'webhook' ? (source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER) : 'X-Shopify-Hmac-Sha256', webhookUrl: links.webhook(source.id) };
 }
 
 const SHOWN_ONCE = 'Store the signing secret now: it is shown only once. Rotate it to get a new one.';
