@@ -67,7 +67,7 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
   });
 
   it('makes a webhook mapping against a pasted sample, with a live preview of the event, and saves it', async () => {
-    await form().getByLabel('Kind', { exact: true }).selectOption('webhook');
+    await form().getByLabel('Source kind', { exact: true }).selectOption('webhook');
     await form().getByLabel('Name', { exact: true }).fill('Stripe payments');
     await form().getByLabel('Signature header', { exact: true }).fill('Stripe-Signature');
     await form().getByLabel('Event name', { exact: true }).fill('"Order Completed"');

@@ -13,7 +13,13 @@ export interface ShopifyDelivery {
   sourceId: string;
   /** `X-Shopify-Topic`, e.g. `orders/create`. */
   topic: string;
-  /** `X-Shopify-Webhook-Id`, else `X-Shopify-Event-Id`: the same on Shopify's retries of a delivery. */
+  /**
+   * `X-Shopify-Webhook-Id`, else `X-Shopify-Event-Id`: the message ID, so that a retry is stored once. Shopify's app
+   * library documents `webhookId` as "the idempotency key" (shopify-app-remix, authenticate.webhook); its duplicates
+   * guide names `X-Shopify-Event-Id` (shopify.dev/docs/apps/build/webhooks/ignore-duplicates). Which of the two stays
+   * the same across retries was not verified here; the issue asks for the webhook ID. Orders are counted once either
+   * way: the order ID is the conversion's event_id.
+   */
   webhookId?: string;
   /** `X-Shopify-Shop-Domain`. */
   shopDomain?: string;

@@ -198,8 +198,8 @@ function NewSource({ base, onCreated }: { base: string; onCreated: (created: Wit
       <div className="row">
         <Field name="name" label="Name" placeholder={type === 'shopify' ? 'Fern shop' : 'Stripe payments'} />
         <label className="field">
-          <span>Kind</span>
-          <select name="type" aria-label="Kind" value={type} onChange={(event) => setType(event.target.value as 'shopify' | 'webhook')}>
+          <span>Source kind</span>
+          <select name="type" aria-label="Source kind" value={type} onChange={(event) => setType(event.target.value as 'shopify' | 'webhook')}>
             <option value="shopify">Shopify shop</option>
             <option value="webhook">Any platform (signed webhook)</option>
           </select>
