@@ -27,6 +27,9 @@ import { browserConfigRoutes } from './ingest/browser-config';
 import { healthRoutes } from './health';
 import { ingestRoutes, type StartConversions } from './ingest';
 import { createKeyUseLog } from './ingest/key-use';
+import { createAfterCommit } from './ingest/after-commit';
+import { createSourceActivity } from './ingest/source-activity';
+import { webhookRoutes } from './ingest/webhook-routes';
 import type { RateLimitSettings } from './ingest/rate-limit';
 import { ingestPreflightRoutes } from './ingest/cors';
 import { metricsRoutes } from './http/metrics-route';
@@ -89,6 +92,10 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   app.addHook('onClose', async () => refusals.drain());
   const keyUse = createKeyUseLog({ apiKeys: deps.repos.apiKeys, log: app.log });
   app.addHook('onClose', async () => keyUse.drain());
+  const sourceActivity = createSourceActivity({ sources: deps.repos.webhookSources, log: app.log });
+  app.addHook('onClose', async () => sourceActivity.drain());
+  const rateLimit = deps.rateLimit ?? { perSecond: REQUESTS_PER_SECOND_PER_WORKSPACE, burst: REQUEST_BURST_PER_WORKSPACE };
+  const storageDeadlineMs = deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS;
 
   registerErrorHandling(app);
   registerJsonBodyParser(app);
@@ -106,10 +113,19 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     metrics,
     recordBatch: deps.recordBatch,
     startConversions: deps.startConversions,
-    rateLimit: deps.rateLimit ?? { perSecond: REQUESTS_PER_SECOND_PER_WORKSPACE, burst: REQUEST_BURST_PER_WORKSPACE },
-    storageDeadlineMs: deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS,
+    rateLimit,
+    storageDeadlineMs,
     refusals,
     keyUse,
+  });
+  void app.register(webhookRoutes, {
+    repos: deps.repos,
+    recordBatch: deps.recordBatch,
+    afterCommit: createAfterCommit(metrics, deps.startConversions),
+    rateLimit,
+    storageDeadlineMs,
+    refusals,
+    activity: sourceActivity,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
   void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });

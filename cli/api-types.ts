@@ -30,6 +30,20 @@ export interface ApiKeyView {
   notice?: string;
 }
 
+export interface SourceView {
+  id: string;
+  type: 'shopify' | 'webhook';
+  name: string;
+  webhookUrl: string;
+  signatureHeader: string;
+  mapping: Record<string, unknown> | null;
+  lastDeliveryAt: string | null;
+  lastRefusal: { at: string; status: number; message: string } | null;
+  /** Only in the answers that set it. */
+  signingSecret?: string;
+  notice?: string;
+}
+
 export type RuleValueView = { source: 'order_total'; currency?: string } | { source: 'fixed'; amount: number; currency?: string } | { source: 'none' };
 
 export interface RuleView {

@@ -8,6 +8,7 @@ import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
+import { registerSourceCommands } from './commands/sources';
 import { registerTikTokCommands } from './commands/tiktok';
 import { registerUserCommands } from './commands/users';
 import { registerWorkspaceCommands } from './commands/workspaces';
@@ -35,6 +36,7 @@ export function createProgram(io: CliIo): Command {
   registerWorkspaceCommands(program, io);
   registerSettingsCommands(program, io);
   registerKeyCommands(program, io);
+  registerSourceCommands(program, io);
   registerRuleCommands(program, io);
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);

@@ -22,6 +22,7 @@ import { tiktokOAuthRoutes } from './tiktok-oauth';
 import { tiktokSelectionRoutes } from './tiktok-selection';
 import { tiktokStatisticsRoutes } from './tiktok-statistics';
 import { tiktokTestConversionRoutes } from './tiktok-test-conversion';
+import { webhookSourceRoutes } from './webhook-sources';
 import { loadWorkspaceFromPath } from './workspace-scope';
 import { workspaceCollectionRoutes } from './workspaces';
 
@@ -60,6 +61,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
+      await workspace.register(webhookSourceRoutes, { prefix: '/sources', sources: repos.webhookSources, service: settings.webhookSources, links });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -26,6 +26,15 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of advertiser 7000000000000000001');
   });
 
+  it('names webhook sources by their names, a mapping change field by field, and never a secret', () => {
+    const stripe = { name: 'Stripe', type: 'webhook', signatureHeader: 'Stripe-Signature', mapping: { event: 'type' } };
+    expect(changeSummary(entry('source.create', 'src_1', null, { name: 'Fern shop', type: 'shopify', signatureHeader: null, mapping: null }))).toBe('Added the Shopify source “Fern shop”');
+    expect(changeSummary(entry('source.update', 'src_2', stripe, { ...stripe, mapping: { event: '"Order Completed"' } }))).toBe('Changed the webhook source “Stripe”');
+    expect(fieldChanges(entry('source.update', 'src_2', stripe, { ...stripe, mapping: { event: '"Order Completed"' } }))).toEqual([{ field: 'Mapping', before: 'event type', after: 'event "Order Completed"' }]);
+    expect(changeSummary(entry('source.secret', 'src_1', null, { name: 'Fern shop', secret: 'given' }))).toBe('Gave the source “Fern shop” a new signing secret (given)');
+    expect(changeSummary(entry('source.delete', 'src_2', stripe, null))).toBe('Deleted the webhook source “Stripe”');
+  });
+
   it('says the alerts changed, each changed setting labelled', () => {
     const before = { onReauthorization: true, failedSharePercent: null, silenceMinutes: null, emailEnabled: false, emailRecipients: [], webhookUrl: null };
     const after = { ...before, failedSharePercent: 25, emailEnabled: true, webhookUrl: 'https://hooks.slack.com/…1234' };

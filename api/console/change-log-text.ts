@@ -82,7 +82,13 @@ const FIELD_LABELS: Record<string, string> = {
   emailEnabled: 'Alerts by email',
   emailRecipients: 'Alert emails go to',
   webhookUrl: 'Alert webhook',
+  type: 'Type',
+  signatureHeader: 'Signature header',
+  mapping: 'Mapping',
+  secret: 'Signing secret',
 };
+
+const SOURCE_TYPES: Record<string, string> = { shopify: 'Shopify source', webhook: 'webhook source' };
 
 function sentence(clauses: string[]): string {
   const text = clauses.length <= 1 ? (clauses[0] ?? '') : `${clauses.slice(0, -1).join(', ')} and ${clauses.at(-1) as string}`;
@@ -168,6 +174,10 @@ export function changeSummary({ action, target, before, after }: LoggedChange): 
     'conversions.retry': () => retryClause(after),
     'erasure.run': () => erasureClause(after),
     'alerts.update': () => 'changed the alerts',
+    'source.create': () => `added the ${SOURCE_TYPES[String(after?.type)] ?? 'source'} ${quoted(after?.name)}`,
+    'source.update': () => `changed the ${SOURCE_TYPES[String(after?.type)] ?? 'source'} ${quoted(after?.name)}`,
+    'source.secret': () => `gave the source ${quoted(after?.name)} a new signing secret (${String(after?.secret)})`,
+    'source.delete': () => `deleted the ${SOURCE_TYPES[String(before?.type)] ?? 'source'} ${quoted(before?.name)}`,
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);

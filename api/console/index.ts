@@ -26,6 +26,7 @@ import { sendAgainRoutes } from './routes/send-again';
 import { sessionRoutes } from './routes/session';
 import { setupRoutes } from './routes/setup';
 import { sourceRoutes } from './routes/sources';
+import { webhookSourceConsoleRoutes } from './routes/webhook-sources';
 import { workspaceRoutes } from './routes/workspace';
 
 export interface ConsoleApiOptions {
@@ -69,6 +70,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(overviewRoutes, { db, repos });
       await workspace.register(setupRoutes, { repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys, links });
+      await workspace.register(webhookSourceConsoleRoutes, { sources: repos.webhookSources, service: settings.webhookSources, links });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });

@@ -1,4 +1,4 @@
-import { TIKTOK_OAUTH_CALLBACK_PATH, TRACKING_SCRIPT_PATH } from './paths';
+import { TIKTOK_OAUTH_CALLBACK_PATH, TRACKING_SCRIPT_PATH, webhookSourcePath } from './paths';
 
 /** Every link Signalbox mails or shows, built from the configured `PUBLIC_URL`, never from a request's `Host`. */
 export interface PublicLinks {
@@ -9,6 +9,8 @@ export interface PublicLinks {
   tiktokOAuthCallback: string;
   passwordReset(token: string): string;
   invitation(token: string): string;
+  /** The URL a webhook source's platform (a Shopify shop's notification settings) posts to. */
+  webhook(sourceId: string): string;
 }
 
 /** `publicUrl`: an origin as `config/env.ts` validates it (scheme, host, port; no path, no trailing slash). */
@@ -21,5 +23,6 @@ export function createPublicLinks(publicUrl: string): PublicLinks {
     tiktokOAuthCallback: `${origin}${TIKTOK_OAUTH_CALLBACK_PATH}`,
     passwordReset: (token) => consolePage(`reset-password/${encodeURIComponent(token)}`),
     invitation: (token) => consolePage(`invitations/${encodeURIComponent(token)}`),
+    webhook: (sourceId) => `${origin}${webhookSourcePath(sourceId)}`,
   };
 }

@@ -1,6 +1,4 @@
-import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { CreatedConversion } from '../../db/repositories/conversions';
-import type { WakeReport } from '../../temporal/pipeline-waker';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { keyFromBody, keyFromHeadersOrQuery, type PresentedKey } from './auth/api-key-source';
 import type { CredentialCache, IngestCredential } from './auth/credential-cache';
 import { checkKeyUse } from './auth/key-policy';
@@ -10,7 +8,8 @@ import { forbidden, unauthorized } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import type { IngestMetrics } from '../http/metrics';
 import type { KeyUseLog } from './key-use';
-import type { BatchRecorder, BatchResult } from './record-batch';
+import type { BatchRecorder } from './record-batch';
+import { acceptedAnswer, createAfterCommit, type StartConversions } from './after-commit';
 import type { RefusalLog } from './refusal-log';
 import { createStorageBudget, type StorageBudget } from './storage-deadline';
 import { allowOrigin } from './cors';
@@ -18,7 +17,7 @@ import { firstPartyCookies } from './first-party-cookies';
 import { parseBatch, parseSingle, type MessageType, type ParsedMessages } from './parse-messages';
 import { createRateLimiter, type RateLimitSettings } from './rate-limit';
 
-export type StartConversions = (conversions: readonly CreatedConversion[]) => Promise<WakeReport>;
+export type { StartConversions } from './after-commit';
 
 export interface IngestRoutesOptions {
   credentials: CredentialCache;
@@ -59,22 +58,10 @@ async function authenticate(credentials: CredentialCache, budget: StorageBudget,
   return credential;
 }
 
-/** Conversions are committed as `pending` already; a wake-up that fails here is done again by the sweeper. */
-function startInBackground(start: StartConversions, conversions: readonly CreatedConversion[], log: FastifyBaseLogger): void {
-  if (conversions.length === 0) return;
-  void Promise.resolve()
-    .then(() => start(conversions))
-    .then(
-      (report) => {
-        if (report.failed.length > 0) log.warn({ failed: report.failed }, 'conversion workflows not woken; the sweeper will wake them');
-      },
-      (error: unknown) => log.error({ err: error }, 'waking conversion workflows failed; the sweeper will wake them'),
-    );
-}
-
 /** The Segment-compatible ingest API (DESIGN.md "Wire contract of the ingest API"). */
 export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app, options) => {
-  const { credentials, recordBatch, startConversions, metrics } = options;
+  const { credentials, recordBatch } = options;
+  const committed = createAfterCommit(options.metrics, options.startConversions);
   app.decorateRequest('ingestCredential', null);
   app.decorateRequest('storageBudget', null);
   const budgetOf = (request: FastifyRequest) => (request.storageBudget ??= createStorageBudget(options.storageDeadlineMs));
@@ -100,14 +87,6 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser(app));
 
-  function committed(messageCount: number, result: BatchResult, log: FastifyBaseLogger): void {
-    metrics.batchSize.observe(messageCount);
-    metrics.eventsStored.inc(result.stored);
-    metrics.duplicates.inc(result.duplicates);
-    metrics.conversionsCreated.inc(result.conversions.length);
-    startInBackground(startConversions, result.conversions, log);
-  }
-
   /** `receivedAt` is the instant the messages were checked against, clock-skew correction included. */
   async function accept(request: FastifyRequest, reply: FastifyReply, parse: (receivedAt: Date) => ParsedMessages) {
     const { workspace, apiKey } = request.ingestCredential as IngestCredential;
@@ -128,9 +107,7 @@ export const ingestRoutes: FastifyPluginAsync<IngestRoutesOptions> = async (app,
       const cookies = firstPartyCookies(request.body, request.headers.origin, workspace);
       if (cookies.length > 0) reply.header('set-cookie', cookies);
     }
-    if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
-    // Segment's libraries read only `success`; a person sending by hand learns why nothing new appeared.
-    return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
+    return acceptedAnswer(result);
   }
 
   for (const path of ['/v1/batch', '/v1/b']) {

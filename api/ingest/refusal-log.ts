@@ -13,6 +13,12 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** A refusal that would amplify a flood; server errors are in the server's log, not the sender's fault. */
 const NOT_RECORDED = new Set([429]);
 
+/** The status of a refusal worth recording (4xx but 429), else undefined. */
+export function refusalStatus(error: FastifyError): number | undefined {
+  const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
+  return status < 400 || status >= 500 || NOT_RECORDED.has(status) ? undefined : status;
+}
+
 function presentedKey(request: FastifyRequest): string | undefined {
   try {
     return keyFromHeadersOrQuery(request)?.key ?? keyFromBody(request.body).key;
@@ -57,9 +63,10 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
     return (await deps.repos.workspaces.find(claimed))?.id;
   }
 
-  async function record(request: FastifyRequest, error: FastifyError, status: number): Promise<void> {
-    const key = presentedKey(request);
-    const workspaceId = await workspaceOf(request, key);
+  /** `knownWorkspaceId`: the route's own (a webhook source's), which no key names. */
+  async function record(request: FastifyRequest, error: FastifyError, status: number, knownWorkspaceId?: string): Promise<void> {
+    const key = knownWorkspaceId === undefined ? presentedKey(request) : undefined;
+    const workspaceId = knownWorkspaceId ?? (await workspaceOf(request, key));
     if (workspaceId === undefined || !admit(workspaceId)) return;
     const known = serviceErrorAsHttp(error);
     await deps.repos.ingestRefusals.record([
@@ -80,11 +87,14 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
   }
 
   return {
-    /** For an `onError` hook of the ingest routes (it runs before the answer is made): never throws, never waits. */
-    refused(request: FastifyRequest, error: FastifyError): void {
-      const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
-      if (status < 400 || status >= 500 || NOT_RECORDED.has(status)) return;
-      const write = record(request, error, status).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
+    /**
+     * For an `onError` hook of the ingest routes (it runs before the answer is made): never throws, never waits.
+     * `knownWorkspaceId`: the workspace the route already knows (a webhook source's); else the key's.
+     */
+    refused(request: FastifyRequest, error: FastifyError, knownWorkspaceId?: string): void {
+      const status = refusalStatus(error);
+      if (status === undefined) return;
+      const write = record(request, error, status, knownWorkspaceId).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
       writes.track(write);
     },
 

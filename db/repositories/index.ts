@@ -35,6 +35,7 @@ import { createPasswordResetRepository } from './password-resets';
 import { createPeopleRepository } from './people';
 import { createSignInFailureRepository } from './sign-in-failures';
 import { createUserRepository } from './users';
+import { createWebhookSourceRepository } from './webhook-sources';
 
 export function createRepositories(db: Knex, secrets: SecretBox) {
   return {
@@ -73,6 +74,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     alertIncidents: createAlertIncidentRepository(db),
     alertFigures: createAlertFigureRepository(db),
     passwordResets: createPasswordResetRepository(db),
+    webhookSources: createWebhookSourceRepository(db, secrets),
   };
 }
 

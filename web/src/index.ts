@@ -3,12 +3,15 @@ import { answersOnSiteDomain, parseOptions } from './options';
 import { createQueue } from './queue';
 import { cookieStore, layeredStore, MAX_COOKIE_DAYS, readCookie, webStorageStore } from './store';
 import { createTracker, type ConsentState, type Tracker } from './tracker';
+import { shopifyCartRoot, writeCartAttributes } from './shopify-cart';
 import { browserTransport } from './transport';
 import { captureClick, currentClick, forgetVisitor, loadVisitor, SEGMENT_ANONYMOUS_ID_NAME, segmentAnonymousId, type Visitor } from './visitor';
 
 declare global {
   interface Window {
     signalbox?: unknown;
+    /** Set by Shopify on its storefronts' theme pages. */
+    Shopify?: unknown;
   }
 }
 
@@ -60,6 +63,11 @@ function start(): void {
   let referrer = document.referrer;
   const attributionDays = () => options.attributionDays ?? config?.attributionDays ?? DEFAULT_ATTRIBUTION_DAYS;
   const readyCallbacks: Call[] = [];
+  const cartRoot = shopifyCartRoot(window.Shopify);
+  /** A Shopify storefront's cart carries the visitor to the order (shopify-cart.ts); '' removes what it held. */
+  const writeCart = (anonymousId: string, ttclid: string | undefined) => {
+    if (cartRoot !== undefined) writeCartAttributes(cartRoot, (input, init) => fetch(input, init), anonymousId, ttclid).catch((error: Error) => warn(`the Shopify cart attributes were not written (${error.message})`));
+  };
 
   const queue = createQueue({
     store: local,
@@ -104,7 +112,8 @@ function start(): void {
   /** Consent is granted: identifiers are read, made and stored from now on, and the calls kept meanwhile are sent. */
   function proceed(): void {
     visitor ??= loadVisitor(ids, uuid, () => segmentAnonymousId(readCookie(document.cookie, SEGMENT_ANONYMOUS_ID_NAME), local.get(SEGMENT_ANONYMOUS_ID_NAME)));
-    captureClick(ids, location.search, Date.now(), attributionDays());
+    const click = captureClick(ids, location.search, Date.now(), attributionDays());
+    writeCart(visitor.anonymousId(), click?.id);
     state = 'granted';
     tracker.release();
     void queue.flush();
@@ -140,6 +149,7 @@ function start(): void {
       queue.clear();
       forgetVisitor(ids);
       visitor = undefined;
+      writeCart('', undefined);
     },
   };
 

@@ -3,6 +3,7 @@ import type { Repositories } from '../../../db/repositories';
 import type { PipelineWaker } from '../../../temporal/pipeline-waker';
 import { createApiKeyService, type ApiKeyService } from './api-keys';
 import { createConversionRuleService, type ConversionRuleService } from './conversion-rules';
+import { createWebhookSourceService, type WebhookSourceService } from './webhook-sources';
 import { createWorkspaceSettingsService, type WorkspaceSettingsService } from './workspace-settings';
 
 export type { Actor } from './actor';
@@ -13,6 +14,7 @@ export interface SettingsServices {
   workspaceSettings: WorkspaceSettingsService;
   conversionRules: ConversionRuleService;
   apiKeys: ApiKeyService;
+  webhookSources: WebhookSourceService;
 }
 
 /**
@@ -24,5 +26,6 @@ export function createSettingsServices(deps: { db: Knex; repos: Repositories; pi
     workspaceSettings: createWorkspaceSettingsService({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onChange: deps.onCredentialsChange }),
     conversionRules: createConversionRuleService({ db: deps.db, repos: deps.repos }),
     apiKeys: createApiKeyService({ db: deps.db, repos: deps.repos, onRevoke: deps.onCredentialsChange }),
+    webhookSources: createWebhookSourceService({ db: deps.db, repos: deps.repos }),
   };
 }

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
 import { canEdit, useWorkspace } from '../session';
+import { WebhookSourcesSection } from './sources/WebhookSources';
 
 interface Connection {
   status: string;
@@ -65,6 +66,7 @@ export function SourcesPage() {
       <TikTokSection base={base} editor={editor} />
       <KeysSection base={base} owner={owner} origins={origins} onCreated={(key) => key.kind === 'browser' && setNewBrowserKey(key)} />
       <InstallSection base={base} editor={editor} origins={origins} newBrowserKey={newBrowserKey} />
+      <WebhookSourcesSection base={base} editor={editor} role={workspace?.role} />
     </>
   );
 }

@@ -1,0 +1,109 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Repositories } from '../../db/repositories';
+import type { WebhookSourceWithSecret } from '../../db/repositories/webhook-sources';
+import { mapShopifyDelivery, type ShopifyMapping } from '../../domain/shopify/topics';
+import { mapWebhookBody } from '../../domain/webhooks/mapping';
+import { parseWebhookJson } from '../../domain/webhooks/webhook-json';
+import { badRequest, notFound } from '../http/http-error';
+import { MAX_BATCH_BYTES } from '../http/limits';
+import { parseOrReject } from '../http/validation';
+import { sourceParams } from '../http/webhook-sources';
+import { acceptedAnswer, type createAfterCommit } from './after-commit';
+import type { BatchRecorder } from './record-batch';
+import type { RefusalLog } from './refusal-log';
+import { refusalStatus } from './refusal-log';
+import { createRateLimiter, type RateLimitSettings } from './rate-limit';
+import type { SourceActivity } from './source-activity';
+import { createStorageBudget } from './storage-deadline';
+import { checkedMessages, requireSignature, shopifyDeliveryOf } from './webhook-delivery';
+
+export interface WebhookRoutesOptions {
+  repos: Pick<Repositories, 'webhookSources' | 'workspaces'>;
+  recordBatch: BatchRecorder;
+  afterCommit: ReturnType<typeof createAfterCommit>;
+  /** Per workspace, as for `/v1` (a bucket of this face's own). */
+  rateLimit: RateLimitSettings;
+  storageDeadlineMs: number;
+  refusals?: RefusalLog;
+  activity: SourceActivity;
+  now?: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webhookSource: WebhookSourceWithSecret | null;
+  }
+}
+
+/**
+ * `POST /v1/webhooks/:sourceId`: a platform's signed webhook (a Shopify shop's, or any JSON through the source's
+ * mapping), checked against the source's secret on the raw body before anything is parsed, mapped to Segment
+ * messages and stored by the same recorder as `/v1/batch` (durable before the 200, deduplicated by messageId, the
+ * same message rules and limits). Refusals go to the event debugger and the source's last refusal; a bad signature
+ * stores nothing else.
+ */
+export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (app, options) => {
+  const { repos, recordBatch, afterCommit, refusals, activity } = options;
+  const now = options.now ?? Date.now;
+  const rateLimiter = createRateLimiter(options.rateLimit);
+  app.decorateRequest('webhookSource', null);
+  // The signature is over the bytes as sent: the body stays raw until it is checked.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addHook('onError', async (request, _reply, error) => {
+    const source = request.webhookSource;
+    const status = refusalStatus(error);
+    if (source === null || status === undefined) return;
+    refusals?.refused(request, error, source.workspaceId);
+    activity.refused(source.id, status, error.message);
+  });
+
+  async function mapped(request: FastifyRequest, source: WebhookSourceWithSecret, body: unknown, raw: Buffer, budget: ReturnType<typeof createStorageBudget>): Promise<ShopifyMapping> {
+    if (source.type === 'webhook') {
+      const result = mapWebhookBody(body, source.mapping ?? { event: '' }, { id: source.id }, raw.toString('utf8'));
+      if (!result.ok) throw badRequest(`${result.problems[0]}: change the source's mapping or what the sender posts`, result.problems);
+      return { messages: [result.message] };
+    }
+    const delivery = shopifyDeliveryOf(source.id, request.headers);
+    const token = delivery.topic.startsWith('carts/') ? cartToken(body) : undefined;
+    const cartState = token === undefined ? undefined : await budget.run(() => repos.webhookSources.cartState(source.id, token));
+    return mapShopifyDelivery(body, delivery, cartState);
+  }
+
+  app.post('/v1/webhooks/:sourceId', { bodyLimit: MAX_BATCH_BYTES }, async (request) => {
+    const { sourceId } = parseOrReject(sourceParams, request.params, 'path');
+    const budget = createStorageBudget(options.storageDeadlineMs);
+    const source = await budget.run(() => repos.webhookSources.withSecret(sourceId));
+    if (source === undefined) throw notFound(`webhook source ${sourceId} does not exist: it was deleted, or the URL is mistyped`);
+    request.webhookSource = source;
+    rateLimiter.take(source.workspaceId);
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    requireSignature(source, raw, request.headers, now());
+    const parsed = parseWebhookJson(raw.toString('utf8'));
+    if (!parsed.ok) throw badRequest(parsed.problem);
+
+    const receivedAt = new Date(now());
+    const { messages, cart } = await mapped(request, source, parsed.body, raw, budget);
+    const incoming = checkedMessages(messages, receivedAt);
+    if (incoming.length === 0) {
+      activity.delivered(source.id);
+      return { success: true, stored: 0, note: 'a cart with no line item: nothing to record' };
+    }
+    const workspace = await budget.run(() => repos.workspaces.find(source.workspaceId));
+    if (workspace === undefined) throw notFound(`webhook source ${sourceId} does not exist: its workspace was deleted`);
+    const result = await budget.run((signal) => {
+      const recording = recordBatch(workspace, incoming, { receivedAt }, signal);
+      void recording.then((stored) => afterCommit(incoming.length, stored, request.log), () => undefined);
+      return recording;
+    });
+    if (cart !== undefined) await activity.cartSeen(source.id, cart.token, cart.state);
+    activity.delivered(source.id);
+    return acceptedAnswer(result);
+  });
+};
+
+function cartToken(body: unknown): string | undefined {
+  const cart = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const token = cart.token ?? cart.id;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}

@@ -1,0 +1,221 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { api, ApiError, get } from '../../api';
+import { ConfirmButton, CopyButton, ErrorNote, Loading } from '../../components/bits';
+import { Field, Form, FormError, Submit } from '../../components/Form';
+import { dateTime } from '../../format';
+import { roleTooLow } from '../../session';
+import { MappingEditor, mappingBody, type Mapping } from './MappingEditor';
+import './webhook-sources.css';
+
+interface Source {
+  id: string;
+  type: 'shopify' | 'webhook';
+  name: string;
+  webhookUrl: string;
+  signatureHeader: string;
+  mapping: Mapping | null;
+  lastDeliveryAt: string | null;
+  lastRefusal: { at: string; status: number; message: string } | null;
+}
+/** An answer that set a secret: the secret only when Signalbox made it (a given one is not echoed). */
+type WithSecret = Source & { signingSecret?: string; notice: string };
+
+/** The topics to subscribe in Shopify's notification settings (api/http/webhook-sources.ts), in JSON. */
+const SHOPIFY_TOPICS = 'orders/create, orders/paid, checkouts/create, carts/update, refunds/create, customers/create and customers/update';
+
+/** Sources > Shopify and webhooks (issue 29): shops and platforms that post signed JSON instead of calling the API. */
+export function WebhookSourcesSection({ base, editor, role }: { base: string; editor: boolean; role: string | undefined }) {
+  const queries = useQueryClient();
+  const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<{ sources: Source[] }>(`${base}/sources`) });
+  const [shown, setShown] = useState<WithSecret | null>(null);
+  // A new form after each source added: its fields start empty again.
+  const [added, setAdded] = useState(0);
+  const refresh = () => queries.invalidateQueries({ queryKey: ['sources', base] });
+  const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `${base}/sources/${id}`), meta: { done: 'Source deleted' }, onSuccess: refresh });
+  return (
+    <section aria-labelledby="webhooks">
+      <h2 id="webhooks">Shopify and webhooks</h2>
+      <p className="muted">A Shopify shop, or any platform that posts signed JSON (a payment provider, a form tool), sends its events here without code. They arrive as any event does: your rules decide what goes to TikTok.</p>
+      {sources.isPending && <Loading what="sources" />}
+      {sources.isError && <ErrorNote error={sources.error} />}
+      {sources.data?.sources.length === 0 && <p className="empty">No source yet.</p>}
+      <ul className="cards">
+        {sources.data?.sources.map((source) => (
+          <SourceCard key={source.id} base={base} source={source} editor={editor} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
+        ))}
+      </ul>
+      {shown && <SecretNotice source={shown} />}
+      {editor ? (
+        <NewSource
+          key={added}
+          base={base}
+          onCreated={(created) => {
+            setShown(created);
+            setAdded(added + 1);
+            void refresh();
+          }}
+        />
+      ) : (
+        <p className="muted">{roleTooLow(role, 'editor', 'add sources or change them')}</p>
+      )}
+    </section>
+  );
+}
+
+function SecretNotice({ source }: { source: WithSecret }) {
+  return (
+    <div className="notice" role="status">
+      {source.signingSecret !== undefined && (
+        <p>
+          <strong>{source.name}</strong>: signing secret <code className="secret">{source.signingSecret}</code> <CopyButton text={source.signingSecret} label="Copy the secret" />
+        </p>
+      )}
+      <p>{source.notice}</p>
+    </div>
+  );
+}
+
+function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { base: string; source: Source; editor: boolean; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
+  const rotate = useMutation({
+    mutationFn: (signingSecret: string | undefined) => api<WithSecret>('POST', `${base}/sources/${source.id}/secret`, signingSecret ? { signingSecret } : {}),
+    meta: { done: 'Signing secret saved' },
+    onSuccess: (changed) => {
+      setSecretErrors({});
+      onSecret(changed);
+      onSaved();
+    },
+    onError: (error) => setSecretErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  return (
+    <li className="card source-card">
+      <div>
+        <strong>{source.name}</strong> <span className="badge">{source.type === 'shopify' ? 'Shopify' : 'webhook'}</span>
+      </div>
+      <dl className="source-facts">
+        <dt>Webhook URL</dt>
+        <dd>
+          <code>{source.webhookUrl}</code> <CopyButton text={source.webhookUrl} label="Copy the URL" />
+        </dd>
+        <dt>Signed in</dt>
+        <dd>
+          <code>{source.signatureHeader}</code> (HMAC-SHA256 of the body)
+        </dd>
+        <dt>Last delivery</dt>
+        <dd>{source.lastDeliveryAt ? dateTime(source.lastDeliveryAt) : 'none yet'}</dd>
+        <dt>Last refusal</dt>
+        <dd className={source.lastRefusal ? 'form-error' : undefined}>{source.lastRefusal ? `${dateTime(source.lastRefusal.at)}: ${source.lastRefusal.status} ${source.lastRefusal.message}` : 'none'}</dd>
+      </dl>
+      {source.type === 'shopify' && (
+        <p className="muted">
+          In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for the events of each topic: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
+        </p>
+      )}
+      {editor && (
+        <>
+          <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
+            <div className="row">
+              <Field name="signingSecret" label={source.type === 'shopify' ? 'Shopify’s key' : 'Signing secret'} description={source.type === 'shopify' ? 'The key Shopify shows beside its webhooks. Deliveries signed with any other are refused from now on.' : 'Leave empty to have a new one made. Deliveries signed with the old one are refused from now on.'} />
+              <Submit pending={rotate.isPending}>{source.type === 'shopify' ? 'Save the key' : 'New secret'}</Submit>
+            </div>
+          </Form>
+          <div className="actions">
+            {source.type === 'webhook' && (
+              <Button className="button small" onPress={() => setEditing(!editing)}>
+                {editing ? 'Close the mapping' : 'Edit the mapping'}
+              </Button>
+            )}
+            <ConfirmButton label="Delete" title={`Delete the source ${source.name}?`} confirm="Delete" onConfirm={onDelete}>
+              Its webhook URL answers 404 from now on, and the platform stops sending (Shopify turns such webhooks off). Events already stored stay.
+            </ConfirmButton>
+          </div>
+        </>
+      )}
+      {source.type === 'webhook' && (editing || !editor) && <SavedMapping
+          base={base}
+          source={source}
+          editor={editor}
+          onSaved={() => {
+            setEditing(false);
+            onSaved();
+          }}
+        />}
+    </li>
+  );
+}
+
+function SavedMapping({ base, source, editor, onSaved }: { base: string; source: Source; editor: boolean; onSaved: () => void }) {
+  const [mapping, setMapping] = useState<Mapping>(source.mapping ?? {});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: () => api('PATCH', `${base}/sources/${source.id}`, { mapping: mappingBody(mapping) }),
+    meta: { done: 'Mapping saved' },
+    onSuccess: () => {
+      setErrors({});
+      onSaved();
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  return (
+    <Form label={`Mapping of ${source.name}`} errors={errors} readOnly={!editor} onSubmit={() => save.mutate()}>
+      <MappingEditor base={base} sourceId={source.id} mapping={mapping} onChange={setMapping} errors={errors} readOnly={!editor} />
+      {editor && <Submit pending={save.isPending}>Save the mapping</Submit>}
+    </Form>
+  );
+}
+
+function NewSource({ base, onCreated }: { base: string; onCreated: (created: WithSecret) => void }) {
+  const [type, setType] = useState<'shopify' | 'webhook'>('shopify');
+  const [mapping, setMapping] = useState<Mapping>({ event: '"Order Completed"' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<WithSecret>('POST', `${base}/sources`, body),
+    meta: { done: 'Source added' },
+    onSuccess: (created) => {
+      setErrors({});
+      onCreated(created);
+    },
+    onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim() || undefined;
+  return (
+    <Form
+      label="Add a source"
+      errors={errors}
+      onSubmit={(data) =>
+        create.mutate({
+          type,
+          name: String(data.get('name') ?? ''),
+          signingSecret: text(data, 'signingSecret'),
+          ...(type === 'webhook' ? { signatureHeader: text(data, 'signatureHeader'), mapping: mappingBody(mapping) } : {}),
+        })
+      }
+    >
+      <h3>Add a source</h3>
+      <div className="row">
+        <Field name="name" label="Name" placeholder={type === 'shopify' ? 'Fern shop' : 'Stripe payments'} />
+        <label className="field">
+          <span>Source kind</span>
+          <select name="type" aria-label="Source kind" value={type} onChange={(event) => setType(event.target.value as 'shopify' | 'webhook')}>
+            <option value="shopify">Shopify shop</option>
+            <option value="webhook">Any platform (signed webhook)</option>
+          </select>
+        </label>
+      </div>
+      <div className="row">
+        <Field
+          name="signingSecret"
+          label={type === 'shopify' ? 'Shopify’s key (optional)' : 'Signing secret (optional)'}
+          description={type === 'shopify' ? 'Shown in Shopify under Settings → Notifications → Webhooks. You can give it later.' : 'Leave empty to have one made, shown once.'}
+        />
+        {type === 'webhook' && <Field name="signatureHeader" label="Signature header" placeholder="X-Signature" description="Where the sender puts the signature (Stripe: Stripe-Signature)." />}
+      </div>
+      {type === 'webhook' && <MappingEditor base={base} mapping={mapping} onChange={setMapping} errors={errors} readOnly={false} />}
+      <FormError error={create.error instanceof ApiError && Object.keys(errors).length === 0 ? create.error : null} />
+      <Submit pending={create.isPending}>Add the source</Submit>
+    </Form>
+  );
+}

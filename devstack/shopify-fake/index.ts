@@ -1,0 +1,2 @@
+export { postShopifyDelivery, SHOPIFY_FIXTURE_TOPICS, shopifyDelivery, shopifyFixture, shopifyJson, sign, type ShopifyDeliveryRequest, type ShopifyFixtureTopic } from './deliveries';
+export { startFakeStorefront, STOREFRONT_PRODUCTS, type FakeStorefront, type StorefrontCart, type StorefrontProduct, type StorefrontRequest } from './storefront';

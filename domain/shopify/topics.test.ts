@@ -1,0 +1,207 @@
+import { shopifyFixture, shopifyJson, type ShopifyFixtureTopic } from '../../devstack/shopify-fake';
+import { buildConversionRequest } from '../conversion-request';
+import { sha256Hex } from '../hashing';
+import type { TrackedMessage } from '../message';
+import { parseWebhookJson } from '../webhooks/webhook-json';
+import type { CartState } from './cart';
+import { mapShopifyDelivery, type ShopifyDelivery } from './topics';
+
+/** A fixture as the ingest route reads it: JSON text through the lossless parser. */
+function body(topic: ShopifyFixtureTopic, change: (resource: Record<string, unknown>) => void = () => undefined): unknown {
+  const resource = shopifyFixture(topic);
+  change(resource);
+  return (parseWebhookJson(shopifyJson(resource)) as { ok: true; body: unknown }).body;
+}
+
+const delivery = (topic: string, webhookId = 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043'): ShopifyDelivery => ({ sourceId: 'src_shop', topic, webhookId, shopDomain: 'fern-shop.myshopify.com' });
+const map = (topic: ShopifyFixtureTopic, change?: (resource: Record<string, unknown>) => void, state?: CartState) => mapShopifyDelivery(body(topic, change), delivery(topic), state);
+
+const AVIATOR = { product_id: '788032119674292922', variant: '642667041472713922', sku: 'SKU2006-001', name: 'Aviator sunglasses', price: 90, quantity: 1 };
+const LOUNGER = { product_id: '788032119674292923', variant: '757650484644203962', sku: 'SKU2006-020', name: 'Mid-century lounger', price: 154, quantity: 2 };
+const CART = 'Z2NwLXVzLWVhc3QxOjAxSjdXRjdOQjY0NlFFNFdQVEg0MTRFM1E2';
+const SOURCE = { id: 'src_shop', type: 'shopify', shop: 'fern-shop.myshopify.com' };
+
+describe('Shopify topics as Segment messages', () => {
+  it("orders/create: Order Completed with the order's ID, amounts and line items, the customer, their browser and keys", () => {
+    expect(map('orders/create').messages).toEqual([
+      {
+        type: 'track',
+        event: 'Order Completed',
+        messageId: 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043',
+        timestamp: '2021-12-31T19:00:00-05:00',
+        userId: '115310627314723954',
+        anonymousId: `shopify-cart-${CART}`,
+        properties: {
+          order_id: '820982911946154508',
+          checkout_id: 'bd5a8aa1ecd019dd3520ff791ee3a24c',
+          order_name: '#9999',
+          total: 403,
+          subtotal: 398,
+          tax: 0,
+          discount: 0,
+          shipping: 5,
+          currency: 'USD',
+          products: [AVIATOR, LOUNGER],
+        },
+        context: {
+          ip: '203.0.113.24',
+          userAgent: expect.stringMatching(/^Mozilla\/5\.0 \(iPhone/),
+          locale: 'en-US,en;q=0.9',
+          traits: { email: 'jon@example.com', phone: '555-555-SHIP', firstName: 'Steve', lastName: 'Shipper', address: { city: 'Shippington', state: 'KY', postalCode: '40003', country: 'US' } },
+          source: { ...SOURCE, topic: 'orders/create' },
+        },
+      },
+    ]);
+  });
+
+  it('takes the visitor and click from the cart attributes the tag wrote, else the click of the landing page', () => {
+    const [tagged] = map('orders/create', (order) => {
+      order.note_attributes = [{ name: 'sbx_aid', value: 'visitor-1' }, { name: 'ttclid', value: 'E.C.P.cart' }];
+      order.landing_site = '/products/aviator-sunglasses?ttclid=E.C.P.landing';
+    }).messages;
+    expect(tagged).toMatchObject({ userId: '115310627314723954', anonymousId: 'visitor-1', context: { ttclid: 'E.C.P.cart' } });
+    const [landed] = map('orders/create', (order) => {
+      order.landing_site = '/products/aviator-sunglasses?utm_source=tiktok&ttclid=E.C.P.landing';
+    }).messages;
+    expect(landed).toMatchObject({ anonymousId: `shopify-cart-${CART}`, context: { ttclid: 'E.C.P.landing' } });
+    expect(map('orders/create').messages[0]?.context).not.toHaveProperty('ttclid');
+  });
+
+  it('gives an order with neither customer nor cart a visitor of its own (never a shared one)', () => {
+    const [order] = map('orders/create', (resource) => {
+      delete resource.customer;
+      resource.cart_token = null;
+    }).messages;
+    expect(order).toMatchObject({ anonymousId: 'shopify-order-820982911946154508' });
+    expect(order).not.toHaveProperty('userId');
+  });
+
+  it('becomes the TikTok event the Segment name is sent as: value, contents and hashed keys of the buyer', () => {
+    const [message] = map('orders/create', (order) => {
+      order.phone = '+1 502-555-0147';
+    }).messages;
+    const built = buildConversionRequest({
+      message: { ...(message as TrackedMessage), messageId: 'm-1' },
+      conversion: { tiktokEvent: 'CompletePayment', eventId: '820982911946154508', eventTime: new Date('2022-01-01T00:00:00Z'), value: 403, currency: 'USD', eventSource: 'web', ttclid: 'E.C.P.x', clickAnonymousId: 'visitor-1', ttp: null },
+      workspace: { testMode: false, testEventCode: null, defaultPhoneRegion: 'US', attributionWindowDays: 30 },
+      connection: { pixelCode: 'CPIXEL', appId: null },
+      linked: { emails: [], phones: [] },
+      visitors: [],
+    });
+    expect(built.ready && built.payload.data[0]).toMatchObject({
+      event: 'CompletePayment',
+      event_id: '820982911946154508',
+      user: {
+        email: sha256Hex('jon@example.com'),
+        phone: sha256Hex('+15025550147'),
+        external_id: sha256Hex('115310627314723954'),
+        first_name: sha256Hex('steve'),
+        last_name: sha256Hex('shipper'),
+        city: sha256Hex('shippington'),
+        state: sha256Hex('ky'),
+        zip_code: sha256Hex('40003'),
+        country: sha256Hex('us'),
+        ip: '203.0.113.24',
+        ttclid: 'E.C.P.x',
+      },
+      properties: {
+        value: 403,
+        currency: 'USD',
+        order_id: '820982911946154508',
+        content_type: 'product',
+        contents: [
+          { content_id: '788032119674292922', content_name: 'Aviator sunglasses', price: 90, quantity: 1 },
+          { content_id: '788032119674292923', content_name: 'Mid-century lounger', price: 154, quantity: 2 },
+        ],
+      },
+    });
+  });
+
+  it('orders/paid is the same Order Completed (one conversion per order: the order ID is its event_id)', () => {
+    expect(map('orders/paid').messages[0]).toMatchObject({ event: 'Order Completed', properties: { order_id: '820982911946154508', total: 403 } });
+  });
+
+  it('checkouts/create: Checkout Started with the checkout token, amounts, items and buyer', () => {
+    expect(map('checkouts/create').messages[0]).toMatchObject({
+      event: 'Checkout Started',
+      userId: '115310627314723954',
+      anonymousId: `shopify-cart-${CART}`,
+      properties: { checkout_id: 'bd5a8aa1ecd019dd3520ff791ee3a24c', total: 398, currency: 'USD', products: [AVIATOR, { ...LOUNGER }] },
+      context: { traits: { email: 'jon@example.com' } },
+    });
+    expect(map('checkouts/create').messages[0]?.properties).not.toHaveProperty('order_id');
+  });
+
+  it('refunds/create: Order Refunded for the order, worth what the refund transaction returned', () => {
+    expect(map('refunds/create').messages).toEqual([
+      expect.objectContaining({
+        event: 'Order Refunded',
+        anonymousId: 'shopify-order-820982911946154508',
+        timestamp: '2022-01-02T10:00:00-05:00',
+        properties: { order_id: '820982911946154508', refund_id: '890088186047892319', total: 90, currency: 'USD', products: [{ ...AVIATOR, variant: '642667041472713922' }] },
+      }),
+    ]);
+  });
+
+  it.each(['customers/create', 'customers/update'] as const)('%s: an identify of the customer with their keys', (topic) => {
+    expect(map(topic).messages[0]).toMatchObject({
+      type: 'identify',
+      userId: '706405506930370084',
+      traits: { email: 'bob@biller.com', firstName: 'Bob', lastName: 'Biller', address: { city: 'Ottawa', state: 'ON', postalCode: 'K2P 2L8', country: 'CA' } },
+    });
+  });
+
+  it('a topic without a Segment name is kept as Shopify <topic>, not refused', () => {
+    expect(mapShopifyDelivery(body('orders/create'), delivery('orders/cancelled')).messages[0]).toMatchObject({
+      event: 'Shopify orders/cancelled',
+      properties: { shopify_id: '820982911946154508', order_id: '820982911946154508' },
+    });
+  });
+});
+
+describe('carts/update', () => {
+  const webhook = (id: string) => ({ ...delivery('carts/update', id) });
+  const cartWith = (lines: { variant: number; quantity: number }[], updatedAt: string) =>
+    body('carts/update', (cart) => {
+      const [line] = cart.line_items as Record<string, unknown>[];
+      cart.line_items = lines.map(({ variant, quantity }) => ({ ...line, key: `${variant}:k`, variant_id: variant, quantity }));
+      cart.updated_at = updatedAt;
+    });
+
+  it('a new cart: Product Added for each line, with the quantity added and the visitor of the tag', () => {
+    const cart = body('carts/update', (resource) => {
+      resource.note_attributes = [{ name: 'sbx_aid', value: 'visitor-1' }];
+    });
+    const { messages, cart: remembered } = mapShopifyDelivery(cart, webhook('w-1'));
+    expect(messages).toEqual([
+      expect.objectContaining({
+        event: 'Product Added',
+        messageId: 'w-1:1',
+        anonymousId: 'visitor-1',
+        properties: { cart_id: CART, ...AVIATOR, brand: 'Acme', products: [{ ...AVIATOR, brand: 'Acme' }] },
+      }),
+    ]);
+    expect(remembered).toEqual({ token: CART, state: { webhookId: 'w-1', updatedAt: '2021-12-31T23:59:00.000Z', quantities: { '642667041472713922:f5b0c4b0a4c5': 1 }, previousQuantities: {} } });
+  });
+
+  it('against the last delivery: only what grew is added; nothing grew is a Cart Viewed; a retry maps the same; an older delivery changes nothing', () => {
+    const first = mapShopifyDelivery(cartWith([{ variant: 1, quantity: 1 }], '2026-01-01T10:00:00Z'), webhook('w-1'));
+    const state = first.cart?.state as CartState;
+    const second = mapShopifyDelivery(cartWith([{ variant: 1, quantity: 3 }, { variant: 2, quantity: 1 }], '2026-01-01T10:05:00Z'), webhook('w-2'), state);
+    expect(second.messages.map((m) => [m.event, m.messageId, m.properties?.variant, m.properties?.quantity])).toEqual([
+      ['Product Added', 'w-2:1', '1', 2],
+      ['Product Added', 'w-2:2', '2', 1],
+    ]);
+    const afterSecond = second.cart?.state as CartState;
+    // Shopify retries w-2 after its state was stored: compared with what w-2 was compared with, so the same messages.
+    expect(mapShopifyDelivery(cartWith([{ variant: 1, quantity: 3 }, { variant: 2, quantity: 1 }], '2026-01-01T10:05:00Z'), webhook('w-2'), afterSecond).messages).toEqual(second.messages);
+    const removed = mapShopifyDelivery(cartWith([{ variant: 1, quantity: 3 }], '2026-01-01T10:06:00Z'), webhook('w-3'), afterSecond);
+    expect(removed.messages.map((m) => [m.event, m.messageId, (m.properties?.products as unknown[]).length])).toEqual([['Cart Viewed', 'w-3', 1]]);
+    const late = mapShopifyDelivery(cartWith([{ variant: 1, quantity: 9 }], '2026-01-01T09:00:00Z'), webhook('w-0'), afterSecond);
+    expect(late).toEqual({ messages: [expect.objectContaining({ event: 'Cart Viewed' })] });
+  });
+
+  it('stores nothing for a cart with no line item (the tag writing its attributes into a new cart)', () => {
+    expect(mapShopifyDelivery(cartWith([], '2026-01-01T10:00:00Z'), webhook('w-1'))).toEqual({ messages: [] });
+  });
+});
