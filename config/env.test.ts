@@ -40,6 +40,17 @@ describe('loadEnv', () => {
     expect(attempt).toThrow(/PORT .*; SECRET_KEY must be 64 hex characters/);
   });
 
+  it('reads the key being retired during a rotation, and refuses SECRET_KEY itself as that key', () => {
+    expect(loadEnv(ingestEnvSchema, valid).SECRET_KEY_PREVIOUS).toBeUndefined();
+    expect(loadEnv(workerEnvSchema, { ...valid, SECRET_KEY_PREVIOUS: 'cd'.repeat(32) }).SECRET_KEY_PREVIOUS).toBe('cd'.repeat(32));
+    for (const schema of [ingestEnvSchema, workerEnvSchema]) {
+      expect(() => loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: valid.SECRET_KEY.toUpperCase() })).toThrow(
+        'Invalid configuration: SECRET_KEY_PREVIOUS is SECRET_KEY itself: it must be the key being retired',
+      );
+      expect(() => loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: 'old' })).toThrow('SECRET_KEY_PREVIOUS must be 64 hex characters (openssl rand -hex 32)');
+    }
+  });
+
   it('reads which proxies to trust, and names a malformed entry', () => {
     expect(loadEnv(ingestEnvSchema, valid).TRUST_PROXY).toBe(false);
     expect(loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);

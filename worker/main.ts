@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
   const databaseLog = logger.child({ component: 'database' });
   const db = createDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
-  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY, env.SECRET_KEY_PREVIOUS));
   const health = await serveHealth(env, logger, metrics, db, started);
   const connectionOptions = temporalConnectionOptions(env);
   const clientConnection = await untilAvailable('connecting to Temporal', () => Connection.connect(connectionOptions));
