@@ -77,6 +77,12 @@ describe('loadEnv', () => {
     expect(() => loadEnv(ingestEnvSchema, { ...valid, TEMPORAL_TLS_SERVER_NAME: 'https://temporal.internal' })).toThrow(/TEMPORAL_TLS_SERVER_NAME must be a DNS name/);
   });
 
+  it("bounds the worker's shutdown: 15 s unless set, from 1 s to 10 minutes", () => {
+    expect(loadEnv(workerEnvSchema, valid).WORKER_SHUTDOWN_GRACE_MS).toBe(15_000);
+    expect(loadEnv(workerEnvSchema, { ...valid, WORKER_SHUTDOWN_GRACE_MS: '25000' }).WORKER_SHUTDOWN_GRACE_MS).toBe(25_000);
+    expect(() => loadEnv(workerEnvSchema, { ...valid, WORKER_SHUTDOWN_GRACE_MS: '500' })).toThrow('WORKER_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 1000 to 600000');
+  });
+
   it("reads the worker's health server address: off unless a port is given", () => {
     const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY };
     const defaults = loadEnv(workerEnvSchema, worker);

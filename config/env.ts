@@ -177,6 +177,11 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_PORT: listenPort.optional(),
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
+  /**
+   * From SIGTERM to the process's exit, at most: the group in hand finishes its TikTok request (10 s timeout) and
+   * gives back the rest; whatever still runs at the bound is left for another worker to take over.
+   */
+  WORKER_SHUTDOWN_GRACE_MS: milliseconds(15_000, 1_000),
   ...mail,
   /** Whether alert webhooks may be on internal addresses (notify/webhook.ts): `refuse` where workspace users are not the operator's own people. */
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),

@@ -42,7 +42,7 @@ describe('values sealed with SECRET_KEY', () => {
   });
 
   it('are found in a column the registry does not list, as the check before each test database is dropped finds them', async () => {
-    const { id } = await testDb.db('workspaces').first('id');
+    const { id } = (await testDb.db('workspaces').first('id')) as { id: string };
     const sealed = createSecretBox(TEST_SECRET_KEY).seal('alert_settings.webhook_url_ciphertext', 'a secret put where rotation does not look');
     await testDb.db('workspaces').where({ id }).update({ name: sealed });
     await testDb.db('change_log').insert({ workspace_id: id, actor: 'test', action: 'test.sealed', after: { note: `kept as ${sealed}` } });

@@ -11,7 +11,10 @@ export interface SignalboxWorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (tests bundle once); production bundles from `workflows/` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** When activities still running after a shutdown began are cancelled (worker/shutdown.ts's `shutdownTimes`). */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  /** When Temporal stops waiting for the worker to drain: `run()` then rejects. Default: it waits. */
+  shutdownForceTime?: WorkerOptions['shutdownForceTime'];
 }
 
 /** Resolved when needed: a worker bundled elsewhere (a test's worker process) passes its workflow bundle instead. */
@@ -27,7 +30,7 @@ export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<
     ...(options.identity && { identity: options.identity }),
     activities: createActivities(options.deps),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
-    // In-flight deliveries finish before the process stops (the TikTok call times out at 10 s).
     shutdownGraceTime: options.shutdownGraceTime ?? '15 seconds',
+    ...(options.shutdownForceTime !== undefined && { shutdownForceTime: options.shutdownForceTime }),
   });
 }
