@@ -11,10 +11,8 @@ export interface SignalboxWorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (tests bundle once); production bundles from `workflows/` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
-  /** When activities still running after a shutdown began are cancelled (worker/shutdown.ts's `shutdownTimes`). */
+  /** When activities still running after a shutdown began are cancelled (worker/shutdown.ts). */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
-  /** When Temporal stops waiting for the worker to drain: `run()` then rejects. Default: it waits. */
-  shutdownForceTime?: WorkerOptions['shutdownForceTime'];
 }
 
 /** Resolved when needed: a worker bundled elsewhere (a test's worker process) passes its workflow bundle instead. */
@@ -31,6 +29,5 @@ export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<
     activities: createActivities(options.deps),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     shutdownGraceTime: options.shutdownGraceTime ?? '15 seconds',
-    ...(options.shutdownForceTime !== undefined && { shutdownForceTime: options.shutdownForceTime }),
   });
 }

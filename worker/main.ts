@@ -24,7 +24,7 @@ import { createWorkerReadiness } from './readiness';
 import { WORKER_RUNNING } from './running';
 import { ensureRecurringSchedules, reconcileAdStatsSchedules } from '../temporal/schedules';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
-import { createStopSwitch, shutdownTimes } from './shutdown';
+import { activityCancelTime, createStopSwitch } from './shutdown';
 import { untilDone } from './until-done';
 
 /** What readiness asks about once start-up has got that far. */
@@ -85,12 +85,13 @@ async function main(env: WorkerEnv, logger: Logger): Promise<void> {
   );
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');
 
+  const workerConnection = await untilAvailable('connecting the worker to Temporal', () => NativeConnection.connect(connectionOptions));
   const worker = await createSignalboxWorker({
-    connection: await untilAvailable('connecting the worker to Temporal', () => NativeConnection.connect(connectionOptions)),
+    connection: workerConnection,
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     identity,
-    ...shutdownTimes(env.WORKER_SHUTDOWN_GRACE_MS),
+    shutdownGraceTime: activityCancelTime(env.WORKER_SHUTDOWN_GRACE_MS),
     deps: {
       db,
       repos,
@@ -113,6 +114,8 @@ async function main(env: WorkerEnv, logger: Logger): Promise<void> {
   logger.child({}, { level: 'info' }).info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, worker: identity }, WORKER_RUNNING);
   await running;
   await health?.close();
+  // The last native connection closed shuts Temporal's runtime down, so that the process can end.
+  await workerConnection.close();
   await clientConnection.close();
   await db.destroy();
   logger.info({ stoppedInMs: stop.stoppingForMs() }, 'worker stopped');

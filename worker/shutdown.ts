@@ -2,12 +2,11 @@ import type { Worker, WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 /**
- * How the worker spends WORKER_SHUTDOWN_GRACE_MS after SIGTERM: activities still running (statistics pulls, alerts,
- * retention) are cancelled 5 s before the bound; Temporal stops waiting for the worker to drain 1 s before it; at the
- * bound the process exits whatever is still running.
+ * Activities still running after SIGTERM (statistics pulls, alerts, retention) are told to stop 5 s before the
+ * worker's bound; at the bound the process exits whatever is still running (createStopSwitch).
  */
-export function shutdownTimes(graceMs: number): Required<Pick<WorkerOptions, 'shutdownGraceTime' | 'shutdownForceTime'>> {
-  return { shutdownGraceTime: Math.max(0, graceMs - 5_000), shutdownForceTime: Math.max(graceMs - 1_000, graceMs / 2) };
+export function activityCancelTime(graceMs: number): WorkerOptions['shutdownGraceTime'] {
+  return Math.max(0, graceMs - 5_000);
 }
 
 export interface StopSwitch {
