@@ -26,46 +26,32 @@ export function registerBacklogGauges(registry: Registry, read: ReadBacklog): vo
     return scrape;
   };
   const registers = [registry];
-  new Gauge({
-    name: 'signalbox_conversions_pending',
-    help: 'Conversions waiting to be delivered (pending), all workspaces, read from PostgreSQL at each scrape',
-    registers,
-    async collect() {
-      const backlog = await current();
-      if (backlog) this.set(backlog.total);
-    },
-  });
-  new Gauge({
-    name: 'signalbox_conversions_pending_oldest_age_seconds',
-    help: 'Age of the oldest pending conversion, all workspaces (0 when none is pending)',
-    registers,
-    async collect() {
-      const backlog = await current();
-      if (backlog) this.set(backlog.oldestAgeSeconds);
-    },
-  });
-  new Gauge({
-    name: 'signalbox_workspace_conversions_pending',
-    help: `Pending conversions of the ${BACKLOG_WORKSPACES} workspaces with the most and the ${BACKLOG_WORKSPACES} with the oldest`,
-    labelNames: ['workspace'] as const,
-    registers,
-    async collect() {
-      const backlog = await current();
-      if (!backlog) return;
-      this.reset();
-      for (const { workspaceId, pending } of backlog.workspaces) this.set({ workspace: workspaceId }, pending);
-    },
-  });
-  new Gauge({
-    name: 'signalbox_workspace_conversions_pending_oldest_age_seconds',
-    help: `Age of the oldest pending conversion of the ${BACKLOG_WORKSPACES} workspaces with the most pending and the ${BACKLOG_WORKSPACES} with the oldest`,
-    labelNames: ['workspace'] as const,
-    registers,
-    async collect() {
-      const backlog = await current();
-      if (!backlog) return;
-      this.reset();
-      for (const { workspaceId, oldestAgeSeconds } of backlog.workspaces) this.set({ workspace: workspaceId }, oldestAgeSeconds);
-    },
-  });
+  const total = (name: string, help: string, value: (backlog: PendingBacklog) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const backlog = await current();
+        if (backlog) this.set(value(backlog));
+      },
+    });
+  const perWorkspace = (name: string, help: string, value: (workspace: PendingBacklog['workspaces'][number]) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['workspace'] as const,
+      registers,
+      async collect() {
+        const backlog = await current();
+        if (!backlog) return;
+        this.reset();
+        for (const workspace of backlog.workspaces) this.set({ workspace: workspace.workspaceId }, value(workspace));
+      },
+    });
+  const which = `the ${BACKLOG_WORKSPACES} workspaces with the most pending and the ${BACKLOG_WORKSPACES} with the oldest`;
+  total('signalbox_conversions_pending', 'Conversions waiting to be delivered (pending), all workspaces, read from PostgreSQL at each scrape', (b) => b.total);
+  total('signalbox_conversions_pending_oldest_age_seconds', 'Age of the oldest pending conversion, all workspaces (0 when none is pending)', (b) => b.oldestAgeSeconds);
+  perWorkspace('signalbox_workspace_conversions_pending', `Pending conversions of ${which}`, (w) => w.pending);
+  perWorkspace('signalbox_workspace_conversions_pending_oldest_age_seconds', `Age of the oldest pending conversion of ${which}`, (w) => w.oldestAgeSeconds);
 }
