@@ -45,7 +45,9 @@ export type GroupOutcome =
   /** TikTok is not connected, or the connection awaits re-authorization: the group's conversions are skipped. */
   | 'not_connected'
   /** Every conversion had ended before delivery (skipped when prepared, invalid or expired), or was answered already. */
-  | 'nothing_to_send';
+  | 'nothing_to_send'
+  /** The worker is stopping: what the group had not sent yet was given back for the next worker to claim. */
+  | 'handed_back';
 
 /**
  * What the group steps report to the worker's metrics (worker/metrics.ts records them with prom-client), declared
@@ -83,6 +85,12 @@ export interface ActivityDeps {
   log: ActivityLog;
   /** Where alerts go: mail through SMTP_URL, webhooks over HTTP. */
   notify: { mailer: Mailer; postWebhook: WebhookPoster };
+  /**
+   * Aborted when the worker is told to stop (worker/shutdown.ts): a group step then claims nothing, and one holding a
+   * group gives back what it has not sent (after the TikTok request in flight), so the workflow's task completes and
+   * another worker carries on. Absent: never stopping (tests' in-process workers).
+   */
+  stopping?: AbortSignal;
   /** Test-only: awaited when delivery reaches each point. */
   reached?: (point: DeliveryFaultPoint) => Promise<void>;
 }

@@ -65,7 +65,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   const logger = createRequestLogger(env.LOG_LEVEL, logDestination);
   const databaseLog = logger.child({ component: 'database' });
   const db = createDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
-  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY, env.SECRET_KEY_PREVIOUS));
   const connection = Connection.lazy(temporalConnectionOptions(env));
   const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
   const pipelines = createPipelineWaker(client, env.TEMPORAL_TASK_QUEUE, repos.conversionPipelines);
@@ -77,6 +77,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
     tiktok: createTikTokClient({ baseUrl: env.TIKTOK_API_URL }),
     oauth: { appId: env.TIKTOK_APP_ID, secret: env.TIKTOK_APP_SECRET, redirectUri: oauthRedirectUri, authUrl: env.TIKTOK_AUTH_URL },
     secretKey: env.SECRET_KEY,
+    previousSecretKey: env.SECRET_KEY_PREVIOUS,
     schedules: createAdStatsSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE, every: env.TIKTOK_STATS_PULL_INTERVAL }),
     conversionRetry,
   });

@@ -54,6 +54,17 @@ describe('loadEnv', () => {
     expect(attempt).toThrow(/PORT .*; SECRET_KEY must be 64 hex characters/);
   });
 
+  it('reads the key being retired during a rotation, and refuses SECRET_KEY itself as that key', () => {
+    expect(loadEnv(ingestEnvSchema, valid).SECRET_KEY_PREVIOUS).toBeUndefined();
+    expect(loadEnv(workerEnvSchema, { ...valid, SECRET_KEY_PREVIOUS: 'cd'.repeat(32) }).SECRET_KEY_PREVIOUS).toBe('cd'.repeat(32));
+    for (const schema of [ingestEnvSchema, workerEnvSchema]) {
+      expect(() => loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: valid.SECRET_KEY.toUpperCase() })).toThrow(
+        'Invalid configuration: SECRET_KEY_PREVIOUS is SECRET_KEY itself: it must be the key being retired',
+      );
+      expect(() => loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: 'old' })).toThrow('SECRET_KEY_PREVIOUS must be 64 hex characters (openssl rand -hex 32)');
+    }
+  });
+
   it('reads which proxies to trust, and names a malformed entry', () => {
     expect(loadEnv(ingestEnvSchema, valid).TRUST_PROXY).toBe(false);
     expect(loadEnv(ingestEnvSchema, { ...valid, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
@@ -78,6 +89,12 @@ describe('loadEnv', () => {
     const env = loadEnv(workerEnvSchema, { ...valid, TEMPORAL_TLS_CA_PATH: '/etc/temporal/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
     expect(env).toMatchObject({ TEMPORAL_TLS_CA_PATH: '/etc/temporal/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
     expect(() => loadEnv(ingestEnvSchema, { ...valid, TEMPORAL_TLS_SERVER_NAME: 'https://temporal.internal' })).toThrow(/TEMPORAL_TLS_SERVER_NAME must be a DNS name/);
+  });
+
+  it("bounds the worker's shutdown: 15 s unless set, from 1 s to 10 minutes", () => {
+    expect(loadEnv(workerEnvSchema, valid).WORKER_SHUTDOWN_GRACE_MS).toBe(15_000);
+    expect(loadEnv(workerEnvSchema, { ...valid, WORKER_SHUTDOWN_GRACE_MS: '25000' }).WORKER_SHUTDOWN_GRACE_MS).toBe(25_000);
+    expect(() => loadEnv(workerEnvSchema, { ...valid, WORKER_SHUTDOWN_GRACE_MS: '500' })).toThrow('WORKER_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 1000 to 600000');
   });
 
   it("reads the worker's health server address: off unless a port is given", () => {

@@ -18,6 +18,22 @@ export const secretKeySchema = z
   .string({ error: 'is required: 32 random bytes as 64 hex characters (openssl rand -hex 32)' })
   .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (openssl rand -hex 32)');
 
+/**
+ * SECRET_KEY seals and opens the columns of db/sealed-columns.ts; SECRET_KEY_PREVIOUS, during a rotation, only opens
+ * (the key being retired), so that services read what `signalbox secrets rotate` has not re-sealed yet.
+ */
+const secretKeys = {
+  SECRET_KEY: secretKeySchema,
+  SECRET_KEY_PREVIOUS: secretKeySchema.optional(),
+};
+
+/** SECRET_KEY_PREVIOUS is the key being retired: the same key twice is a mistake in the rotation's order. */
+function distinctSecretKeys(env: { SECRET_KEY: string; SECRET_KEY_PREVIOUS?: string | undefined }, context: z.RefinementCtx): void {
+  if (env.SECRET_KEY_PREVIOUS?.toLowerCase() === env.SECRET_KEY.toLowerCase()) {
+    context.addIssue({ code: 'custom', path: ['SECRET_KEY_PREVIOUS'], message: 'is SECRET_KEY itself: it must be the key being retired' });
+  }
+}
+
 /** OAuth of the TikTok Marketing API app (all optional: without them only a manually entered token can connect). */
 const tiktokOAuth = {
   TIKTOK_APP_ID: z.string().regex(/^\d+$/, 'must be the developer app ID: digits only').optional(),
@@ -162,7 +178,7 @@ export const ingestEnvSchema = z.object({
   ADMIN_TOKEN: z
     .string({ error: 'is required: the operator token for /admin (at least 24 characters)' })
     .min(24, 'must be at least 24 characters'),
-  SECRET_KEY: secretKeySchema,
+  ...secretKeys,
   LOG_LEVEL: logLevel,
   /** Temporal Web UI base (dev: http://127.0.0.1:8233); when set, a conversion's detail links to its workflow. */
   TEMPORAL_UI_URL: z.url({ error: 'must be an http(s) URL, e.g. http://127.0.0.1:8233' }).optional(),
@@ -172,7 +188,7 @@ export const ingestEnvSchema = z.object({
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...mail,
   ...temporal,
-});
+}).superRefine(distinctSecretKeys);
 
 export const workerEnvSchema = z.object({
   DATABASE_URL: postgresUrl,
@@ -180,16 +196,21 @@ export const workerEnvSchema = z.object({
   ...databaseTimeouts,
   TIKTOK_API_URL: tiktokApiUrl,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
-  SECRET_KEY: secretKeySchema,
+  ...secretKeys,
   LOG_LEVEL: logLevel,
   /** The worker's `/healthz`, `/readyz` and `/metrics`; unset, it serves none. */
   WORKER_HEALTH_PORT: listenPort.optional(),
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
+  /**
+   * From SIGTERM to the process's exit, at most: the group in hand finishes its TikTok request (10 s timeout) and
+   * gives back the rest; whatever still runs at the bound is left for another worker to take over.
+   */
+  WORKER_SHUTDOWN_GRACE_MS: milliseconds(15_000, 1_000),
   ...mail,
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...temporal,
-});
+}).superRefine(distinctSecretKeys);
 
 /** `signalbox migrate`: the database alone, as a release step runs it. */
 export const migrateEnvSchema = z.object({ DATABASE_URL: postgresUrl });
@@ -201,12 +222,14 @@ export const temporalSetupEnvSchema = z.object({
   ...temporal,
 });
 
-/** `signalbox secrets rotate`: SECRET_KEY is the key in use, NEW_SECRET_KEY (or `--new-key-file`) the one to use. */
-export const secretRotationEnvSchema = z.object({
-  DATABASE_URL: postgresUrl,
-  SECRET_KEY: secretKeySchema,
-  NEW_SECRET_KEY: secretKeySchema.optional(),
-});
+/** `signalbox secrets rotate`: the services' keys, SECRET_KEY the one in use, SECRET_KEY_PREVIOUS the one being retired. */
+export const secretRotationEnvSchema = z
+  .object({
+    DATABASE_URL: postgresUrl,
+    SECRET_KEY: secretKeySchema,
+    SECRET_KEY_PREVIOUS: z.string({ error: 'is required: the key being retired, with SECRET_KEY set to the new one' }).pipe(secretKeySchema),
+  })
+  .superRefine(distinctSecretKeys);
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;
 export type DatabaseTimeoutEnv = { [K in keyof typeof databaseTimeouts]: number };

@@ -9,8 +9,8 @@ import { createDatabase } from '../db/knex';
 import type { ConversionRow } from '../db/types';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { WORKER_RUNNING } from '../worker/running';
-import { ALERTS_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID } from '../temporal/schedules';
 import { compileServerCode } from './helpers/built-code';
+import { deleteSchedulesOf } from './helpers/built-services';
 import { closeAll } from './helpers/close-all';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TEST_SECRET_KEY, temporalTestAddress, TestPipeline } from './helpers/pipeline';
@@ -68,14 +68,6 @@ function sample(metrics: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-async function deleteSchedules(): Promise<void> {
-  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, ALERTS_SCHEDULE_ID]) {
-    const schedule = pipeline.client.schedule.getHandle(scheduleId);
-    const description = await schedule.describe().catch(() => undefined);
-    if (description?.action.type === 'startWorkflow' && description.action.taskQueue === pipeline.taskQueue) await schedule.delete();
-  }
-}
-
 async function stopWorker(): Promise<void> {
   if (worker === undefined || worker.exitCode !== null || worker.signalCode !== null) return;
   const exited = new Promise((resolve) => worker.once('exit', resolve));
@@ -115,7 +107,7 @@ beforeAll(async () => {
 afterAll(() =>
   closeAll(
     stopWorker,
-    () => pipeline && deleteSchedules(),
+    () => pipeline && deleteSchedulesOf(pipeline.client, pipeline.taskQueue),
     () => pipeline?.close(),
     () => db?.destroy(),
     () => postgres?.stop(),

@@ -11,6 +11,7 @@ export interface SignalboxWorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (tests bundle once); production bundles from `workflows/` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** When activities still running after a shutdown began are cancelled (worker/shutdown.ts). */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
 }
 
@@ -27,7 +28,6 @@ export function createSignalboxWorker(options: SignalboxWorkerOptions): Promise<
     ...(options.identity && { identity: options.identity }),
     activities: createActivities(options.deps),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
-    // In-flight deliveries finish before the process stops (the TikTok call times out at 10 s).
     shutdownGraceTime: options.shutdownGraceTime ?? '15 seconds',
   });
 }

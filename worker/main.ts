@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, loadEnv, workerEnvSchema, type WorkerEnv } from '../config/env';
 import { createDatabase, databaseTimeouts } from '../db/knex';
@@ -18,11 +18,13 @@ import { createMailer } from '../notify/mailer';
 import { createWebhookPoster } from '../notify/webhook';
 import { createSignalboxWorker } from './create-worker';
 import { startHealthServer, type RunningHealthServer } from './health-server';
+import { createWorkerLogger, installTemporalRuntime } from './logger';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics';
 import { createWorkerReadiness } from './readiness';
 import { WORKER_RUNNING } from './running';
 import { ensureRecurringSchedules, reconcileAdStatsSchedules } from '../temporal/schedules';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { activityCancelTime, createStopSwitch } from './shutdown';
 import { untilDone } from './until-done';
 
 /** What readiness asks about once start-up has got that far. */
@@ -52,19 +54,19 @@ async function serveHealth(env: WorkerEnv, logger: Logger, metrics: WorkerMetric
 }
 
 /** The worker's composition root: configuration, pools and clients are built here and nowhere else. */
-async function main(): Promise<void> {
-  const env = loadEnv(workerEnvSchema);
-  const logger = pino({ level: env.LOG_LEVEL, name: 'signalbox-worker' });
+async function main(env: WorkerEnv, logger: Logger): Promise<void> {
+  installTemporalRuntime(logger, env.LOG_LEVEL);
+  const stop = createStopSwitch({ graceMs: env.WORKER_SHUTDOWN_GRACE_MS, logger });
   // Temporal's default identity, named in its history, and on each of this worker's log lines.
   const identity = `${process.pid}@${hostname()}`;
-  const metrics = createWorkerMetrics();
   const started: Started = {};
   const untilAvailable = <T>(step: string, run: () => Promise<T>) =>
     untilDone(run, { onFailure: (error, retryInMs) => logger.warn({ err: error, retryInMs }, `start-up: ${step} failed; retrying`) });
 
   const databaseLog = logger.child({ component: 'database' });
   const db = createDatabase({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeouts: databaseTimeouts(env), logger: { warn: (message) => databaseLog.warn(message) } });
-  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
+  const repos = createRepositories(db, createSecretBox(env.SECRET_KEY, env.SECRET_KEY_PREVIOUS));
+  const metrics = createWorkerMetrics((top) => repos.conversions.pendingBacklog(top));
   const health = await serveHealth(env, logger, metrics, db, started);
   const connectionOptions = temporalConnectionOptions(env);
   const clientConnection = await untilAvailable('connecting to Temporal', () => Connection.connect(connectionOptions));
@@ -83,17 +85,13 @@ async function main(): Promise<void> {
   );
   if (reconciled.created > 0) logger.info(reconciled, 'created missing TikTok statistics schedules');
 
-  // Installed after the waits above: the Runtime traps SIGINT/SIGTERM, which must still stop a worker that is waiting.
-  Runtime.install({
-    logger: new DefaultLogger(env.LOG_LEVEL === 'silent' ? 'ERROR' : 'INFO', ({ level, message, meta }) => {
-      logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](meta ?? {}, message);
-    }),
-  });
+  const workerConnection = await untilAvailable('connecting the worker to Temporal', () => NativeConnection.connect(connectionOptions));
   const worker = await createSignalboxWorker({
-    connection: await untilAvailable('connecting the worker to Temporal', () => NativeConnection.connect(connectionOptions)),
+    connection: workerConnection,
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     identity,
+    shutdownGraceTime: activityCancelTime(env.WORKER_SHUTDOWN_GRACE_MS),
     deps: {
       db,
       repos,
@@ -104,22 +102,34 @@ async function main(): Promise<void> {
       metrics: metrics.pipeline,
       log: logger.child({ worker: identity }),
       notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES }) },
+      stopping: stop.signal,
     },
   });
   started.worker = worker;
-  // The Runtime traps SIGINT/SIGTERM and drains the worker; run() resolves once it has stopped.
+  // SIGTERM drains the worker (worker/shutdown.ts); run() resolves once it has stopped.
   const running = worker.run();
+  stop.attach(worker);
   // Its pollers are subscribed once run() has been called. The dev stack waits for this line, so it is logged
   // whatever LOG_LEVEL says.
   logger.child({}, { level: 'info' }).info({ taskQueue: env.TEMPORAL_TASK_QUEUE, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, worker: identity }, WORKER_RUNNING);
   await running;
   await health?.close();
+  // The last native connection closed shuts Temporal's runtime down, so that the process can end.
+  await workerConnection.close();
   await clientConnection.close();
   await db.destroy();
-  logger.info('worker stopped');
+  logger.info({ stoppedInMs: stop.stoppingForMs() }, 'worker stopped');
 }
 
-main().catch((error: unknown) => {
+let env: WorkerEnv;
+try {
+  env = loadEnv(workerEnvSchema);
+} catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+const logger = createWorkerLogger(env.LOG_LEVEL);
+main(env, logger).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'worker failed');
   process.exit(1);
 });

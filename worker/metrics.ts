@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { PipelineMetrics } from '../activities/deps';
 import type { TikTokCallRecord } from '../adplatform/tiktok';
+import { registerBacklogGauges, type ReadBacklog } from './backlog-metrics';
 
 /** From a second to TikTok's whole retry horizon (28 days): conversions wait out outages and backoffs. */
 const LAG_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3_600, 21_600, 86_400, 604_800, 2_419_200];
@@ -16,11 +17,13 @@ function responseCode({ code, httpStatus }: TikTokCallRecord['result']): string 
 /**
  * The worker's Prometheus metrics, on a registry of its own (not prom-client's global one, so that tests create as
  * many as they like), with Node's process metrics. `pipeline` goes to the activities, `tiktokCall` to the TikTok client.
+ * With `readBacklog`, the backlog's gauges too (worker/backlog-metrics.ts).
  */
-export function createWorkerMetrics() {
+export function createWorkerMetrics(readBacklog?: ReadBacklog) {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  if (readBacklog !== undefined) registerBacklogGauges(registry, readBacklog);
 
   const groups = new Counter({
     name: 'signalbox_groups_processed_total',

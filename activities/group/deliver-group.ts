@@ -23,6 +23,8 @@ export interface DeliveredGroup {
   failed: number;
   /** Left pending for the next attempt: TikTok failed transiently and the workspace backs off. */
   retrying: number;
+  /** Given back unsent because the worker is stopping: the next group of the partition claims them. */
+  handedBack?: number;
 }
 
 const validateEvent = createTrackRequestValidator({ requireHashedPii: true });
@@ -48,6 +50,8 @@ interface Sending {
   outcomes: GroupOutcomes;
   /** TikTok failed transiently: the rest of the group waits for the workspace's backoff. */
   backedOff: boolean;
+  /** The worker is stopping: the rest of the group was given back. */
+  handedBack: boolean;
 }
 
 type Sent = 'answered' | 'backing-off';
@@ -171,7 +175,10 @@ async function requestsFor(deps: ActivityDeps, workspaceId: string, valid: reado
   return [...batchTrackRequests(singles.slice(0, 1)), ...batchTrackRequests(singles.slice(1))];
 }
 
-/** These conversions, checked against TikTok's rules, in as few requests as allowed, until TikTok asks to back off. */
+/**
+ * These conversions, checked against TikTok's rules, in as few requests as allowed, until TikTok asks to back off or
+ * the worker is told to stop (then the rest is given back unsent).
+ */
 async function deliverPart(sending: Sending, candidates: readonly DeliveryCandidate[]): Promise<void> {
   const { deps, input, tally } = sending;
   const unsendable: Unsent[] = [];
@@ -191,6 +198,11 @@ async function deliverPart(sending: Sending, candidates: readonly DeliveryCandid
 
   for (const candidate of valid) sending.attempts.set(candidate.id, candidate.attempts);
   for (const batch of await requestsFor(deps, input.workspaceId, valid)) {
+    if (deps.stopping?.aborted) {
+      tally.handedBack = await deps.repos.conversionGroups.release(input.claimId);
+      sending.handedBack = true;
+      return;
+    }
     if ((await send(sending, batch.items, batch.envelope)) === 'backing-off') {
       await deps.repos.conversionGroups.release(input.claimId);
       sending.backedOff = true;
@@ -202,6 +214,11 @@ async function deliverPart(sending: Sending, candidates: readonly DeliveryCandid
 /** The group's conversions to TikTok; returns how the step ended. */
 async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions, tally: DeliveredGroup, outcomes: GroupOutcomes): Promise<GroupOutcome> {
   const { conversionGroups: groups } = deps.repos;
+  // Stopping before a request was sent (or before this step runs again after failing): the whole group goes back.
+  if (deps.stopping?.aborted) {
+    tally.handedBack = await groups.release(input.claimId);
+    return 'handed_back';
+  }
   const candidates = await groups.toDeliver(input.claimId);
   if (candidates.length === 0) return 'nothing_to_send';
 
@@ -212,7 +229,7 @@ async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: Gr
     return 'not_connected';
   }
 
-  const sending: Sending = { deps, input, connection, attempts: new Map(), tally, outcomes, backedOff: false };
+  const sending: Sending = { deps, input, connection, attempts: new Map(), tally, outcomes, backedOff: false, handedBack: false };
   // A part sent again after a failure skips what was answered meanwhile, and finds nothing once a backoff released the group.
   const stillPending = async (part: readonly DeliveryCandidate[]) => {
     const ids = new Set(part.map((c) => c.id));
@@ -221,6 +238,7 @@ async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: Gr
   const group: GroupWork = { claimId: input.claimId, step: 'deliver', isolate: options.isolateCulprits, outcomes };
   tally.failed += await workIsolatingCulprits(deps, group, candidates, async (part) => deliverPart(sending, options.isolateCulprits ? await stillPending(part) : part));
   if (sending.backedOff) return 'backing_off';
+  if (sending.handedBack) return 'handed_back';
   return tally.requests > 0 ? 'sent' : 'nothing_to_send';
 }
 
@@ -230,7 +248,8 @@ async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: Gr
  * first. Each answer is recorded, with every conversion's outcome, before the next request: a step run again after a
  * crash finds the accepted conversions `delivered` and never sends them again. A transient failure stops the group:
  * its conversions wait for the workspace's backoff (the next attempt is a probe), or end `expired` if they could no
- * longer count by then. The group ends with one log line: how its conversions ended, in preparation and here.
+ * longer count by then. A worker told to stop sends no further request: the rest of the group is given back for the
+ * next worker. The group ends with one log line: how its conversions ended, in preparation and here.
  */
 export async function deliverConversionGroup(deps: ActivityDeps, input: DeliverGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<DeliveredGroup> {
   const started = Date.now();
@@ -247,6 +266,7 @@ export async function deliverConversionGroup(deps: ActivityDeps, input: DeliverG
       size: prepared?.claimed,
       ...(prepared ? addOutcomes(prepared.outcomes, outcomes) : outcomes),
       retrying: tally.retrying,
+      ...(tally.handedBack !== undefined && { handedBack: tally.handedBack }),
       requests: tally.requests,
       durationMs: Date.now() - (prepared?.claimedAt ?? started),
     },

@@ -202,12 +202,26 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
   tally.skipped += prepared.length - ready;
 }
 
+/** How soon a workflow whose worker is stopping comes back, on whichever worker takes its next task. */
+export const STOPPING_WAKE_MS = 1_000;
+
+/**
+ * The worker is stopping: claim nothing, give back what this claim may hold (a step run again after a failure), and
+ * come back in a second. The workflow's task then completes with that timer, and its next one goes to another worker.
+ */
+async function claimNothingWhileStopping(deps: ActivityDeps, input: PrepareGroupInput): Promise<PreparedGroup> {
+  await deps.repos.conversionGroups.release(input.claimId);
+  return { claimed: 0, ready: 0, skipped: 0, failed: 0, wakeInMs: STOPPING_WAKE_MS };
+}
+
 /**
  * Step 1 of a group: claim up to a request's worth of conversions, then for all of them at once resolve identity,
  * check the attribution window, hash and build each one's TikTok event. Conversions that stop here end `skipped`
  * with their reason; the others keep their request for delivery. Runs again safely: what was stored is not redone.
+ * Once the worker is stopping it claims nothing.
  */
 export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
+  if (deps.stopping?.aborted) return claimNothingWhileStopping(deps, input);
   const { claimed, wakeInMs, retired } = await claimGroup(deps, input);
   if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs, ...(retired && { retired }) };
   const summary: PreparationSummary = { claimed, claimedAt: Date.now(), outcomes: noOutcomes() };

@@ -27,6 +27,8 @@ export interface TikTokServicesDeps {
   oauth: TikTokOAuthApp;
   /** SECRET_KEY (64 hex characters): the OAuth `state` is signed under a key derived from it. */
   secretKey: string;
+  /** SECRET_KEY_PREVIOUS during a rotation: a `state` signed under it is still accepted. */
+  previousSecretKey?: string;
   schedules: AdStatsSchedules;
   /** Reconnecting sends again the conversions that failed because TikTok refused the token. */
   conversionRetry: Pick<ConversionRetryService, 'retryRefusedToken'>;
@@ -39,7 +41,7 @@ export function createTikTokServices(deps: TikTokServicesDeps): TikTokServices {
       repos: deps.repos,
       tiktok: deps.tiktok,
       oauth: deps.oauth,
-      states: createOAuthStateSigner(deps.secretKey),
+      states: createOAuthStateSigner(deps.secretKey, { previousKeyHex: deps.previousSecretKey }),
       schedules: deps.schedules,
       transaction: (work) => deps.db.transaction(work),
       onTokenStored: (workspaceId) => deps.conversionRetry.retryRefusedToken(workspaceId),

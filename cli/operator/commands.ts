@@ -33,7 +33,6 @@ export function registerOperatorCommands(program: Command, io: CliIo): void {
     .command('secrets')
     .description('secrets stored in the database')
     .command('rotate')
-    .description('re-encrypt the stored TikTok tokens from SECRET_KEY to the new key (NEW_SECRET_KEY or --new-key-file); safe to run again')
-    .option('--new-key-file <path>', 'a file holding the new key: 64 hex characters (openssl rand -hex 32)')
+    .description('re-encrypt every sealed column (TikTok tokens, alert webhook URLs) from SECRET_KEY_PREVIOUS to SECRET_KEY; safe to run again, with the services running')
     .action(lazily(io, async () => (await import('./secrets-rotate.js')).rotateSecrets));
 }

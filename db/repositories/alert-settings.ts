@@ -28,6 +28,8 @@ interface AlertSettingsRow {
   updated_at: Date;
 }
 
+const WEBHOOK_COLUMN = 'alert_settings.webhook_url_ciphertext';
+
 /** The webhook URL is sealed with SECRET_KEY: a Slack webhook URL lets whoever holds it post to the channel. */
 export function createAlertSettingsRepository(db: Knex, secrets: SecretBox) {
   const toSettings = (row: AlertSettingsRow): AlertSettings => ({
@@ -36,7 +38,7 @@ export function createAlertSettingsRepository(db: Knex, secrets: SecretBox) {
     silenceMinutes: row.silence_minutes,
     emailEnabled: row.email_enabled,
     emailRecipients: row.email_recipients,
-    webhookUrl: row.webhook_url_ciphertext === null ? null : secrets.open(row.webhook_url_ciphertext),
+    webhookUrl: row.webhook_url_ciphertext === null ? null : secrets.open(WEBHOOK_COLUMN, row.webhook_url_ciphertext),
   });
 
   return {
@@ -53,7 +55,7 @@ export function createAlertSettingsRepository(db: Knex, secrets: SecretBox) {
         silence_minutes: settings.silenceMinutes,
         email_enabled: settings.emailEnabled,
         email_recipients: settings.emailRecipients,
-        webhook_url_ciphertext: settings.webhookUrl === null ? null : secrets.seal(settings.webhookUrl),
+        webhook_url_ciphertext: settings.webhookUrl === null ? null : secrets.seal(WEBHOOK_COLUMN, settings.webhookUrl),
       };
       await executor('alert_settings').insert(values).onConflict('workspace_id').merge({ ...values, updated_at: executor.fn.now() });
     },

@@ -289,9 +289,12 @@ export function createConversionGroupRepository(db: Knex) {
       return executor('tiktok_requests').where({ id }).first();
     },
 
-    /** Gives the rest of a group back unsent (TikTok is backing off): they are claimed again when it resumes. */
-    async release(claimId: string, executor: Knex = db): Promise<void> {
-      await executor('conversions').where({ claim_id: claimId, status: 'pending' }).update({ claim_id: null, claimed_until: null, updated_at: executor.fn.now() });
+    /**
+     * Gives the rest of a group back unsent (TikTok is backing off, or the worker is stopping): they are claimed again
+     * by the next group of any workflow of their partition. Returns how many.
+     */
+    async release(claimId: string, executor: Knex = db): Promise<number> {
+      return executor('conversions').where({ claim_id: claimId, status: 'pending' }).update({ claim_id: null, claimed_until: null, updated_at: executor.fn.now() });
     },
   };
 }

@@ -35,6 +35,31 @@ export interface ConversionOutcome {
   tiktokRequestId?: string | null;
 }
 
+/** The conversions waiting to be delivered (`pending`), in total and for the workspaces that matter most. */
+export interface PendingBacklog {
+  total: number;
+  /** Of the oldest pending conversion, by the database's clock; 0 when none is pending. */
+  oldestAgeSeconds: number;
+  /** The workspaces with the most pending conversions and those with the oldest, `top` of each. */
+  workspaces: { workspaceId: string; pending: number; oldestAgeSeconds: number }[];
+}
+
+/**
+ * Pending conversions per workspace from the partial index `conversions_claimable` (workspace_id, created_at WHERE
+ * status = 'pending'), the totals over all of them, and the `?` workspaces with the most and the `?` with the oldest.
+ */
+export const PENDING_BACKLOG = `
+  WITH per_workspace AS (
+    SELECT workspace_id, count(*) AS pending, min(created_at) AS oldest FROM conversions WHERE status = 'pending' GROUP BY workspace_id
+  ), ranked AS (
+    SELECT *, row_number() OVER (ORDER BY pending DESC, workspace_id) AS by_count, row_number() OVER (ORDER BY oldest, workspace_id) AS by_age,
+      sum(pending) OVER () AS total, min(oldest) OVER () AS oldest_overall
+    FROM per_workspace
+  )
+  SELECT workspace_id, pending::int, extract(epoch FROM now() - oldest)::float8 AS age,
+    total::float8, extract(epoch FROM now() - oldest_overall)::float8 AS oldest_age
+  FROM ranked WHERE by_count <= ? OR by_age <= ? ORDER BY by_count`;
+
 /** Which finished conversions to send again: by ID, by filter, or those that failed because TikTok refused the token. */
 export type RequeueSelection =
   | { conversionIds: readonly string[] }
@@ -198,6 +223,21 @@ export function createConversionRepository(db: Knex) {
           updated_at: executor.fn.now(),
         });
       return updated > 0;
+    },
+
+    /**
+     * The backlog, for every scrape of the worker's `/metrics`: one pass over the partial index of pending conversions
+     * (`conversions_claimable`, workspace and creation time; an index-only scan), so its cost follows the backlog,
+     * never the table.
+     */
+    async pendingBacklog(top: number, executor: Knex = db): Promise<PendingBacklog> {
+      const { rows } = await executor.raw<{ rows: { workspace_id: string; pending: number; age: number; total: number; oldest_age: number }[] }>(PENDING_BACKLOG, [top, top]);
+      const ages = (seconds: number) => Math.max(0, seconds);
+      return {
+        total: rows[0]?.total ?? 0,
+        oldestAgeSeconds: ages(rows[0]?.oldest_age ?? 0),
+        workspaces: rows.map((row) => ({ workspaceId: row.workspace_id, pending: row.pending, oldestAgeSeconds: ages(row.age) })),
+      };
     },
 
     /** Conversions of every workspace now `failed` with `internal_error` (a partial index keeps this cheap to ask often). */

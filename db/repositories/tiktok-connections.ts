@@ -63,6 +63,8 @@ function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
   };
 }
 
+const TOKEN_COLUMN = 'tiktok_connections.access_token_ciphertext';
+
 /** The access token is sealed with SECRET_KEY before it is written and opened only when a call to TikTok needs it. */
 export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
   return {
@@ -70,7 +72,7 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
     async put(workspaceId: string, input: TikTokConnectionInput, executor: Knex = db): Promise<TikTokConnectionSummary> {
       const values = {
         workspace_id: workspaceId,
-        access_token_ciphertext: secrets.seal(input.accessToken),
+        access_token_ciphertext: secrets.seal(TOKEN_COLUMN, input.accessToken),
         advertiser_id: input.advertiserId,
         pixel_code: input.pixelCode,
         source: input.source ?? 'manual',
@@ -115,7 +117,7 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
            stats_pull_error = NULL,
            updated_at = now()
          RETURNING *`,
-        [workspaceId, secrets.seal(input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds],
+        [workspaceId, secrets.seal(TOKEN_COLUMN, input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds],
       );
       return toSummary(rows[0] as TikTokConnectionRow);
     },
@@ -160,7 +162,7 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
 
     async withToken(workspaceId: string, executor: Knex = db): Promise<TikTokConnection | undefined> {
       const row = await executor('tiktok_connections').where({ workspace_id: workspaceId }).first();
-      return row && { ...toSummary(row), accessToken: secrets.open(row.access_token_ciphertext) };
+      return row && { ...toSummary(row), accessToken: secrets.open(TOKEN_COLUMN, row.access_token_ciphertext) };
     },
 
     /** Connections that have an advertiser: each should have a statistics schedule. */

@@ -12,7 +12,7 @@ export interface WebhookSourceRow {
   workspace_id: string;
   type: WebhookSourceType;
   name: string;
-  /** Sealed with SECRET_KEY (db/secret-box.ts): a sealed column `secrets rotate` must re-seal (row key `id`). */
+  /** Sealed with SECRET_KEY (db/sealed-columns.ts). */
   signing_secret_ciphertext: string;
   signature_header: string | null;
   mapping: WebhookMapping | null;
@@ -55,6 +55,8 @@ export interface WebhookSource {
   lastDeliveryAt: Date | null;
   lastRefusal: { at: Date; status: number; message: string } | null;
 }
+
+const SECRET_COLUMN = 'webhook_sources.signing_secret_ciphertext';
 
 /** What ingest needs to check and map a delivery: the source and its secret, opened. */
 export interface WebhookSourceWithSecret extends WebhookSource {
@@ -102,7 +104,7 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
           workspace_id: workspaceId,
           type: input.type,
           name: input.name,
-          signing_secret_ciphertext: secrets.seal(signingSecret),
+          signing_secret_ciphertext: secrets.seal(SECRET_COLUMN, signingSecret),
           signature_header: input.signatureHeader ?? null,
           mapping: input.mapping === undefined || input.mapping === null ? null : (JSON.stringify(input.mapping) as never),
         })
@@ -123,14 +125,14 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
     /** For ingest: any workspace's source, by the ID its webhook URL carries. */
     async withSecret(id: string, executor: Knex = db): Promise<WebhookSourceWithSecret | undefined> {
       const row = await executor('webhook_sources').where({ id }).first();
-      return row && { ...toSource(row), signingSecret: secrets.open(row.signing_secret_ciphertext) };
+      return row && { ...toSource(row), signingSecret: secrets.open(SECRET_COLUMN, row.signing_secret_ciphertext) };
     },
 
     /** A new secret (given, or made here); deliveries signed with the old one are refused from now on. */
     async setSecret(workspaceId: string, id: string, signingSecret: string = generateSigningSecret(), executor: Knex = db): Promise<(WebhookSource & { signingSecret: string }) | undefined> {
       const [row] = await executor('webhook_sources')
         .where({ workspace_id: workspaceId, id })
-        .update({ signing_secret_ciphertext: secrets.seal(signingSecret), secret_set_at: executor.fn.now() as never })
+        .update({ signing_secret_ciphertext: secrets.seal(SECRET_COLUMN, signingSecret), secret_set_at: executor.fn.now() as never })
         .returning('*');
       return row && { ...toSource(row as WebhookSourceRow), signingSecret };
     },

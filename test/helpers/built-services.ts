@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { Client } from '@temporalio/client';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
+import { ALERTS_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID } from '../../temporal/schedules';
 import { WORKER_RUNNING } from '../../worker/running';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from './test-app';
 
@@ -30,4 +32,16 @@ export async function startBuiltIngest(code: string, env: NodeJS.ProcessEnv, por
     throw error;
   });
   return child;
+}
+
+/**
+ * A built worker creates the recurring schedules on the shared Temporal server, on its own task queue: for afterAll,
+ * deletes those that point at `taskQueue`, so later test files create theirs.
+ */
+export async function deleteSchedulesOf(client: Client, taskQueue: string): Promise<void> {
+  for (const scheduleId of [OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, ALERTS_SCHEDULE_ID]) {
+    const schedule = client.schedule.getHandle(scheduleId);
+    const description = await schedule.describe().catch(() => undefined);
+    if (description?.action.type === 'startWorkflow' && description.action.taskQueue === taskQueue) await schedule.delete();
+  }
 }

@@ -44,6 +44,15 @@ describe('OAuth state', () => {
     expect(codeOf(() => signer.verify(state, 'ws_other', now))).toBe('state_workspace_mismatch');
   });
 
+  it('accepts, during a rotation, a state signed under the key being retired; not one signed under any other', () => {
+    const { state } = signer.issue('ws_1', now);
+    const rotated = createOAuthStateSigner('cd'.repeat(32), { previousKeyHex: KEY });
+    expect(rotated.verify(state, 'ws_1', now).workspaceId).toBe('ws_1');
+    expect(codeOf(() => createOAuthStateSigner('cd'.repeat(32), { previousKeyHex: 'ef'.repeat(32) }).verify(state, 'ws_1', now))).toBe('state_invalid');
+    // It signs under the new key only.
+    expect(codeOf(() => signer.verify(rotated.issue('ws_1', now).state, 'ws_1', now))).toBe('state_invalid');
+  });
+
   it('issues a different nonce every time', () => {
     expect(signer.issue('ws_1', now).nonce).not.toBe(signer.issue('ws_1', now).nonce);
   });

@@ -55,14 +55,24 @@ export function claimedActor(state: string): string | undefined {
 
 /**
  * The OAuth `state`: workspace ID, expiry and a nonce, signed with HMAC-SHA256 under a key derived from SECRET_KEY by
- * HKDF (the AES key that seals tokens is never used for anything else). Single use is enforced by the caller, which
- * stores spent nonces.
+ * HKDF (the AES key that seals tokens is never used for anything else). During a key rotation a state signed under
+ * SECRET_KEY_PREVIOUS (`previousKeyHex`) is accepted too, so an authorization begun before a restart still completes.
+ * Single use is enforced by the caller, which stores spent nonces.
  */
-export function createOAuthStateSigner(secretKeyHex: string, lifetimeMs = OAUTH_STATE_LIFETIME_MS) {
-  const secret = Buffer.from(secretKeyHex, 'hex');
-  if (secret.length !== 32) throw new Error('SECRET_KEY must be 32 bytes given as 64 hex characters');
-  const key = Buffer.from(hkdfSync('sha256', secret, 'signalbox', 'tiktok-oauth-state-v1', 32));
-  const sign = (encoded: string) => createHmac('sha256', key).update(encoded).digest();
+export function createOAuthStateSigner(secretKeyHex: string, { previousKeyHex, lifetimeMs = OAUTH_STATE_LIFETIME_MS }: { previousKeyHex?: string; lifetimeMs?: number } = {}) {
+  const signer = (hex: string) => {
+    const secret = Buffer.from(hex, 'hex');
+    if (secret.length !== 32) throw new Error('SECRET_KEY must be 32 bytes given as 64 hex characters');
+    const key = Buffer.from(hkdfSync('sha256', secret, 'signalbox', 'tiktok-oauth-state-v1', 32));
+    return (encoded: string) => createHmac('sha256', key).update(encoded).digest();
+  };
+  const sign = signer(secretKeyHex);
+  const signers = previousKeyHex === undefined ? [sign] : [sign, signer(previousKeyHex)];
+  const signedByAny = (encoded: string, given: Buffer) =>
+    signers.some((candidate) => {
+      const expected = candidate(encoded);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
 
   return {
     issue(workspaceId: string, now: Date = new Date(), actor = 'operator'): IssuedState {
@@ -77,9 +87,7 @@ export function createOAuthStateSigner(secretKeyHex: string, lifetimeMs = OAUTH_
       if (encoded === undefined || signature === undefined || extra !== undefined) {
         throw new TikTokConnectionError('state_invalid', 'state: not a state Signalbox issued (malformed)');
       }
-      const expected = sign(encoded);
-      const given = Buffer.from(signature, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!signedByAny(encoded, Buffer.from(signature, 'base64url'))) {
         throw new TikTokConnectionError('state_invalid', 'state: the signature does not match (tampered, or issued with another SECRET_KEY)');
       }
       const payload = decodePayload(encoded) as StatePayload;
