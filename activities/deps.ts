@@ -83,6 +83,8 @@ export interface ActivityDeps {
   log: ActivityLog;
   /** Where alerts go: mail through SMTP_URL, webhooks over HTTP. */
   notify: { mailer: Mailer; postWebhook: WebhookPoster };
+  /** `PUBLIC_URL`: alerts link to the console's pages under it (domain/console-links.ts). */
+  publicUrl: string;
   /** Test-only: awaited when delivery reaches each point. */
   reached?: (point: DeliveryFaultPoint) => Promise<void>;
 }

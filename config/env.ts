@@ -179,6 +179,8 @@ export const workerEnvSchema = z.object({
   WORKER_HEALTH_PORT: listenPort.optional(),
   WORKER_HEALTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   READINESS_TIMEOUT_MS: readinessTimeout,
+  /** Where people reach the console: the links in alerts (the Alerts page, the failed conversions) are built from it. */
+  PUBLIC_URL: publicUrl,
   ...mail,
   /** Whether alert webhooks may be on internal addresses (notify/webhook.ts): `refuse` where workspace users are not the operator's own people. */
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: z.enum(['allow', 'refuse'], { error: 'must be allow or refuse' }).default('allow'),

@@ -116,7 +116,9 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     smtpUrl = sink.url;
   }
 
-  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey, SMTP_URL: smtpUrl };
+  const ingestUrl = `http://${HOST}:${env.PORT}`;
+  // The worker's alerts and the API's pages link to the console under the same address.
+  const shared = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: env.TEMPORAL_NAMESPACE, SECRET_KEY: state.secretKey, SMTP_URL: smtpUrl, PUBLIC_URL: env.PUBLIC_URL ?? ingestUrl };
   await assertPortFree(env.WORKER_HEALTH_PORT, "worker's health server", 'WORKER_HEALTH_PORT');
   const workerHealthUrl = `http://${HOST}:${env.WORKER_HEALTH_PORT}`;
   const worker = track(
@@ -132,7 +134,6 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   workerRunning.catch(() => undefined);
 
   await assertPortFree(env.PORT, 'ingest API', 'PORT');
-  const ingestUrl = `http://${HOST}:${env.PORT}`;
   const usingFake = env.TIKTOK_API_URL === undefined;
   const ingest = track(
     startNodeChild(
@@ -143,7 +144,6 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
         PORT: String(env.PORT),
         HOST,
         ADMIN_TOKEN: state.adminToken,
-        PUBLIC_URL: env.PUBLIC_URL ?? ingestUrl,
         ...ingestTikTokEnv({ tiktokUrl, usingFake }),
         ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
       }),

@@ -104,6 +104,7 @@ async function main(): Promise<void> {
       metrics: metrics.pipeline,
       log: logger.child({ worker: identity }),
       notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES }) },
+      publicUrl: env.PUBLIC_URL,
     },
   });
   started.worker = worker;
