@@ -7,6 +7,8 @@ import type { SettingsServices } from '../services/settings';
 import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
 import type { TikTokServices } from '../services/tiktok-services';
+import type { TestAlertService } from '../services/alerts/test-alert';
+import { alertRoutes } from './alerts';
 import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
@@ -34,11 +36,12 @@ export interface AdminRoutesOptions {
   links: PublicLinks;
   conversionRetry: ConversionRetryService;
   erasures: ErasureService;
+  testAlerts: TestAlertService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, testAlerts, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -60,6 +63,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
+      await workspace.register(alertRoutes, { prefix: '/alerts', testAlerts });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

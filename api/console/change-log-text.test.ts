@@ -37,6 +37,12 @@ describe('the change log in words', () => {
     ]);
   });
 
+  it('says how a test alert went on each channel', () => {
+    expect(changeSummary(entry('alerts.test', null, null, { sent: ['email', 'webhook'], notSent: [] }))).toBe('Sent a test alert by email and to the webhook');
+    expect(changeSummary(entry('alerts.test', null, null, { sent: ['email'], notSent: ['webhook'] }))).toBe('Sent a test alert by email; it could not be sent to the webhook');
+    expect(changeSummary(entry('alerts.test', null, null, { sent: [], notSent: ['email'] }))).toBe('Could not send a test alert by email');
+  });
+
   it('still says something for an action it does not know', () => {
     expect(changeSummary(entry('webhook.create', 'hook_1', null, null))).toBe('Webhook create hook_1');
   });

@@ -128,6 +128,16 @@ function retryClause(after: Fields): string {
   return `sent ${what} again by filter`;
 }
 
+const CHANNEL_NAMES: Record<string, string> = { email: 'by email', webhook: 'to the webhook' };
+const channelList = (value: unknown) => (Array.isArray(value) ? value.map((channel) => CHANNEL_NAMES[String(channel)] ?? String(channel)).join(' and ') : '');
+
+function testAlertClause(after: Fields): string {
+  const sent = channelList(after?.sent);
+  const notSent = channelList(after?.notSent);
+  if (sent === '') return `could not send a test alert ${notSent}`;
+  return `sent a test alert ${sent}${notSent ? `; it could not be sent ${notSent}` : ''}`;
+}
+
 /** What an erasure removed, one and many, in the order a person reads them. */
 const ERASED: Record<string, [string, string]> = {
   eventsDeleted: ['event deleted', 'events deleted'],
@@ -168,6 +178,7 @@ export function changeSummary({ action, target, before, after }: LoggedChange): 
     'conversions.retry': () => retryClause(after),
     'erasure.run': () => erasureClause(after),
     'alerts.update': () => 'changed the alerts',
+    'alerts.test': () => testAlertClause(after),
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);
