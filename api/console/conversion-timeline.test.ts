@@ -37,7 +37,7 @@ describe('a conversion’s timeline in words', () => {
       'Your event `purchase` arrived',
       'Found the TikTok ad click, made on visitor `phone-1`',
       'Checked the attribution window: it can be sent',
-      'Sent to TikTok (attempt 2): refused by TikTok: “pixel not found”',
+      'Sent to TikTok (attempt 2): refused by TikTok: `pixel not found`',
       'Failed: Signalbox failed on it',
       'Sent again at the request of jo@fern.example',
     ]);

@@ -58,10 +58,10 @@ function outcome(detail: Record<string, unknown>): string {
   return `Failed: ${reasonLabel(detail.reason)}`;
 }
 
-/** TikTok's verdict on one attempt in words; its code and HTTP status stay in the details. */
+/** TikTok's verdict on one attempt in words, its own message quoted as it came; its code and HTTP status stay in the details. */
 function attemptAnswer(detail: Record<string, unknown>): string {
   if (detail.code === 0) return 'accepted';
-  const said = detail.message ? `: “${String(detail.message)}”` : '';
+  const said = detail.message ? `: ${literal(detail.message)}` : '';
   return detail.code === null || detail.code === undefined ? `TikTok could not take it${said}` : `refused by TikTok${said}`;
 }
 

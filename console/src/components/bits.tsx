@@ -28,7 +28,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: string; children: ReactNode; confirm: string; onConfirm: () => void }) {
+export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: ReactNode; children: ReactNode; confirm: string; onConfirm: () => void }) {
   return (
     <DialogTrigger>
       <Button className="button small danger">{label}</Button>
@@ -76,14 +76,33 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * Text from the API in words, where what is between backticks is a literal to copy (an event or field name, a
+ * visitor's ID): those parts show as code.
+ */
+export function Words({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>))}</>;
+}
+
+/** Why a control beside it is disabled; the control points at it with `aria-describedby={id}`. */
+export function WhyNot({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <span id={id} className="muted why-not">
+      {children}
+    </span>
+  );
+}
+
 export function Help({ help }: { help: { explanation: string; fix: string } | null }) {
   if (help === null) return null;
   return (
     <div className="help">
-      <p>{help.explanation}</p>
+      <p>
+        <Words text={help.explanation} />
+      </p>
       <p>
         <strong>Fix: </strong>
-        {help.fix}
+        <Words text={help.fix} />
       </p>
     </div>
   );
@@ -99,7 +118,9 @@ export function FactDetails({ summary, facts }: { summary: string; facts: { labe
         {facts.map((fact) => (
           <Fragment key={fact.label}>
             <dt>{fact.label}</dt>
-            <dd>{fact.value}</dd>
+            <dd>
+              <Words text={fact.value} />
+            </dd>
           </Fragment>
         ))}
       </dl>
