@@ -5,7 +5,7 @@ import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { WORKER_RUNNING } from '../worker/running';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
-import { ensureDevSignIn } from './dev-sign-in';
+import { devPasswordStillWorks, devSignInText, ensureDevSignIn } from './dev-sign-in';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
 import { announceRunningStack } from './running-stacks';
@@ -153,13 +153,15 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   await workerRunning;
   const devSignIn = await ensureDevSignIn(ingestUrl, state);
   saveState(dataDir, { ...state, ingestUrl, devSignIn });
+  const stackDb = createDatabase({ url: databaseUrl, poolMax: 1 });
+  const passwordWorks = await devPasswordStillWorks(stackDb, devSignIn).finally(() => stackDb.destroy());
   stops.push(announce(dataDir, ingestUrl));
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.
 
   Console                ${ingestUrl}/console/
-                         sign in as ${devSignIn.email} with password ${devSignIn.password} (owner of "Dev shop", ${devSignIn.workspaceId})
+                         ${devSignInText(devSignIn, passwordWorks)}
   Ingest + settings API  ${ingestUrl}   (admin token: ${state.adminToken})
   Worker                 ${workerHealthUrl}/readyz   metrics: ${workerHealthUrl}/metrics
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}

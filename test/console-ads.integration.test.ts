@@ -43,6 +43,20 @@ beforeAll(async () => {
 afterAll(() => session?.close());
 
 describe('ad performance and the event debugger in Chromium', () => {
+  it('says before TikTok is connected that there are no figures yet, links to Sources, and offers no Pull now', async () => {
+    const failed: string[] = [];
+    const record = (response: { status(): number; url(): string }) => response.status() >= 400 && failed.push(response.url());
+    page.on('response', record);
+    await session.open('ads?period=7d');
+    await page.getByText('This workspace is not connected to TikTok').waitFor();
+    expect(await page.getByRole('button', { name: 'Pull now' }).count()).toBe(0);
+    await session.shots('00-ads-not-connected');
+    await page.getByRole('link', { name: 'Connect TikTok on Sources' }).click();
+    await page.getByRole('button', { name: 'Connect TikTok' }).waitFor();
+    page.off('response', record);
+    expect(failed).toEqual([]);
+  });
+
   it('connects TikTok through OAuth against the fake, and a purchase from an ad click is delivered', async () => {
     await session.open('sources');
     await page.getByRole('button', { name: 'Connect TikTok' }).click();
@@ -71,9 +85,9 @@ describe('ad performance and the event debugger in Chromium', () => {
     const item = (text: string) => page.locator('.stream-item').filter({ hasText: text });
     const order = item('Became 2 conversions: CompletePayment, PlaceAnOrder.');
     await order.waitFor();
-    await item('A repeat of message “order-1”').getByRole('link', { name: 'Open the conversion of message order-1' }).waitFor();
+    await item('A repeat of an earlier CompletePayment').getByRole('link', { name: 'Open the CompletePayment it repeats' }).waitFor();
     await item('A page view').waitFor();
-    await item('No conversion rule matches “wishlist”').getByRole('link', { name: 'Create a rule for “wishlist”' }).waitFor();
+    await item('No conversion rule matches wishlist').getByRole('link', { name: 'Create a rule for wishlist' }).waitFor();
     await session.shots('01-debugger-outcomes');
 
     await order.getByRole('link', { name: 'Open the PlaceAnOrder conversion' }).click();
@@ -81,11 +95,11 @@ describe('ad performance and the event debugger in Chromium', () => {
     await page.getByText('F-2001:PlaceAnOrder').first().waitFor();
 
     await session.open('debugger');
-    await item('A repeat of message “order-1”').getByRole('link').click();
+    await item('A repeat of an earlier CompletePayment').getByRole('link').click();
     await page.getByRole('heading', { name: /^CompletePayment/ }).waitFor();
 
     await session.open('debugger');
-    await item('No conversion rule matches “wishlist”').getByRole('link').click();
+    await item('No conversion rule matches wishlist').getByRole('link').click();
     await page.getByRole('heading', { name: 'Add a rule' }).waitFor();
     expect(await page.getByLabel('Your event').inputValue()).toBe('wishlist');
   });
@@ -97,6 +111,8 @@ describe('ad performance and the event debugger in Chromium', () => {
     await page.getByRole('button', { name: 'Pull now' }).click();
     await session.toast('Pulling TikTok’s figures now: this page refreshes when they arrive');
     await session.toast('TikTok’s latest figures are in');
+    // The notice that the pull runs goes when the figures are in, not seconds later.
+    expect(await page.getByRole('alertdialog', { name: 'Pulling TikTok’s figures now: this page refreshes when they arrive' }).count()).toBe(0);
     const spring = page.locator('tr').filter({ hasText: 'Spring sale' });
     await spring.waitFor();
     expect(await pipeline.database.db('change_log').where({ workspace_id: workspaceId, action: 'tiktok.stats_pull' }).first('actor')).toEqual({ actor: expect.stringMatching(/^user:usr_/) });
@@ -168,6 +184,6 @@ describe('ad performance and the event debugger in Chromium', () => {
     await session.open('ads?period=7d');
     await page.locator('tr').filter({ hasText: 'Spring sale' }).waitFor();
     expect(await page.getByRole('button', { name: 'Pull now' }).isDisabled()).toBe(true);
-    await page.getByText('Only an editor or owner can pull figures').waitFor();
+    await page.getByText('Your role (viewer) cannot pull figures now (they are pulled every hour by themselves): it needs an editor or owner.').waitFor();
   });
 });

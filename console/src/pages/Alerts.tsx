@@ -41,7 +41,7 @@ function channelText(incident: Incident, channel: Notification['channel']): stri
   const notification = incident.notifications.find((n) => n.channel === channel);
   if (notification === undefined) return 'not set up then';
   if (notification.sentAt !== null) return `sent ${dateTime(notification.sentAt)}`;
-  if (notification.lastError !== null) return `not sent (${notification.attempts} tries): ${notification.lastError}; tried again every minute`;
+  if (notification.lastError !== null) return `not sent (${notification.attempts === 1 ? '1 try' : `${notification.attempts} tries`}): ${notification.lastError}; tried again every minute`;
   return 'sending…';
 }
 
