@@ -341,7 +341,7 @@ export interface IngestRefusalRow {
   key_prefix: string | null;
   /** The request's `Origin` header: the web page that sent it. */
   origin: string | null;
-  /** Why ingest refused it, finer than `error` (api/ingest/refusals.ts); null for an invalid body and the like. */
+  /** Why ingest refused it, finer than `error` (api/http/ingest-refusal.ts); null for an invalid body and the like. */
   reason: string | null;
 }
 

@@ -7,6 +7,8 @@ import { WorkspaceIdAttribute } from '../workflows/search-attributes';
 /** How long the person who asked waits for a worker to send the test alert; past it, the run is ended by Temporal. */
 const WAIT_SECONDS = 20;
 
+export type { TestAlertOutcome };
+
 export type TestAlertSender = (input: TestAlertInput) => Promise<TestAlertOutcome[]>;
 
 /**

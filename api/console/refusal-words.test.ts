@@ -1,4 +1,4 @@
-import type { RefusalReason } from '../ingest/refusals';
+import type { RefusalReason } from '../http/ingest-refusal';
 import { refusalWords } from './refusal-words';
 
 const REASONS: RefusalReason[] = ['missing_key', 'malformed_authorization', 'unknown_key', 'origin_not_allowed', 'browser_key_without_origin', 'app_key_from_page', 'secret_key_from_page', 'secret_key_in_url', 'workspace_mismatch'];

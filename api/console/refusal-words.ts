@@ -1,5 +1,5 @@
 import type { IngestRefusal } from '../../db/repositories/ingest-refusals';
-import type { RefusalReason } from '../ingest/refusals';
+import type { RefusalReason } from '../http/ingest-refusal';
 
 /**
  * A refused request as the event debugger says it: what happened and what to do, in words, the page where it is

@@ -6,7 +6,7 @@ import type { CredentialCache, IngestCredential } from './auth/credential-cache'
 import { checkKeyUse } from './auth/key-policy';
 import { decompressBody } from './decompress';
 import { jsonBodyParser } from '../http/json-body';
-import { IngestRefusal } from './refusals';
+import { IngestRefusal } from '../http/ingest-refusal';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import type { IngestMetrics } from '../http/metrics';
 import type { KeyUseLog } from './key-use';

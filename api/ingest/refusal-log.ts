@@ -5,7 +5,7 @@ import { keyFromBody, keyFromHeadersOrQuery } from './auth/api-key-source';
 import type { IngestCredential } from './auth/credential-cache';
 import { serviceErrorAsHttp } from '../services/service-errors';
 import { createBackgroundWrites } from './background-writes';
-import { IngestRefusal } from './refusals';
+import { IngestRefusal } from '../http/ingest-refusal';
 
 /** Per workspace and process: a flood of bad requests must not become a flood of writes. */
 const MAX_PER_SECOND = 20;

@@ -12,7 +12,7 @@ export interface NewIngestRefusal {
   keyPrefix: string | null;
   /** The web page's origin that sent it (its `Origin` header), if any. */
   origin: string | null;
-  /** Why ingest refused its key (api/ingest/refusals.ts), else null. */
+  /** Why ingest refused its key (api/http/ingest-refusal.ts), else null. */
   reason: string | null;
 }
 

@@ -1,4 +1,4 @@
-import { IngestRefusal } from '../refusals';
+import { IngestRefusal } from '../../http/ingest-refusal';
 import type { KeySource } from './key-policy';
 
 export interface PresentedKey {

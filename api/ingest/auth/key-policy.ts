@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../../db/repositories/api-keys';
 import type { Workspace } from '../../../db/repositories/workspaces';
-import { IngestRefusal } from '../refusals';
+import { IngestRefusal } from '../../http/ingest-refusal';
 
 /** Where the request carried its key: the `Authorization` header, `?writeKey=` or `writeKey` in the JSON body. */
 export type KeySource = 'authorization' | 'query' | 'body';

@@ -1,7 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestAlertOutcome } from '../../../activities/types';
 import type { Repositories } from '../../../db/repositories';
-import type { TestAlertSender } from '../../../temporal/test-alerts';
+import type { TestAlertOutcome, TestAlertSender } from '../../../temporal/test-alerts';
 import { HttpError } from '../../http/http-error';
 import type { Actor } from '../settings/actor';
 

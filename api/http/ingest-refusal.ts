@@ -1,4 +1,4 @@
-import { HttpError } from '../http/http-error';
+import { HttpError } from './http-error';
 
 /**
  * Why ingest refused a request's key, finer than its HTTP answer: the event debugger (api/console/refusal-words.ts)
