@@ -171,6 +171,7 @@ async function walk(role: string, [name, path, drawn]: (typeof PAGES)[number]): 
 describe('a strict walk of every page', () => {
   it('finds what it looks for: code in prose, an unexplained disabled control, a sideways scroll (on a page made to have them)', async () => {
     await session.signInAs(OWNER);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.evaluate(`(() => {
       const main = document.querySelector('main');
       main.insertAdjacentHTML('beforeend', '<p>Set allowedOrigins or add_to_cart at 2026-11-28T00:41:50.192Z, refused 403, for ws_0123456789 and 7391846250173946281</p>'

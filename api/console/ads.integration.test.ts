@@ -136,6 +136,6 @@ describe('ad performance in the console', () => {
     const [entry] = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'tiktok.stats_pull' });
     expect(entry).toMatchObject({ actor: expect.stringMatching(/^user:usr_/), after: { advertiserId: ADVERTISER } });
     const log = (await viewer('GET', `${ws}/change-log`)).json();
-    expect(JSON.stringify(log)).toContain(`Asked TikTok for the latest ad statistics of advertiser ${ADVERTISER}`);
+    expect(JSON.stringify(log)).toContain(`Asked TikTok for the latest ad statistics of the advertiser ${ADVERTISER}`);
   });
 });

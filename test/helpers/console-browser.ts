@@ -146,8 +146,9 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
 
     async function signInAs(person: { email: string; password: string }): Promise<void> {
       await (browser as BrowserContext).clearCookies();
-      await page.goto(`${ingestUrl}/console/w/${workspaceId}/overview`);
-      await page.waitForURL(/\/console\/sign-in\?next=/);
+      // Straight to the sign-in page: opening a page without a session sends the browser there by itself, a second
+      // navigation that can cut the first short.
+      await page.goto(`${ingestUrl}/console/sign-in?next=${encodeURIComponent(`/console/w/${workspaceId}/overview`)}`);
       await page.getByLabel('Email').fill(person.email);
       await page.getByLabel('Password').fill(person.password);
       await page.getByLabel('Password').press('Enter');

@@ -28,7 +28,7 @@ const FIND_PROBLEMS = String.raw`(() => {
     const text = node.textContent;
     for (const [what, pattern] of IN_PROSE) {
       const found = pattern.exec(text);
-      if (found !== null) problems.push(what + ' "' + found[0] + '" in "' + text.trim().slice(0, 100) + '"');
+      if (found !== null) problems.push(what + ' "' + found[0] + '" in "' + text.trim().slice(0, 160) + '"');
     }
   }
   const hasReason = (element) =>
