@@ -186,7 +186,7 @@ function TestAlert({ base, readOnly, channels }: { base: string; readOnly: ReadO
       {send.data && (
         <ul className="plain-list outcomes" aria-live="polite">
           {send.data.outcomes.map((o) => (
-            <li key={o.channel} className={o.sent ? 'ok' : 'form-error'}>
+            <li key={o.channel} className={o.sent ? 'ok' : 'bad'}>
               {o.channel === 'email' ? `Email to ${o.recipients.join(', ')}` : 'Webhook'}: {o.sent ? 'sent' : `not sent: ${o.error ?? 'no reason given'}`}
             </li>
           ))}

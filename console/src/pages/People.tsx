@@ -183,7 +183,7 @@ export function PeoplePage() {
                   <Link to={`/w/${ws}/conversions/${c.id}`}>
                     {dateTime(c.eventTime)} {c.tiktokEvent}
                   </Link>{' '}
-                  <Status status={c.status} /> {reasons.label(c.reason)} {money(c.value, c.currency)}
+                  <Status status={c.status} /> {[reasons.label(c.reason), money(c.value, c.currency)].filter((part) => part !== '' && part !== '–').join(' · ')}
                 </li>
               ))}
             </ul>

@@ -86,7 +86,7 @@ export function RulesPage() {
               )}
               <p>Value: {valueText(rule.value)}</p>
               <p>
-                {number(rule.eventsLast7Days)} matching events in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
+                {number(rule.eventsLast7Days)} matching event{rule.eventsLast7Days === 1 ? '' : 's'} in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
               </p>
               {rule.sample && (
                 <details>
