@@ -2,7 +2,7 @@ import { evaluateAlerts } from './alerts';
 import type { MailSink } from '../devstack/mail-sink';
 import type { Workspace } from '../db/repositories/workspaces';
 import { DEFAULT_ALERT_SETTINGS } from '../db/repositories/alert-settings';
-import { TestPipeline } from '../test/helpers/pipeline';
+import { TEST_CONSOLE_URL, TestPipeline } from '../test/helpers/pipeline';
 import { startTestMailSink } from '../test/helpers/mail-sink';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/helpers/webhook-receiver';
 import { closeAll } from '../test/helpers/close-all';
@@ -49,6 +49,7 @@ describe('alert evaluation on PostgreSQL, a real SMTP server and a real webhook 
     expect(mailTo('ops@fern.example').map((mail) => mail.subject)).toEqual([`[Signalbox] ${workspace.name}: TikTok needs to be connected again`]);
     expect(webhookTexts(workspace)).toHaveLength(1);
     expect(webhookTexts(workspace)[0]).toMatch(/^\*\[Signalbox\] .*: TikTok needs to be connected again\*\nTikTok needs to be connected again in the workspace/);
+    expect(mailTo('ops@fern.example')[0]?.text).toContain(`Connect TikTok again: ${TEST_CONSOLE_URL}/console/w/${workspace.id}/sources#tiktok`);
 
     // Reconnected: the incident closes; refused again: a new incident, told again.
     await pipeline.repos.tiktokConnections.put(workspace.id, { accessToken: 'new-token', advertiserId: null, pixelCode: null });
@@ -134,8 +135,13 @@ describe('alert evaluation on PostgreSQL, a real SMTP server and a real webhook 
     expect(await pipeline.repos.alertIncidents.openConditions(workspace.id)).toEqual([]);
 
     await settle(ids.slice(4), 'failed', '5 minutes');
+    await pipeline.database.db('conversions').whereIn('id', ids.slice(3)).update({ tiktok_code: 40002, tiktok_message: 'pixel_code is invalid' });
     await evaluate();
     expect(await pipeline.repos.alertIncidents.openConditions(workspace.id)).toEqual(['failed_deliveries']);
-    expect((await sink.waitFor((mail) => mail.to.includes('share@fern.example'))).text).toContain('2 of the 5 conversions settled in the last hour failed (40%; the alert is at 40%).');
+    const { text } = await sink.waitFor((mail) => mail.to.includes('share@fern.example'));
+    expect(text).toContain('2 of the 5 conversions settled in the last hour failed (40%; the alert is at 40%).');
+    expect(text).toContain('What TikTok answered the conversions that failed:\n- “pixel_code is invalid” (code 40002): 2 conversions');
+    expect(text).toContain(`The failed conversions: ${TEST_CONSOLE_URL}/console/w/${workspace.id}/conversions?status=failed`);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });
 });

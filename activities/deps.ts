@@ -91,6 +91,8 @@ export interface ActivityDeps {
    * another worker carries on. Absent: never stopping (tests' in-process workers).
    */
   stopping?: AbortSignal;
+  /** `PUBLIC_URL`: alerts link to the console's pages under it (domain/console-links.ts). */
+  publicUrl: string;
   /** Test-only: awaited when delivery reaches each point. */
   reached?: (point: DeliveryFaultPoint) => Promise<void>;
 }

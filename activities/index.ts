@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { planAdStatsPull, pullAdEntities, pullAdReport, recordAdStatsPull } from './ad-stats';
-import { evaluateAlerts } from './alerts';
+import { evaluateAlerts, sendTestAlert, type TestAlertInput } from './alerts';
 import { rollUpConsoleFigures } from './console-rollup';
 import type { ActivityDeps } from './deps';
 import { deliverConversionGroup, type DeliverGroupInput } from './group/deliver-group';
@@ -24,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     startPendingConversions: (options: SweepOptions) => startPendingConversions(deps, options),
     rollUpConsoleFigures: () => rollUpConsoleFigures(deps),
     evaluateAlerts: () => evaluateAlerts(deps),
+    sendTestAlert: (input: TestAlertInput) => sendTestAlert(deps, input),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),
     forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),

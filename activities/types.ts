@@ -5,7 +5,7 @@ export type { WakeReport } from './deps';
 export type { RetentionOptions, RetentionReport } from './retention';
 export type { SweepOptions } from './sweep';
 export type { ConsoleRollupReport } from './console-rollup';
-export type { AlertsReport } from './alerts';
+export type { AlertsReport, TestAlertInput, TestAlertOutcome } from './alerts';
 
 export type Activities = ReturnType<typeof createActivities>;
 

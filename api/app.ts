@@ -10,6 +10,8 @@ import { createSignInService } from './services/accounts/sign-in';
 import { createPasswordResetService } from './services/accounts/password-reset';
 import { createPublicLinks } from './http/public-links';
 import { createAlertSettingsService } from './services/alerts/alert-settings';
+import { createTestAlertService } from './services/alerts/test-alert';
+import type { TestAlertSender } from '../temporal/test-alerts';
 import type { Mailer } from '../notify/mailer';
 import type { WebhookTargetRule } from '../notify/webhook-target';
 import { registerErrorHandling } from './error-handler';
@@ -65,6 +67,8 @@ export interface AppDeps {
   erasures: ErasureService;
   /** `ALERT_WEBHOOK_INTERNAL_ADDRESSES`, checked when an alert webhook URL is saved; default: internal addresses refused. */
   alertWebhooks?: WebhookTargetRule;
+  /** "Send a test alert": runs on a worker, where alerts are sent (temporal/test-alerts.ts). */
+  sendTestAlert: TestAlertSender;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8), with bursts of 1,000 more. */
@@ -88,6 +92,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const passwordAttempts = createPasswordAttempts({ repos: deps.repos });
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const links = createPublicLinks(deps.publicUrl);
+  const testAlerts = createTestAlertService({ repos: deps.repos, send: deps.sendTestAlert });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
   const keyUse = createKeyUseLog({ apiKeys: deps.repos.apiKeys, log: app.log });
@@ -128,7 +133,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     activity: sourceActivity,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,
@@ -140,6 +145,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     conversionRetry: deps.conversionRetry,
     erasures: deps.erasures,
     alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos, webhookTargets: deps.alertWebhooks ?? { internalAddresses: 'refuse' } }),
+    testAlerts,
     passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
     links,
     workflowLink: deps.workflowLink,

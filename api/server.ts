@@ -22,6 +22,7 @@ import type { WorkflowLink } from './http/conversion-view';
 import { createTikTokServices } from './services/tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
 import { createMailer } from '../notify/mailer';
+import { createTestAlertSender } from '../temporal/test-alerts';
 
 export interface IngestServerOptions {
   /** Where the log goes; default: stdout. */
@@ -96,6 +97,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       adminToken: env.ADMIN_TOKEN,
       publicUrl: env.PUBLIC_URL,
       tiktok,
+      sendTestAlert: createTestAlertSender(client, env.TEMPORAL_TASK_QUEUE),
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }),
       alertWebhooks: { internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES },

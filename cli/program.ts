@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAlertCommands } from './commands/alerts';
 import { registerConversionCommands } from './commands/conversions';
 import { registerErasureCommands } from './commands/erasures';
 import { registerEventCommands } from './commands/events';
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo): Command {
   registerEventCommands(program, io);
   registerMatchKeyCommands(program, io);
   registerErasureCommands(program, io);
+  registerAlertCommands(program, io);
   registerHealthCommand(program, io);
   program.commands.forEach(addJsonToLeaves);
   registerOperatorCommands(program, io);

@@ -43,6 +43,13 @@ describe('loadEnv', () => {
     }
   });
 
+  it("requires the worker's public URL too: the links in its alerts are built from it", () => {
+    expect(loadEnv(workerEnvSchema, { ...valid, PUBLIC_URL: 'https://signalbox.shop.example/' }).PUBLIC_URL).toBe('https://signalbox.shop.example');
+    const { PUBLIC_URL: _omitted, ...withoutIt } = valid;
+    expect(() => loadEnv(workerEnvSchema, withoutIt)).toThrow(/PUBLIC_URL is required/);
+    expect(() => loadEnv(workerEnvSchema, { ...valid, PUBLIC_URL: 'http://signalbox.shop.example' })).toThrow(/PUBLIC_URL must be the https:\/\/ address/);
+  });
+
   it('names a missing variable', () => {
     const { DATABASE_URL: _omitted, ...rest } = valid;
     expect(() => loadEnv(ingestEnvSchema, rest)).toThrow(/DATABASE_URL is required/);
@@ -98,7 +105,7 @@ describe('loadEnv', () => {
   });
 
   it("reads the worker's health server address: off unless a port is given", () => {
-    const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY };
+    const worker = { DATABASE_URL: valid.DATABASE_URL, SECRET_KEY: valid.SECRET_KEY, PUBLIC_URL: valid.PUBLIC_URL };
     const defaults = loadEnv(workerEnvSchema, worker);
     expect(defaults.WORKER_HEALTH_PORT).toBeUndefined();
     expect(defaults).toMatchObject({ WORKER_HEALTH_HOST: '0.0.0.0', READINESS_TIMEOUT_MS: 2_000 });

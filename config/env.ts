@@ -207,6 +207,8 @@ export const workerEnvSchema = z.object({
    * gives back the rest; whatever still runs at the bound is left for another worker to take over.
    */
   WORKER_SHUTDOWN_GRACE_MS: milliseconds(15_000, 1_000),
+  /** Where people reach the console: the links in alerts (the Alerts page, the failed conversions) are built from it. */
+  PUBLIC_URL: publicUrl,
   ...mail,
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...temporal,

@@ -133,6 +133,8 @@ export interface TikTokConnectionRow {
   access_token_ciphertext: string;
   advertiser_id: string | null;
   pixel_code: string | null;
+  /** The pixel's name as TikTok listed it when it was chosen; null for a manual token's pixel. */
+  pixel_name: string | null;
   app_id: string | null;
   source: string;
   status: TikTokConnectionStatus;
@@ -337,6 +339,10 @@ export interface IngestRefusalRow {
   issues: string[] | null;
   path: string;
   key_prefix: string | null;
+  /** The request's `Origin` header: the web page that sent it. */
+  origin: string | null;
+  /** Why ingest refused it, finer than `error` (api/http/ingest-refusal.ts); null for an invalid body and the like. */
+  reason: string | null;
 }
 
 export interface EventCountHourlyRow {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { passwordMatches } from '../api/services/accounts/passwords';
 import type { DevStackState } from './state';
 
 export interface DevSignIn {
@@ -31,4 +33,18 @@ export async function ensureDevSignIn(ingestUrl: string, state: DevStackState): 
   const added = await admin<{ message?: string }>(ingestUrl, state.adminToken, 'POST', `/admin/workspaces/${workspace.body.id}/members`, { email: DEV_EMAIL, role: 'owner', name: 'Developer', password });
   if (added.status !== 201) throw new Error(`could not create the dev sign-in: ${added.body.message ?? added.status}`);
   return { email: DEV_EMAIL, password, workspaceId: workspace.body.id };
+}
+
+/** Whether the kept password still signs in: its owner may have changed it in the console (Your account). */
+export async function devPasswordStillWorks(db: Knex, signIn: DevSignIn): Promise<boolean> {
+  const row = (await db('users').where({ email: signIn.email }).first('password_hash')) as { password_hash: string } | undefined;
+  return row !== undefined && passwordMatches(row.password_hash, signIn.password);
+}
+
+/** The console's sign-in line `npm start` prints: the password only while it is still the one that works. */
+export function devSignInText(signIn: DevSignIn, passwordWorks: boolean): string {
+  const how = passwordWorks
+    ? `with password ${signIn.password}`
+    : 'with the password you set in the console (the one first printed was changed; forgotten? "Forgot password?" mails a link to the outbox below)';
+  return `sign in as ${signIn.email} ${how} (owner of "Dev shop", ${signIn.workspaceId})`;
 }

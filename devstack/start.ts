@@ -5,7 +5,7 @@ import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { WORKER_RUNNING } from '../worker/running';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
-import { ensureDevSignIn } from './dev-sign-in';
+import { devPasswordStillWorks, devSignInText, ensureDevSignIn } from './dev-sign-in';
 import { ingestTikTokEnv } from './tiktok-env';
 import { devStackEnvSchema, type DevStackEnv } from './env';
 import { announceRunningStack } from './running-stacks';
@@ -116,6 +116,8 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     smtpUrl = sink.url;
   }
 
+  const ingestUrl = `http://${HOST}:${env.PORT}`;
+  // The worker's alerts and the API's pages link to the console under the same address.
   const shared = {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -123,6 +125,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     SECRET_KEY: state.secretKey,
     SMTP_URL: smtpUrl,
     ALERT_WEBHOOK_INTERNAL_ADDRESSES: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES,
+    PUBLIC_URL: env.PUBLIC_URL ?? ingestUrl,
   };
   await assertPortFree(env.WORKER_HEALTH_PORT, "worker's health server", 'WORKER_HEALTH_PORT');
   const workerHealthUrl = `http://${HOST}:${env.WORKER_HEALTH_PORT}`;
@@ -139,7 +142,6 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   workerRunning.catch(() => undefined);
 
   await assertPortFree(env.PORT, 'ingest API', 'PORT');
-  const ingestUrl = `http://${HOST}:${env.PORT}`;
   const usingFake = env.TIKTOK_API_URL === undefined;
   const ingest = track(
     startNodeChild(
@@ -150,7 +152,6 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
         PORT: String(env.PORT),
         HOST,
         ADMIN_TOKEN: state.adminToken,
-        PUBLIC_URL: env.PUBLIC_URL ?? ingestUrl,
         ...ingestTikTokEnv({ tiktokUrl, usingFake }),
         ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
       }),
@@ -160,13 +161,15 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
   await workerRunning;
   const devSignIn = await ensureDevSignIn(ingestUrl, state);
   saveState(dataDir, { ...state, ingestUrl, devSignIn });
+  const stackDb = createDatabase({ url: databaseUrl, poolMax: 1 });
+  const passwordWorks = await devPasswordStillWorks(stackDb, devSignIn).finally(() => stackDb.destroy());
   stops.push(announce(dataDir, ingestUrl));
 
   console.log(`
 Signalbox is running. Ctrl-C stops everything.
 
   Console                ${ingestUrl}/console/
-                         sign in as ${devSignIn.email} with password ${devSignIn.password} (owner of "Dev shop", ${devSignIn.workspaceId})
+                         ${devSignInText(devSignIn, passwordWorks)}
   Ingest + settings API  ${ingestUrl}   (admin token: ${state.adminToken})
   Worker                 ${workerHealthUrl}/readyz   metrics: ${workerHealthUrl}/metrics
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}

@@ -1,8 +1,8 @@
-import { alertMessage, conditionsHolding, MIN_SETTLED_FOR_SHARE, type AlertState, type AlertThresholds } from './alerts';
+import { conditionsHolding, MIN_SETTLED_FOR_SHARE, type AlertState, type AlertThresholds } from './alerts';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const all: AlertThresholds = { onReauthorization: true, failedSharePercent: 20, silenceMinutes: 60 };
-const calm: AlertState = { connectionStatus: 'active', settled: { delivered: 95, failed: 5 }, lastEventAt: new Date('2026-11-26T11:30:00Z'), since: new Date('2026-11-01T00:00:00Z'), now };
+const calm: AlertState = { connectionStatus: 'active', settled: { delivered: 95, failed: 5 }, lastEventAt: new Date('2026-11-26T11:30:00Z'), since: new Date('2026-11-01T00:00:00Z'), now, timeZone: 'Europe/Paris' };
 const holding = (thresholds: AlertThresholds, state: Partial<AlertState>) => [...conditionsHolding(thresholds, { ...calm, ...state }).keys()];
 
 describe('conditionsHolding', () => {
@@ -36,14 +36,6 @@ describe('conditionsHolding', () => {
 
   it('says why in words', () => {
     expect(conditionsHolding(all, { ...calm, settled: { delivered: 6, failed: 4 } }).get('failed_deliveries')).toBe('4 of the 10 conversions settled in the last hour failed (40%; the alert is at 20%).');
-    expect(conditionsHolding(all, { ...calm, lastEventAt: new Date('2026-11-26T09:00:00Z') }).get('no_events')).toBe('No event has arrived for 1 hour or more (the last at 2026-11-26T09:00:00.000Z).');
-  });
-});
-
-describe('alertMessage', () => {
-  it('names the workspace and the condition in the subject', () => {
-    const message = alertMessage({ condition: 'reauthorization', detail: 'TikTok refused the access token.', openedAt: now }, 'Fern shop');
-    expect(message.subject).toBe('[Signalbox] Fern shop: TikTok needs to be connected again');
-    expect(message.text).toContain('TikTok refused the access token.');
+    expect(conditionsHolding(all, { ...calm, lastEventAt: new Date('2026-11-26T09:00:00Z') }).get('no_events')).toBe('No event has arrived for 1 hour or more (the last at 26 Nov 2026, 10:00 Europe/Paris).');
   });
 });

@@ -1,4 +1,6 @@
-/** Alert conditions: when each holds, and the words sent when one starts. */
+import { zonedTime } from './zoned-time';
+
+/** Alert conditions: when each holds, in words (domain/alert-message.ts writes the mail). */
 
 export type AlertCondition = 'reauthorization' | 'failed_deliveries' | 'no_events';
 
@@ -20,6 +22,8 @@ export interface AlertState {
   /** When the alerts were first saved: the silence is counted from then when no event ever arrived. */
   since: Date;
   now: Date;
+  /** The zone the sentences write times in (domain/alert-message.ts says which and why). */
+  timeZone: string;
 }
 
 const minutesText = (minutes: number) => (minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`);
@@ -38,7 +42,7 @@ export function conditionsHolding(thresholds: AlertThresholds, state: AlertState
   if (thresholds.silenceMinutes !== null) {
     const reference = state.lastEventAt ?? state.since;
     if (state.now.getTime() - reference.getTime() >= thresholds.silenceMinutes * 60_000) {
-      holding.set('no_events', state.lastEventAt === null ? `No event has arrived since the alerts were set up, more than ${minutesText(thresholds.silenceMinutes)} ago.` : `No event has arrived for ${minutesText(thresholds.silenceMinutes)} or more (the last at ${state.lastEventAt.toISOString()}).`);
+      holding.set('no_events', state.lastEventAt === null ? `No event has arrived since the alerts were set up, more than ${minutesText(thresholds.silenceMinutes)} ago.` : `No event has arrived for ${minutesText(thresholds.silenceMinutes)} or more (the last at ${zonedTime(state.lastEventAt, state.timeZone)}).`);
     }
   }
   return holding;
@@ -51,10 +55,3 @@ const TITLES: Record<AlertCondition, string> = {
 };
 
 export const conditionTitle = (condition: AlertCondition) => TITLES[condition];
-
-/** The mail's subject and body, and the webhook's text, for an incident that started. */
-export function alertMessage(incident: { condition: AlertCondition; detail: string; openedAt: Date }, workspaceName: string): { subject: string; text: string } {
-  const subject = `[Signalbox] ${workspaceName}: ${TITLES[incident.condition]}`;
-  const text = `${TITLES[incident.condition]} in the workspace “${workspaceName}” (since ${incident.openedAt.toISOString()}).\n\n${incident.detail}\n\nYou get this once per incident; the Alerts page of the console lists them.`;
-  return { subject, text };
-}

@@ -16,8 +16,8 @@ export interface ReasonHelp {
 export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
   no_ttclid: {
     label: 'No TikTok click found',
-    explanation: 'No TikTok click ID (ttclid) is known for this person before the conversion, so TikTok cannot tell which ad it came from. Usually they did not come from an ad, or the landing page lost the ttclid.',
-    fix: "Install the tracking tag on every landing page (Sources), keep the ttclid query parameter in your ads' landing URLs, and send the same anonymousId (or userId, email or phone) with the purchase that the landing visit had. To have TikTok match such conversions on email, phone and the other keys instead, turn on \"Send conversions without a click\" in Settings.",
+    explanation: 'No TikTok click ID (`ttclid`) is known for this person before the conversion, so TikTok cannot tell which ad it came from. Usually they did not come from an ad, or the landing page lost the click ID.',
+    fix: "Install the tracking tag on every landing page (Sources), keep the `ttclid` parameter in your ads' landing addresses, and send the purchase with the same visitor ID (or user ID, email or phone) as the landing visit had. To have TikTok match such conversions on email, phone and the other keys instead, turn on \"Send conversions without a click\" in Settings.",
   },
   click_outside_attribution_window: {
     label: 'Click older than the attribution window',
@@ -83,16 +83,16 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
 
 /** Not a reason a conversion carries, but spec §7.5's sixth condition: the same event_id on two different conversions. */
 export const DUPLICATE_EVENT_ID_HELP: ReasonHelp = {
-  label: 'Repeated order ID or event_id',
-  explanation: "Another event arrived with the same order ID or event_id, so no second conversion was made: TikTok would have counted only one anyway. If they were different purchases, they shared an ID by mistake.",
-  fix: 'Give every order its own order_id, and send the browser pixel the same event_id as the server for the same purchase only.',
+  label: 'Repeated order ID or event ID',
+  explanation: 'Another event arrived with the same order ID or event ID, so no second conversion was made: TikTok would have counted only one anyway. If they were different purchases, they shared an ID by mistake.',
+  fix: 'Give every order its own order ID (`order_id`), and send the browser pixel the same event ID (`event_id`) as the server for the same purchase only.',
 };
 
 /** Not a reason either: a conversion delivered with no click inside the window (the workspace's `matchWithoutClick`). */
 export const SENT_WITHOUT_CLICK_HELP: ReasonHelp = {
   label: 'Sent without a click',
   explanation:
-    "No TikTok click was found for this person inside the attribution window, and this workspace sends such conversions for TikTok to match on the person's other keys (hashed email and phone, external ID, IP address, user agent, _ttp). TikTok may still credit an ad it showed them; Signalbox's reports count it apart from click-attributed conversions and under no campaign.",
+    "No TikTok click was found for this person inside the attribution window, and this workspace sends such conversions for TikTok to match on the person's other keys (hashed email and phone, external ID, IP address, user agent, the `_ttp` cookie). TikTok may still credit an ad it showed them; Signalbox's reports count it apart from click-attributed conversions and under no campaign.",
   fix: 'Nothing is wrong. To send only conversions with a click inside the window, turn off "Send conversions without a click" in Settings.',
 };
 

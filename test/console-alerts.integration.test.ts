@@ -107,6 +107,19 @@ describe('alerts and password reset in the console, in Chromium', () => {
     await session.shots('03-alerts-incident');
   });
 
+  it('sends a test alert through the saved channels on the worker, and says how each went', async () => {
+    webhook.answerWith(500);
+    await page.getByRole('button', { name: 'Send a test alert' }).click();
+    const outcomes = page.locator('ul.outcomes');
+    await outcomes.getByText(`Email to ${OWNER.email}: sent`).waitFor();
+    await outcomes.getByText('Webhook: not sent: the webhook answered HTTP 500').waitFor();
+    const mail = await sink.waitFor((m) => m.to.includes(OWNER.email) && m.subject === '[Signalbox] Fern shop: test alert');
+    expect(mail.text).toContain(`at the request of ${OWNER.email}`);
+    expect(mail.text).toMatch(/\/console\/w\/ws_\w+\/alerts$/m);
+    await session.shots('02-alerts-test-alert');
+    webhook.answerWith(200);
+  });
+
   it('resets the password through the mailed link, which ends the session, and signs in with the new one', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/console\/sign-in$/);
@@ -148,8 +161,9 @@ describe('alerts and password reset in the console, in Chromium', () => {
     await page.getByLabel('Password').press('Enter');
     await page.waitForURL(/\/overview$/);
     await session.open('alerts');
-    await page.getByRole('note').filter({ hasText: 'Your role (viewer) can read the alerts; an editor or owner changes them.' }).waitFor();
+    await page.getByText('Your role (viewer) cannot change the alerts or send a test alert: it needs an editor or owner.').waitFor();
     expect(await page.getByRole('button', { name: 'Save alerts' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send a test alert' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Webhook URL').isEditable()).toBe(false);
     await page.getByRole('row').filter({ hasText: 'TikTok needs to be connected again' }).waitFor();
     await session.shots('06-alerts-viewer');

@@ -132,6 +132,6 @@ describe('conversions without a click (issue 18)', () => {
     expect(perCampaign.map((row) => [row.campaign_id, Number(row.conversions)])).toEqual([['1801', 1]]);
     const report = await createAdReportService({ repos: pipeline.repos }).report(ws.id, { level: 'campaign', from: days.from, to: days.to });
     expect(report.rows.map((row) => [row.entityId, row.deliveredConversions])).toEqual([['1801', 1]]);
-    expect(report.notes).toContainEqual(expect.stringMatching(/^1 conversion\(s\) of these days were sent without a click \(the workspace's matchWithoutClick\)/));
+    expect(report.notes).toContainEqual(expect.stringMatching(/^1 conversion of these days was sent without a click \(Settings: conversions without a click\)/));
   });
 });

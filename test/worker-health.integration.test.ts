@@ -13,7 +13,7 @@ import { compileServerCode } from './helpers/built-code';
 import { deleteSchedulesOf } from './helpers/built-services';
 import { closeAll } from './helpers/close-all';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
-import { TEST_SECRET_KEY, temporalTestAddress, TestPipeline } from './helpers/pipeline';
+import { TEST_CONSOLE_URL, TEST_SECRET_KEY, temporalTestAddress, TestPipeline } from './helpers/pipeline';
 import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-postgres';
 
 /**
@@ -93,6 +93,7 @@ beforeAll(async () => {
       TEMPORAL_TASK_QUEUE: pipeline.taskQueue,
       SECRET_KEY: TEST_SECRET_KEY,
       TIKTOK_API_URL: pipeline.fake.url,
+      PUBLIC_URL: TEST_CONSOLE_URL,
       WORKER_HEALTH_PORT: String(healthPort.port),
       WORKER_HEALTH_HOST: '127.0.0.1',
       READINESS_TIMEOUT_MS: '1000',

@@ -103,6 +103,7 @@ async function main(env: WorkerEnv, logger: Logger): Promise<void> {
       log: logger.child({ worker: identity }),
       notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES }) },
       stopping: stop.signal,
+      publicUrl: env.PUBLIC_URL,
     },
   });
   started.worker = worker;

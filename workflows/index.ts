@@ -3,4 +3,4 @@ export { outboxSweeperWorkflow } from './outbox-sweeper';
 export { adStatsPullWorkflow } from './ad-stats-pull';
 export { consoleRollupWorkflow } from './console-rollup';
 export { retentionWorkflow } from './retention';
-export { alertsWorkflow } from './alerts';
+export { alertsWorkflow, testAlertWorkflow } from './alerts';

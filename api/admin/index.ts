@@ -7,6 +7,8 @@ import type { SettingsServices } from '../services/settings';
 import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
 import type { TikTokServices } from '../services/tiktok-services';
+import type { TestAlertService } from '../services/alerts/test-alert';
+import { alertRoutes } from './alerts';
 import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
@@ -35,11 +37,12 @@ export interface AdminRoutesOptions {
   links: PublicLinks;
   conversionRetry: ConversionRetryService;
   erasures: ErasureService;
+  testAlerts: TestAlertService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, testAlerts, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -62,6 +65,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
       await workspace.register(webhookSourceRoutes, { prefix: '/sources', sources: repos.webhookSources, service: settings.webhookSources, links });
+      await workspace.register(alertRoutes, { prefix: '/alerts', testAlerts });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -249,7 +249,7 @@ describe('change log', () => {
     const ruleEntry = (await editor('GET', `${ws}/change-log?limit=200`)).json().entries.find((e: { actor: string }) => e.actor === `user:${editorId}`);
     expect(ruleEntry).toMatchObject({
       actorName: 'ed@fern.example',
-      summary: 'Added the rule “lead” → SubmitForm, worth 25 USD',
+      summary: 'Added the rule `lead` → SubmitForm, worth 25 USD',
       changes: expect.arrayContaining([{ field: 'TikTok event', before: '–', after: 'SubmitForm' }]),
     });
   });

@@ -109,7 +109,7 @@ describe('ad performance in the console', () => {
   it('exports the ads of the ad group on screen only, in a file named for it', async () => {
     const csv = await viewer('GET', `${ws}/ads/report.csv?level=ad&campaignId=${CAMPAIGN}&adgroupId=${LOOKALIKES}&${period}`);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ads-of-adgroup-${LOOKALIKES}-${DAY}-${DAY}.csv"`);
-    const names = csv.body.trim().split('\r\n').slice(1).map((line) => line.split(',')[3]);
+    const names = csv.body.trim().split('\r\n').slice(1).map((line) => line.split(',')[2]);
     expect(names).toEqual(['Video A', 'Video B']);
     const campaignFile = await viewer('GET', `${ws}/ads/report.csv?level=adgroup&campaignId=${CAMPAIGN}&${period}`);
     expect(campaignFile.headers['content-disposition']).toBe(`attachment; filename="signalbox-adgroups-of-campaign-${CAMPAIGN}-${DAY}-${DAY}.csv"`);
@@ -136,6 +136,6 @@ describe('ad performance in the console', () => {
     const [entry] = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'tiktok.stats_pull' });
     expect(entry).toMatchObject({ actor: expect.stringMatching(/^user:usr_/), after: { advertiserId: ADVERTISER } });
     const log = (await viewer('GET', `${ws}/change-log`)).json();
-    expect(JSON.stringify(log)).toContain(`Asked TikTok for the latest ad statistics of advertiser ${ADVERTISER}`);
+    expect(JSON.stringify(log)).toContain(`Asked TikTok for the latest ad statistics of the advertiser ${ADVERTISER}`);
   });
 });

@@ -17,13 +17,22 @@ describe('the change log in words', () => {
     );
     expect(changeSummary(entry('key.revoke', 'key_3430d84d0040ae0d', { name: 'web', kind: 'browser' }, { name: 'web', kind: 'browser' }))).toBe('Revoked API key “web”');
     const rule = { event: 'purchase', tiktokEvent: 'CompletePayment', value: { source: 'order_total' } };
-    expect(changeSummary(entry('rule.put', 'purchase', null, rule))).toBe('Added the rule “purchase” → CompletePayment, worth the order total');
+    expect(changeSummary(entry('rule.put', 'purchase', null, rule))).toBe('Added the rule `purchase` → CompletePayment, worth the order total');
     expect(changeSummary(entry('rule.put', 'lead', rule, { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 30, currency: 'USD' } }))).toBe(
-      'Changed the rule “lead” → SubmitForm, worth 30 USD',
+      'Changed the rule `lead` → SubmitForm, worth 30 USD',
     );
     expect(changeSummary(entry('member.role', 'ed@fern.example', { role: 'viewer' }, { role: 'editor' }))).toBe('Changed the role of ed@fern.example from viewer to editor');
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
-    expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of advertiser 7000000000000000001');
+    expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of the advertiser 7000000000000000001');
+  });
+
+  it('names the TikTok advertiser and pixel by the names TikTok gave them, the logged one first, else the connection’s', () => {
+    expect(changeSummary(entry('tiktok.pixel', 'tiktok', null, { pixelCode: 'CIDGJS3C77U7QBTMVDP0', pixelName: 'Fern web pixel' }))).toBe('Chose the pixel “Fern web pixel”');
+    expect(changeSummary(entry('tiktok.advertiser', 'tiktok', null, { advertiserId: '7001', advertiserName: 'Fern Ads' }))).toBe('Chose the TikTok advertiser “Fern Ads”');
+    const current = { advertiser: (id: string) => (id === '7001' ? 'Fern Ads (renamed)' : undefined), pixel: (code: string) => (code === 'CPX' ? 'Fern web pixel' : undefined) };
+    expect(changeSummary(entry('tiktok.advertiser', 'tiktok', null, { advertiserId: '7001' }), current)).toBe('Chose the TikTok advertiser “Fern Ads (renamed)”');
+    expect(changeSummary(entry('tiktok.pixel', 'tiktok', null, { pixelCode: 'CPX' }), current)).toBe('Chose the pixel “Fern web pixel”');
+    expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7001' }), current)).toBe('Asked TikTok for the latest ad statistics of the advertiser “Fern Ads (renamed)”');
   });
 
   it('names webhook sources by their names, a mapping change field by field, and never a secret', () => {
@@ -44,6 +53,12 @@ describe('the change log in words', () => {
       { field: 'Alerts by email', before: 'off', after: 'on' },
       { field: 'Alert webhook', before: '–', after: 'https://hooks.slack.com/…1234' },
     ]);
+  });
+
+  it('says how a test alert went on each channel', () => {
+    expect(changeSummary(entry('alerts.test', null, null, { sent: ['email', 'webhook'], notSent: [] }))).toBe('Sent a test alert by email and to the webhook');
+    expect(changeSummary(entry('alerts.test', null, null, { sent: ['email'], notSent: ['webhook'] }))).toBe('Sent a test alert by email; it could not be sent to the webhook');
+    expect(changeSummary(entry('alerts.test', null, null, { sent: [], notSent: ['email'] }))).toBe('Could not send a test alert by email');
   });
 
   it('still says something for an action it does not know', () => {

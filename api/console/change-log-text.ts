@@ -18,6 +18,8 @@ export interface FieldChange {
 }
 
 const quoted = (name: unknown) => `“${String(name)}”`;
+/** An event name to copy: the console shows what is between backticks as code. */
+const literal = (name: unknown) => `\`${String(name)}\``;
 const days = (n: unknown) => `${String(n)} day${n === 1 ? '' : 's'}`;
 
 /** A value as a person reads it; null is a dash. */
@@ -67,7 +69,9 @@ const FIELD_LABELS: Record<string, string> = {
   source: 'Connected',
   status: 'Status',
   advertiserId: 'Advertiser',
+  advertiserName: 'Advertiser name',
   pixelCode: 'Pixel',
+  pixelName: 'Pixel name',
   appId: 'TikTok App ID',
   role: 'Role',
   expiresAt: 'Expires at',
@@ -86,6 +90,8 @@ const FIELD_LABELS: Record<string, string> = {
   signatureHeader: 'Signature header',
   mapping: 'Mapping',
   secret: 'Signing secret',
+  sent: 'Sent',
+  notSent: 'Not sent',
 };
 
 const SOURCE_TYPES: Record<string, string> = { shopify: 'Shopify source', webhook: 'webhook source' };
@@ -104,23 +110,37 @@ const KEY_KINDS: Record<string, string> = { secret: 'secret key, for servers', b
 function ruleText(rule: Fields): string {
   const value = rule?.value as Record<string, unknown> | undefined;
   const worth = value === undefined || value.source === 'none' ? 'with no value' : `worth ${valueText(value)}`;
-  return `${quoted(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}`;
+  return `${literal(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}`;
 }
 
-function connectionClause(action: string, before: Fields, after: Fields): string | undefined {
+/** Names of TikTok's advertisers and pixels, for entries logged before names were: the connection's current ones. */
+export interface TikTokNames {
+  advertiser(advertiserId: string): string | undefined;
+  pixel(pixelCode: string): string | undefined;
+}
+
+const NO_NAMES: TikTokNames = { advertiser: () => undefined, pixel: () => undefined };
+
+/** "the TikTok advertiser “Fern Ads”", or by its ID when it has no known name. */
+function named(kind: string, id: unknown, name: unknown, lookup: (id: string) => string | undefined): string {
+  const known = typeof name === 'string' && name !== '' ? name : lookup(String(id));
+  return known === undefined ? `${kind} ${String(id)}` : `${kind} ${quoted(known)}`;
+}
+
+function connectionClause(action: string, before: Fields, after: Fields, names: TikTokNames): string | undefined {
   switch (action) {
     case 'tiktok.connect':
       return `${before ? 'connected TikTok again' : 'connected TikTok'} ${after?.source === 'manual' ? 'with a token from Events Manager' : 'through TikTok login'}`;
     case 'tiktok.advertiser':
-      return `chose the TikTok advertiser ${String(after?.advertiserId)}`;
+      return `chose ${named('the TikTok advertiser', after?.advertiserId, after?.advertiserName, names.advertiser)}`;
     case 'tiktok.pixel':
-      return `chose the pixel ${String(after?.pixelCode)}`;
+      return `chose ${named('the pixel', after?.pixelCode, after?.pixelName, names.pixel)}`;
     case 'tiktok.app':
       return after?.appId == null ? 'removed the TikTok App ID' : `set the TikTok App ID to ${String(after.appId)}`;
     case 'tiktok.disconnect':
       return 'disconnected TikTok';
     case 'tiktok.stats_pull':
-      return `asked TikTok for the latest ad statistics of advertiser ${String(after?.advertiserId)}`;
+      return `asked TikTok for the latest ad statistics of ${named('the advertiser', after?.advertiserId, after?.advertiserName, names.advertiser)}`;
     default:
       return undefined;
   }
@@ -132,6 +152,16 @@ function retryClause(after: Fields): string {
   if (after?.refusedToken) return `sent again ${what} TikTok had refused for the old token`;
   if (after?.conversionIds !== undefined) return `sent ${what} again`;
   return `sent ${what} again by filter`;
+}
+
+const CHANNEL_NAMES: Record<string, string> = { email: 'by email', webhook: 'to the webhook' };
+const channelList = (value: unknown) => (Array.isArray(value) ? value.map((channel) => CHANNEL_NAMES[String(channel)] ?? String(channel)).join(' and ') : '');
+
+function testAlertClause(after: Fields): string {
+  const sent = channelList(after?.sent);
+  const notSent = channelList(after?.notSent);
+  if (sent === '') return `could not send a test alert ${notSent}`;
+  return `sent a test alert ${sent}${notSent ? `; it could not be sent ${notSent}` : ''}`;
 }
 
 /** What an erasure removed, one and many, in the order a person reads them. */
@@ -157,12 +187,12 @@ function erasureClause(after: Fields): string {
 }
 
 /** "Changed the attribution window to 7 days", "Created API key “backend” (secret key, for servers)". */
-export function changeSummary({ action, target, before, after }: LoggedChange): string {
+export function changeSummary({ action, target, before, after }: LoggedChange, names: TikTokNames = NO_NAMES): string {
   const role = (fields: Fields) => String(fields?.role);
   const clause: Record<string, () => string> = {
     'settings.update': () => sentence(settingsClauses(after)),
     'rule.put': () => (before ? `changed the rule ${ruleText(after)}` : `added the rule ${ruleText(after)}`),
-    'rule.delete': () => `deleted the rule for ${quoted(target)}`,
+    'rule.delete': () => `deleted the rule for ${literal(target)}`,
     'key.create': () => `created API key ${quoted(after?.name)} (${KEY_KINDS[String(after?.kind)] ?? String(after?.kind)})`,
     'key.revoke': () => `revoked API key ${quoted(before?.name)}`,
     'member.put': () => (before ? `changed the role of ${target} to ${role(after)}` : `gave ${target} access as ${role(after)}`),
@@ -178,8 +208,9 @@ export function changeSummary({ action, target, before, after }: LoggedChange): 
     'source.update': () => `changed the ${SOURCE_TYPES[String(after?.type)] ?? 'source'} ${quoted(after?.name)}`,
     'source.secret': () => `gave the source ${quoted(after?.name)} a new signing secret (${String(after?.secret)})`,
     'source.delete': () => `deleted the ${SOURCE_TYPES[String(before?.type)] ?? 'source'} ${quoted(before?.name)}`,
+    'alerts.test': () => testAlertClause(after),
   };
-  const text = clause[action]?.() ?? connectionClause(action, before, after) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
+  const text = clause[action]?.() ?? connectionClause(action, before, after, names) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);
 }
 

@@ -34,17 +34,17 @@ describe('a conversion’s timeline in words', () => {
       step('retry_requested', { by: 'user:usr_1' }),
     ], nameOf);
     expect(timeline.map((entry) => entry.summary)).toEqual([
-      'Your event “purchase” arrived',
-      'Found the TikTok ad click, made on visitor phone-1',
+      'Your event `purchase` arrived',
+      'Found the TikTok ad click, made on visitor `phone-1`',
       'Checked the attribution window: it can be sent',
-      'Sent to TikTok (attempt 2): TikTok answered 40001, “pixel not found”',
+      'Sent to TikTok (attempt 2): refused by TikTok: `pixel not found`',
       'Failed: Signalbox failed on it',
       'Sent again at the request of jo@fern.example',
     ]);
     expect(timeline[3]?.details).toContainEqual({ label: "TikTok's request ID", value: 'R-1' });
     expect(timeline[4]?.details).toEqual([
       { label: 'Status', value: 'failed' },
-      { label: 'Reason', value: 'Signalbox failed on it (internal_error)' },
+      { label: 'Reason', value: 'Signalbox failed on it (`internal_error`)' },
       { label: 'Step that failed', value: 'deliver' },
       { label: 'Message', value: 'boom' },
     ]);
@@ -52,6 +52,6 @@ describe('a conversion’s timeline in words', () => {
   });
 
   it('tells the story from the conversion itself when no step was recorded', () => {
-    expect(conversionTimeline(conversion, [], nameOf).map((entry) => entry.summary)).toEqual(['Your event “purchase” arrived', 'Became a conversion: purchase → CompletePayment', 'Failed: Signalbox failed on it']);
+    expect(conversionTimeline(conversion, [], nameOf).map((entry) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Failed: Signalbox failed on it']);
   });
 });

@@ -14,6 +14,8 @@ type Conversion = Pick<ConversionRow, 'message_id' | 'source_event' | 'tiktok_ev
   received_at: Date | null;
 };
 
+/** A name or ID to copy: the console shows what is between backticks as code. */
+const literal = (value: unknown) => `\`${String(value)}\``;
 const reasonLabel = (reason: unknown) => (typeof reason === 'string' ? (reasonHelp(reason)?.label ?? reason) : 'no reason recorded');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -39,7 +41,7 @@ const DETAIL_LABELS: Record<string, string> = {
 
 function detailValue(key: string, value: unknown, nameOf: ActorName): string {
   if (key === 'by') return nameOf(String(value));
-  if (key === 'reason') return `${reasonLabel(value)} (${String(value)})`;
+  if (key === 'reason') return `${reasonLabel(value)} (${literal(value)})`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return plainValue(value);
 }
@@ -56,20 +58,25 @@ function outcome(detail: Record<string, unknown>): string {
   return `Failed: ${reasonLabel(detail.reason)}`;
 }
 
+/** TikTok's verdict on one attempt in words, its own message quoted as it came; its code and HTTP status stay in the details. */
+function attemptAnswer(detail: Record<string, unknown>): string {
+  if (detail.code === 0) return 'accepted';
+  const said = detail.message ? `: ${literal(detail.message)}` : '';
+  return detail.code === null || detail.code === undefined ? `TikTok could not take it${said}` : `refused by TikTok${said}`;
+}
+
 function stepSummary(step: string, detail: Record<string, unknown>, nameOf: ActorName): string {
   const visitors = Number(detail.linkedVisitors ?? 0);
   switch (step) {
     case 'identity_resolved':
-      if (detail.clickAnonymousId) return `Found the TikTok ad click, made on visitor ${String(detail.clickAnonymousId)}`;
+      if (detail.clickAnonymousId) return `Found the TikTok ad click, made on visitor ${literal(detail.clickAnonymousId)}`;
       return visitors === 0 ? 'No TikTok ad click found: no visitor (browser or device) is linked to this person' : `No TikTok ad click found on the ${plural(visitors, 'visitor')} linked to this person`;
     case 'window_checked':
       return detail.eligible ? 'Checked the attribution window: it can be sent' : `Not credited: ${reasonLabel(detail.reason)}`;
     case 'payload_built':
       return detail.testMode ? 'Prepared the event for TikTok, in test mode' : 'Prepared the event for TikTok';
     case 'delivery_attempt':
-      return detail.code === 0
-        ? `Sent to TikTok (attempt ${String(detail.attempt)}): accepted`
-        : `Sent to TikTok (attempt ${String(detail.attempt)}): TikTok answered ${String(detail.code ?? `HTTP ${String(detail.httpStatus)}`)}${detail.message ? `, “${String(detail.message)}”` : ''}`;
+      return `Sent to TikTok (attempt ${String(detail.attempt)}): ${attemptAnswer(detail)}`;
     case 'outcome':
       return outcome(detail);
     case 'retry_requested':
@@ -81,9 +88,9 @@ function stepSummary(step: string, detail: Record<string, unknown>, nameOf: Acto
 
 /** Before histories were recorded, the story is told from the conversion's own columns. */
 function fromColumns(row: Conversion): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: row.created_at, summary: `Became a conversion: ${row.source_event} → ${row.tiktok_event}`, details: [] }];
+  const entries: TimelineEntry[] = [{ at: row.created_at, summary: `Became a conversion: ${literal(row.source_event)} → ${row.tiktok_event}`, details: [] }];
   if (row.workflow_started_at) entries.push({ at: row.workflow_started_at, summary: 'Processing started', details: [{ label: 'Workflow', value: row.workflow_id }] });
-  if (row.ttclid) entries.push({ at: row.click_captured_at, summary: `Found the TikTok ad click, made on visitor ${row.click_anonymous_id ?? 'unknown'}`, details: [{ label: 'Click ID (ttclid)', value: row.ttclid }] });
+  if (row.ttclid) entries.push({ at: row.click_captured_at, summary: row.click_anonymous_id === null ? 'Found the TikTok ad click' : `Found the TikTok ad click, made on visitor ${literal(row.click_anonymous_id)}`, details: [{ label: 'Click ID (ttclid)', value: row.ttclid }] });
   if (row.attempts > 0) {
     const answer = row.tiktok_code === null ? [] : [{ label: "TikTok's last answer", value: `${row.tiktok_code} ${row.tiktok_message ?? ''}`.trim() }];
     entries.push({ at: null, summary: `Sent to TikTok ${plural(row.attempts, 'time')}`, details: answer });
@@ -94,7 +101,7 @@ function fromColumns(row: Conversion): TimelineEntry[] {
 
 /** The conversion's timeline in sentences, from the event's arrival to its outcome; each step's codes under `details`. */
 export function conversionTimeline(row: Conversion, history: readonly ConversionHistoryRow[], nameOf: ActorName): TimelineEntry[] {
-  const received: TimelineEntry = { at: row.received_at, summary: `Your event “${row.source_event}” arrived`, details: [{ label: 'Message ID', value: row.message_id }] };
+  const received: TimelineEntry = { at: row.received_at, summary: `Your event ${literal(row.source_event)} arrived`, details: [{ label: 'Message ID', value: row.message_id }] };
   if (history.length === 0) return [received, ...fromColumns(row)];
   return [received, ...history.map((entry) => ({ at: entry.at, summary: stepSummary(entry.step, entry.detail, nameOf), details: details(entry.detail, nameOf) }))];
 }

@@ -18,7 +18,8 @@ const NOT_A_CONVERSION: Record<string, string> = {
   alias: 'An alias call: it links two IDs of one person, and is not a conversion.',
 };
 
-const quoted = (text: string) => `“${text}”`;
+/** An event name as a literal to copy (the console shows what is between backticks as code). */
+const literal = (text: string) => `\`${text}\``;
 
 export function eventOutcome(event: { type: string; eventName: string | null; receivedAt: Date }, facts: Omit<EventOutcomeFacts, 'eventId'> | undefined): EventOutcome {
   const conversions = facts?.conversions ?? [];
@@ -31,7 +32,7 @@ export function eventOutcome(event: { type: string; eventName: string | null; re
     const { conversionId, messageId, tiktokEvent } = facts.duplicateOf;
     return {
       kind: 'duplicate',
-      text: `A repeat of message ${quoted(messageId)}: the same order ID or event_id, so no new conversion was made and nothing more was sent to TikTok.`,
+      text: `A repeat of an earlier ${tiktokEvent}: it has the same order ID or event ID, so no new conversion was made and nothing more was sent to TikTok.`,
       conversionId,
       messageId,
       tiktokEvent,
@@ -40,10 +41,10 @@ export function eventOutcome(event: { type: string; eventName: string | null; re
   if (event.type !== 'track') return { kind: 'not_a_conversion', text: NOT_A_CONVERSION[event.type] ?? `A ${event.type} message, not a conversion.` };
   const eventName = event.eventName ?? '';
   if (facts?.ruleCreatedAt == null) {
-    return { kind: 'no_rule', text: `No conversion rule matches ${quoted(eventName)}: the event is stored, and nothing was sent to TikTok.`, eventName };
+    return { kind: 'no_rule', text: `No conversion rule matches ${literal(eventName)}: the event is stored, and nothing was sent to TikTok.`, eventName };
   }
   if (facts.ruleCreatedAt > event.receivedAt) {
-    return { kind: 'rule_added_later', text: `No conversion rule matched ${quoted(eventName)} when it arrived: its rule was added later, and applies to the events after it.`, eventName };
+    return { kind: 'rule_added_later', text: `No conversion rule matched ${literal(eventName)} when it arrived: its rule was added later, and applies to the events after it.`, eventName };
   }
   return { kind: 'no_conversion', text: 'Its rule was in place when it arrived, but no conversion is recorded for it.' };
 }

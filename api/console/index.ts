@@ -8,6 +8,7 @@ import type { WorkflowLink } from '../http/conversion-view';
 import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
 import type { AlertSettingsService } from '../services/alerts/alert-settings';
+import type { TestAlertService } from '../services/alerts/test-alert';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { PublicLinks } from '../http/public-links';
 import type { TikTokServices } from '../services/tiktok-services';
@@ -41,6 +42,7 @@ export interface ConsoleApiOptions {
   /** Erases a person on an owner's privacy request. */
   erasures: ErasureService;
   alerts: AlertSettingsService;
+  testAlerts: TestAlertService;
   passwordResets: PasswordResetService;
   links: PublicLinks;
   workflowLink?: WorkflowLink;
@@ -51,7 +53,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, passwordResets, links, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, passwordResets, links, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -79,7 +81,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
       await workspace.register(memberRoutes, { members, links });
       await workspace.register(privacyRoutes, { repos, erasures });
-      await workspace.register(alertRoutes, { repos, alerts });
+      await workspace.register(alertRoutes, { repos, alerts, testAlerts });
     },
     { prefix: '/workspaces/:workspaceId' },
   );

@@ -129,7 +129,7 @@ describe('the pages’ figures', () => {
 
     const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
     expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { label: 'No TikTok click found', explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null });
-    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event “purchase” arrived', 'Became a conversion: purchase → CompletePayment', 'Not sent: No TikTok click found']);
+    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Not sent: No TikTok click found']);
 
     const reasons = (await person('GET', `${ws}/reasons`)).json().reasons;
     expect(reasons).toContainEqual({ reason: 'no_ttclid', label: 'No TikTok click found', explanation: expect.any(String), fix: expect.stringContaining('tracking tag') });

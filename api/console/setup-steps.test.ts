@@ -8,7 +8,7 @@ const ready: SetupFacts = {
   allowedOrigins: ['https://fern.example'],
   browserKeyUse: { keyName: 'web', origin: 'https://fern.example', at: hoursAgo(0.5) },
   lastEventAt: hoursAgo(2),
-  connection: { status: 'active', pixelCode: 'CPIXEL01' },
+  connection: { status: 'active', pixelCode: 'CPIXEL01', pixelName: 'Fern web pixel' },
   rules: 2,
   firstDelivered: { eventTime: hoursAgo(72), tiktokEvent: 'CompletePayment' },
   matchRate: { delivered: 10, matched: 6 },
@@ -47,8 +47,10 @@ describe('the setup checklist', () => {
   it('wants an event within 24 hours, an active connection with a pixel, and a match rate of 60%', () => {
     expect(stepOf({ ...ready, lastEventAt: hoursAgo(24) }, 'events')?.done).toBe(true);
     expect(stepOf({ ...ready, lastEventAt: hoursAgo(25) }, 'events')).toMatchObject({ done: false, explanation: expect.stringContaining('25 hours ago, none in the last 24 hours') });
-    expect(stepOf({ ...ready, connection: { status: 'reauthorization_required', pixelCode: 'CPIXEL01' } }, 'tiktok')).toMatchObject({ done: false, explanation: expect.stringContaining('connect TikTok again') });
-    expect(stepOf({ ...ready, connection: { status: 'active', pixelCode: null } }, 'pixel')?.done).toBe(false);
+    expect(stepOf({ ...ready, connection: { status: 'reauthorization_required', pixelCode: 'CPIXEL01', pixelName: null } }, 'tiktok')).toMatchObject({ done: false, explanation: expect.stringContaining('connect TikTok again') });
+    expect(stepOf({ ...ready, connection: { status: 'active', pixelCode: null, pixelName: null } }, 'pixel')?.done).toBe(false);
+    expect(stepOf(ready, 'pixel')?.explanation).toBe('Conversions go to the pixel “Fern web pixel”.');
+    expect(stepOf({ ...ready, connection: { status: 'active', pixelCode: 'CPIXEL01', pixelName: null } }, 'pixel')?.explanation).toBe('Conversions go to the pixel CPIXEL01.');
     expect(stepOf({ ...ready, matchRate: { delivered: 10, matched: 5 } }, 'match_rate')).toMatchObject({ done: false, explanation: expect.stringMatching(/^Only 50% .*email or phone with each conversion\.$/) });
   });
 });

@@ -7,7 +7,7 @@ export interface SetupFacts {
   /** The browser key used last and the page origin it was used from. */
   browserKeyUse: { keyName: string; origin: string; at: Date } | undefined;
   lastEventAt: Date | undefined;
-  connection: { status: string; pixelCode: string | null } | undefined;
+  connection: { status: string; pixelCode: string | null; pixelName: string | null } | undefined;
   rules: number;
   firstDelivered: { eventTime: Date; tiktokEvent: string } | undefined;
   /** Delivered production conversions of the last 7 days (the newest, at most a sample) and how many carried a match-rate key. */
@@ -66,7 +66,7 @@ function tiktok({ connection }: SetupFacts): Pick<SetupStep, 'done' | 'explanati
 
 function pixel({ connection }: SetupFacts): Pick<SetupStep, 'done' | 'explanation'> {
   if (connection?.pixelCode == null) return { done: false, explanation: 'No pixel is chosen, so conversions have nowhere to go: choose the advertiser, then the pixel.' };
-  return { done: true, explanation: `Conversions go to the pixel ${connection.pixelCode}.` };
+  return { done: true, explanation: `Conversions go to the pixel ${connection.pixelName ? `“${connection.pixelName}”` : connection.pixelCode}.` };
 }
 
 function rule({ rules }: SetupFacts): Pick<SetupStep, 'done' | 'explanation'> {

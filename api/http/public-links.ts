@@ -1,3 +1,4 @@
+import { consoleUrl } from '../../domain/console-links';
 import { TIKTOK_OAUTH_CALLBACK_PATH, TRACKING_SCRIPT_PATH, webhookSourcePath } from './paths';
 
 /** Every link Signalbox mails or shows, built from the configured `PUBLIC_URL`, never from a request's `Host`. */
@@ -16,13 +17,12 @@ export interface PublicLinks {
 /** `publicUrl`: an origin as `config/env.ts` validates it (scheme, host, port; no path, no trailing slash). */
 export function createPublicLinks(publicUrl: string): PublicLinks {
   const origin = new URL(publicUrl).origin;
-  const consolePage = (path: string) => `${origin}/console/${path}`;
   return {
     origin,
     trackingScript: `${origin}${TRACKING_SCRIPT_PATH}`,
     tiktokOAuthCallback: `${origin}${TIKTOK_OAUTH_CALLBACK_PATH}`,
-    passwordReset: (token) => consolePage(`reset-password/${encodeURIComponent(token)}`),
-    invitation: (token) => consolePage(`invitations/${encodeURIComponent(token)}`),
+    passwordReset: (token) => consoleUrl(origin, `reset-password/${encodeURIComponent(token)}`),
+    invitation: (token) => consoleUrl(origin, `invitations/${encodeURIComponent(token)}`),
     webhook: (sourceId) => `${origin}${webhookSourcePath(sourceId)}`,
   };
 }

@@ -4,7 +4,7 @@ import type { CredentialCache, IngestCredential } from './auth/credential-cache'
 import { checkKeyUse } from './auth/key-policy';
 import { decompressBody } from './decompress';
 import { jsonBodyParser } from '../http/json-body';
-import { forbidden, unauthorized } from '../http/http-error';
+import { IngestRefusal } from '../http/ingest-refusal';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import type { IngestMetrics } from '../http/metrics';
 import type { KeyUseLog } from './key-use';
@@ -46,14 +46,14 @@ const SEGMENT_SHORT_PATHS: Readonly<Record<string, MessageType>> = { t: 'track',
 
 async function authenticate(credentials: CredentialCache, budget: StorageBudget, request: FastifyRequest, reply: FastifyReply, { key, source }: PresentedKey): Promise<IngestCredential> {
   const credential = credentials.cached(key) ?? (await budget.run(() => credentials.resolve(key)));
-  if (credential === undefined) throw unauthorized('API key is unknown or revoked');
+  if (credential === undefined) throw new IngestRefusal('unknown_key', 'API key is unknown or revoked');
   // Known before the checks below, so that a refusal is shown to the key's workspace (event debugger).
   request.ingestCredential = credential;
   const readableBy = checkKeyUse(credential.apiKey, credential.workspace, { origin: request.headers.origin, source });
   if (readableBy !== undefined) allowOrigin(reply, readableBy);
   const claimed = request.headers['x-workspace-id'];
   if (claimed !== undefined && String(claimed) !== credential.workspace.id) {
-    throw forbidden(`X-Workspace-Id ${String(claimed)} does not match the workspace of this API key`);
+    throw new IngestRefusal('workspace_mismatch', `X-Workspace-Id ${String(claimed)} does not match the workspace of this API key`);
   }
   return credential;
 }

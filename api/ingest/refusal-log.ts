@@ -5,6 +5,7 @@ import { keyFromBody, keyFromHeadersOrQuery } from './auth/api-key-source';
 import type { IngestCredential } from './auth/credential-cache';
 import { serviceErrorAsHttp } from '../services/service-errors';
 import { createBackgroundWrites } from './background-writes';
+import { IngestRefusal } from '../http/ingest-refusal';
 
 /** Per workspace and process: a flood of bad requests must not become a flood of writes. */
 const MAX_PER_SECOND = 20;
@@ -78,6 +79,8 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
         issues: known?.issues ? known.issues.slice(0, 50) : null,
         path: request.url.split('?')[0]?.slice(0, 200) ?? '',
         keyPrefix: key === undefined ? null : key.slice(0, 9),
+        origin: request.headers.origin?.slice(0, 200) ?? null,
+        reason: error instanceof IngestRefusal ? error.reason : null,
       },
     ]);
     if (now() - lastPrune > PRUNE_EVERY_MS) {

@@ -91,7 +91,7 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   const notes: string[] = [];
   if (withoutClick > 0) {
     notes.push(
-      `${withoutClick} conversion(s) of these days were sent without a click (the workspace's matchWithoutClick): TikTok may count them in its conversions, but "delivered" counts only conversions with a click, so they are in no row.`,
+      `${withoutClick} conversion${withoutClick === 1 ? ' of these days was' : 's of these days were'} sent without a click (Settings: conversions without a click): TikTok may count them in its conversions, but "delivered" counts only conversions with a click, so they are in no row.`,
     );
   }
   if (!timeZoneKnown) notes.push("TikTok has not reported the advertiser's time zone yet (it is read at each statistics pull): days are UTC days until then.");
@@ -101,7 +101,7 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   if (currency !== null && totals.deliveredValue === null && missing.length > 0) {
     const named = missing.map((code) => (code === NO_CURRENCY ? `${NO_CURRENCY} (conversions without a currency)` : code));
     notes.push(
-      `Delivered values are in ${currencies.join(', ')} and are shown per currency, never summed: the workspace has no exchange rate into ${currency} for ${named.join(', ')} (PATCH settings exchangeRates, or signalbox settings set --exchange-rates).`,
+      `Delivered values are in ${currencies.join(', ')} and are shown per currency, never summed: the workspace has no exchange rate into ${currency} for ${named.join(', ')} (add them under Settings: exchange rates, or with \`signalbox settings set --exchange-rates\`).`,
     );
   } else if (currency !== null && currencies.some((code) => code !== currency)) {
     notes.push(`Delivered values in other currencies are converted into ${currency} with the workspace's exchange rates.`);

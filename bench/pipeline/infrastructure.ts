@@ -48,10 +48,10 @@ export async function startInfrastructure() {
     children.push(child);
     return child;
   };
-  startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl });
   const port = (await reservePort()).port;
   const ingestUrl = `http://127.0.0.1:${port}`;
-  const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: randomBytes(24).toString('hex') });
+  startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl, PUBLIC_URL: ingestUrl });
+  const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: ingestUrl, ADMIN_TOKEN: randomBytes(24).toString('hex') });
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
 
   return {

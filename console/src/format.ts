@@ -1,4 +1,6 @@
-export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–');
+/** A moment in this browser's time zone, the zone named ("Nov 28, 2026, 01:41 GMT+1"): people compare it with other clocks. */
+const MOMENT = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+export const dateTime = (iso: string | null | undefined) => (iso ? MOMENT.format(new Date(iso)) : '–');
 export const number = (n: number | null | undefined) => (n === null || n === undefined ? '–' : n.toLocaleString());
 export const percent = (share: number | null | undefined) => (share === null || share === undefined ? '–' : `${Math.round(share * 100)}%`);
 export const money = (value: string | number | null | undefined, currency?: string | null) =>

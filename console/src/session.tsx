@@ -31,6 +31,12 @@ export function roleTooLow(role: string | undefined, needs: 'editor' | 'owner', 
   return `Your role (${role ?? 'viewer'}) cannot ${action}: it needs ${needs === 'owner' ? 'an owner' : 'an editor or owner'}.`;
 }
 
+/** roleTooLow's sentence when the role may not `action`, else null: the reason a read-only form or disabled control gives. */
+export function whyNot(role: string | undefined, needs: 'editor' | 'owner', action: string): string | null {
+  const allowed = needs === 'owner' ? role === 'owner' : canEdit(role);
+  return allowed ? null : roleTooLow(role, needs, action);
+}
+
 /** Days on the pages are the advertiser's when TikTok told us its zone, else this browser's. */
 export function useTimeZone(): string {
   const { data } = useWorkspace();

@@ -27,7 +27,7 @@ export interface Workspace {
 export interface WorkspaceAnswer {
   workspace: Workspace;
   role: Role;
-  tiktok: { status: string; advertiserId: string | null; pixelCode: string | null; timeZone: string | null; currency: string | null } | null;
+  tiktok: { status: string; advertiserId: string | null; advertiserName: string | null; pixelCode: string | null; pixelName: string | null; timeZone: string | null; currency: string | null } | null;
 }
 
 export interface Help {

@@ -19,4 +19,9 @@ export const MATCH_KEYS: Record<string, string> = {
   zip_code: 'ZIP or postal code (hashed)',
   ip: 'IP address',
   user_agent: 'User agent',
+  page_url: 'Page address',
+  locale: 'Language',
+  idfa: 'iOS advertising ID (IDFA)',
+  idfv: 'iOS vendor ID (IDFV)',
+  gaid: 'Android advertising ID (GAID)',
 };

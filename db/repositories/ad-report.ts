@@ -175,10 +175,14 @@ const TOTALS = `
         FROM t) t`;
 
 /** The columns of the report's CSV export, in order. */
+/** The export's header, in words a spreadsheet's reader knows: names before IDs, TikTok's figures, then Signalbox's. */
 export const CSV_COLUMNS = [
-  'date', 'level', 'entityId', 'name', 'campaignId', 'adgroupId', 'spend', 'impressions', 'clicks', 'cpc', 'ctr',
-  'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue', 'deliveredRoas',
+  'Date', 'Level', 'Name', 'ID', 'Campaign ID', 'Ad group ID', 'Spend', 'Impressions', 'Clicks', 'CPC', 'CTR (%)',
+  'Conversions (TikTok)', 'Conversion value (TikTok)', 'ROAS (TikTok)', 'Delivered conversions (Signalbox)', 'Delivered value (Signalbox)', 'ROAS (Signalbox)',
 ] as const;
+
+/** The Level column's words. */
+const LEVEL_WORDS: Record<AdLevel, string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
 
 /** A text column of ROWS as a CSV cell: quoted when it holds a separator, or when a spreadsheet would read it as a formula. */
 const textCell = (column: string) =>
@@ -192,7 +196,7 @@ function csvLine(level: AdLevel): string {
   const campaignId = level === 'campaign' ? 'entity_id' : 'campaign_id';
   const adgroupId = level === 'adgroup' ? 'entity_id' : level === 'ad' ? 'adgroup_id' : null;
   const cells = [
-    "coalesce(r.stat_date, '')", '?::text', textCell('entity_id'), textCell('name'), textCell(campaignId), adgroupId === null ? "''" : textCell(adgroupId),
+    "coalesce(r.stat_date, '')", '?::text', textCell('name'), textCell('entity_id'), textCell(campaignId), adgroupId === null ? "''" : textCell(adgroupId),
     ...['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversion_value', 'roas', 'delivered_conversions', 'delivered_value', 'delivered_roas'].map(figureCell),
   ];
   return `concat_ws(',', ${cells.join(', ')}) || E'\\r\\n'`;
@@ -336,7 +340,7 @@ export function createAdReportRepository(db: Knex) {
       const { rows } = await executor.raw<{ rows: { line: string }[] }>(
         // A plain projection of the sorted page keeps its order (sorting it again cost a tenth of the statement).
         `${base.sql} SELECT ${csvLine(q.level)} AS line FROM (${ROWS}) r`,
-        [...base.bindings, q.level, workspaceId, q.level, q.limit, q.offset],
+        [...base.bindings, LEVEL_WORDS[q.level], workspaceId, q.level, q.limit, q.offset],
       );
       return { lines: rows.map((r) => r.line).join(''), rows: rows.length };
     },

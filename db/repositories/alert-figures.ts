@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { TikTokAnswer } from '../../domain/alert-message';
 
 export interface DeliveryShare {
   delivered: number;
@@ -16,6 +17,17 @@ export function createAlertFigureRepository(db: Knex) {
         [workspaceId, since],
       );
       return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
+    },
+
+    /** TikTok's commonest answers to the conversions that failed since `since`, most first (the settled index's rows). */
+    async tiktokAnswers(workspaceId: string, since: Date, limit = 3, executor: Knex = db): Promise<TikTokAnswer[]> {
+      const { rows } = await executor.raw<{ rows: { code: number | null; message: string; conversions: string }[] }>(
+        `SELECT tiktok_code AS code, tiktok_message AS message, count(*) AS conversions
+         FROM conversions WHERE workspace_id = ? AND status = 'failed' AND completed_at >= ? AND tiktok_message IS NOT NULL
+         GROUP BY tiktok_code, tiktok_message ORDER BY count(*) DESC, tiktok_message LIMIT ?`,
+        [workspaceId, since, limit],
+      );
+      return rows.map((row) => ({ code: row.code, message: row.message, conversions: Number(row.conversions) }));
     },
 
     async ownerEmails(workspaceId: string, executor: Knex = db): Promise<string[]> {

@@ -169,14 +169,17 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     const person = asPerson(subject.app, await personIn(subject.app, WS, 'fern@shop.example', 'viewer'));
     const csv = await person('GET', `workspaces/${WS}/ads/report.csv?level=ad&granularity=day&from=${request.from}&to=${request.to}`);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="signalbox-ads-${request.from}-${request.to}.csv"`);
-    const header = 'date,level,entityId,name,campaignId,adgroupId,spend,impressions,clicks,cpc,ctr,conversions,conversionValue,roas,deliveredConversions,deliveredValue,deliveredRoas';
+    const header =
+      'Date,Level,Name,ID,Campaign ID,Ad group ID,Spend,Impressions,Clicks,CPC,CTR (%),Conversions (TikTok),Conversion value (TikTok),ROAS (TikTok),Delivered conversions (Signalbox),Delivered value (Signalbox),ROAS (Signalbox)';
+    // The row's field under each of the header's columns.
+    const fields = ['date', 'level', 'name', 'entityId', 'campaignId', 'adgroupId', 'spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue', 'deliveredRoas'];
     const cell = (value: unknown) => {
       const text = value === null ? '' : String(value);
       return /[",\n\r]|^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
     };
-    const line = (row: object) => `${header.split(',').map((column) => cell((row as Record<string, unknown>)[column])).join(',')}\r\n`;
+    const line = (row: object) => `${fields.map((field) => cell((row as Record<string, unknown>)[field])).join(',')}\r\n`;
     expect(csv.body).toBe(`${header}\r\n${rows.map(line).join('')}`);
-    expect(csv.body).toContain(',ad,703,"=HYPERLINK(""https://x.example"")",701,702,"-1.5",400,3,');
+    expect(csv.body).toContain(',ad,"=HYPERLINK(""https://x.example"")",703,701,702,"-1.5",400,3,');
 
     // Read a day at a time in pages of 4 rows (two windows in flight, a window running past its page), the file is the same.
     const paged = await createAdReportService({ repos, exportPageRows: 4 }).csv(WS, request);

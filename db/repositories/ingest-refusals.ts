@@ -10,6 +10,10 @@ export interface NewIngestRefusal {
   path: string;
   /** The first characters of the key used (e.g. `dk_Ab12Cd`), never the key. */
   keyPrefix: string | null;
+  /** The web page's origin that sent it (its `Origin` header), if any. */
+  origin: string | null;
+  /** Why ingest refused its key (api/http/ingest-refusal.ts), else null. */
+  reason: string | null;
 }
 
 export interface IngestRefusal extends Omit<NewIngestRefusal, 'issues'> {
@@ -29,6 +33,8 @@ function toRefusal(row: IngestRefusalRow): IngestRefusal {
     issues: row.issues,
     path: row.path,
     keyPrefix: row.key_prefix,
+    origin: row.origin,
+    reason: row.reason,
   };
 }
 
@@ -46,6 +52,8 @@ export function createIngestRefusalRepository(db: Knex) {
           issues: r.issues === null ? null : JSON.stringify(r.issues),
           path: r.path,
           key_prefix: r.keyPrefix,
+          origin: r.origin,
+          reason: r.reason,
         })) as never,
       );
     },

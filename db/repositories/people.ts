@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { ClickRow, ConversionRow, EventRow, IdentityKind, VisitorRow } from '../types';
 
 const MAX_LINKED = 200;
+
+export type NamedClick = ClickRow & { campaign_name: string | null; adgroup_name: string | null; ad_name: string | null };
 const RECENT = 50;
 
 /** Everything known about a person, by their identifiers (spec §7.7: why do identities not link?). */
@@ -30,9 +32,17 @@ export function createPeopleRepository(db: Knex) {
       return executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', [...anonymousIds]).orderBy('last_seen_at', 'desc');
     },
 
-    async clicks(workspaceId: string, anonymousIds: readonly string[], executor: Knex = db): Promise<ClickRow[]> {
+    /** Their newest ad clicks, each with the names TikTok gave its campaign, ad group and ad (null until statistics named them). */
+    async clicks(workspaceId: string, anonymousIds: readonly string[], executor: Knex = db): Promise<NamedClick[]> {
       if (anonymousIds.length === 0) return [];
-      return executor('clicks').where({ workspace_id: workspaceId }).whereIn('anonymous_id', [...anonymousIds]).orderBy('captured_at', 'desc').limit(RECENT);
+      const name = (level: string, column: string) =>
+        executor.raw(`(SELECT e.name FROM ad_entities e WHERE e.workspace_id = c.workspace_id AND e.level = '${level}' AND e.entity_id = c.${column}) AS ${level}_name`);
+      return executor('clicks as c')
+        .select('c.*', name('campaign', 'campaign_id'), name('adgroup', 'adgroup_id'), name('ad', 'ad_id'))
+        .where({ 'c.workspace_id': workspaceId })
+        .whereIn('c.anonymous_id', [...anonymousIds])
+        .orderBy('c.captured_at', 'desc')
+        .limit(RECENT);
     },
 
     /** The newest events of these users and anonymous IDs (each through its own index). */

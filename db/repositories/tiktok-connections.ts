@@ -5,7 +5,11 @@ import type { AccessibleAdvertiser, TikTokConnectionRow, TikTokConnectionStatus 
 export interface TikTokConnectionSummary {
   workspaceId: string;
   advertiserId: string | null;
+  /** The advertiser's name as TikTok listed it when the token was granted; null when unknown (a manual token). */
+  advertiserName: string | null;
   pixelCode: string | null;
+  /** The pixel's name as TikTok listed it when it was chosen; null when unknown (a manual token). */
+  pixelName: string | null;
   /** TikTok App ID that mobile-app events are sent under (in place of the pixel). */
   appId: string | null;
   /** `manual` (a token pasted from Events Manager) or `oauth`. */
@@ -47,7 +51,9 @@ function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
   return {
     workspaceId: row.workspace_id,
     advertiserId: row.advertiser_id,
+    advertiserName: row.accessible_advertisers?.find((a) => a.advertiserId === row.advertiser_id)?.advertiserName || null,
     pixelCode: row.pixel_code,
+    pixelName: row.pixel_name,
     appId: row.app_id,
     source: row.source,
     status: row.status,
@@ -75,6 +81,7 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
         access_token_ciphertext: secrets.seal(TOKEN_COLUMN, input.accessToken),
         advertiser_id: input.advertiserId,
         pixel_code: input.pixelCode,
+        pixel_name: null,
         source: input.source ?? 'manual',
         status: 'active' as const,
         granted_scopes: null,
@@ -112,12 +119,13 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
            authorized_at = excluded.authorized_at,
            advertiser_id = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_id END,
            pixel_code = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.pixel_code END,
+           pixel_name = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.pixel_name END,
            advertiser_currency = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_currency END,
            advertiser_time_zone = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_time_zone END,
            stats_pull_error = NULL,
            updated_at = now()
          RETURNING *`,
-        [workspaceId, secrets.seal(TOKEN_COLUMN, input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds],
+        [workspaceId, secrets.seal(TOKEN_COLUMN, input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds, accessibleIds],
       );
       return toSummary(rows[0] as TikTokConnectionRow);
     },
@@ -127,13 +135,14 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
       const { rows } = await executor.raw<{ rows: TikTokConnectionRow[] }>(
         `UPDATE tiktok_connections SET
            pixel_code = CASE WHEN advertiser_id = ? THEN pixel_code END,
+           pixel_name = CASE WHEN advertiser_id = ? THEN pixel_name END,
            advertiser_currency = CASE WHEN advertiser_id = ? THEN advertiser_currency END,
            advertiser_time_zone = CASE WHEN advertiser_id = ? THEN advertiser_time_zone END,
            advertiser_id = ?,
            updated_at = now()
          WHERE workspace_id = ?
          RETURNING *`,
-        [advertiserId, advertiserId, advertiserId, advertiserId, workspaceId],
+        [advertiserId, advertiserId, advertiserId, advertiserId, advertiserId, workspaceId],
       );
       return rows[0] && toSummary(rows[0]);
     },
@@ -147,10 +156,10 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
       return row && toSummary(row);
     },
 
-    async selectPixel(workspaceId: string, pixelCode: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
+    async selectPixel(workspaceId: string, pixel: { pixelCode: string; pixelName: string | null }, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
       const [row] = await executor('tiktok_connections')
         .where({ workspace_id: workspaceId })
-        .update({ pixel_code: pixelCode, updated_at: executor.fn.now() })
+        .update({ pixel_code: pixel.pixelCode, pixel_name: pixel.pixelName, updated_at: executor.fn.now() })
         .returning('*');
       return row && toSummary(row);
     },

@@ -3,11 +3,11 @@ import type { Client } from '@temporalio/client';
 import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { ALERTS_SCHEDULE_ID, CONSOLE_ROLLUP_SCHEDULE_ID, OUTBOX_SWEEPER_SCHEDULE_ID, RETENTION_SCHEDULE_ID } from '../../temporal/schedules';
 import { WORKER_RUNNING } from '../../worker/running';
-import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from './test-app';
+import { TEST_ADMIN_TOKEN, TEST_PUBLIC_URL, TEST_SECRET_KEY } from './test-app';
 
-/** The services' environment: where PostgreSQL, Temporal and TikTok are. */
+/** The services' environment: where PostgreSQL, Temporal and TikTok are, and where people reach the console (the worker's alert links). */
 export function serviceEnv(parts: { databaseUrl: string; temporalAddress: string; tiktokUrl: string }): NodeJS.ProcessEnv {
-  return { ...process.env, DATABASE_URL: parts.databaseUrl, TEMPORAL_ADDRESS: parts.temporalAddress, SECRET_KEY: TEST_SECRET_KEY, TIKTOK_API_URL: parts.tiktokUrl };
+  return { ...process.env, DATABASE_URL: parts.databaseUrl, TEMPORAL_ADDRESS: parts.temporalAddress, SECRET_KEY: TEST_SECRET_KEY, TIKTOK_API_URL: parts.tiktokUrl, PUBLIC_URL: TEST_PUBLIC_URL };
 }
 
 /** The worker of the build in `code` (compileServerCode) as `node worker/main.js`; it bundles the workflow code before it runs. */

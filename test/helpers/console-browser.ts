@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import type { ConversionRow } from '../../db/types';
 import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../../devstack/ports';
+import { createTestAlertSender } from '../../temporal/test-alerts';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
 import { closeAll } from './close-all';
 import { TestPipeline, type TestPipelineOptions } from './pipeline';
@@ -65,6 +66,8 @@ export interface ConsoleInBrowser {
   settledConversion(eventId: string): Promise<ConversionRow>;
   /** Signs the owner in through the sign-in form (for files that do not walk the sign-in themselves). */
   signInAsOwner(): Promise<void>;
+  /** Forgets the browser's session, then signs `person` in through the sign-in form, landing on the overview. */
+  signInAs(person: { email: string; password: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -107,6 +110,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
       consoleDirectory,
       publicUrl: ingestUrl,
       workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
+      sendTestAlert: createTestAlertSender(pipeline.client, pipeline.taskQueue),
       ...options.app?.(pipeline),
     }));
     await ingest.listen({ port, host: '127.0.0.1' });
@@ -144,6 +148,17 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
           outside: outside.slice(-3).map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? '').slice(0, 60)}`),
         };
       });
+
+    async function signInAs(person: { email: string; password: string }): Promise<void> {
+      await (browser as BrowserContext).clearCookies();
+      // Straight to the sign-in page: opening a page without a session sends the browser there by itself, a second
+      // navigation that can cut the first short.
+      await page.goto(`${ingestUrl}/console/sign-in?next=${encodeURIComponent(`/console/w/${workspaceId}/overview`)}`);
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill(person.password);
+      await page.getByLabel('Password').press('Enter');
+      await page.waitForURL(`${ingestUrl}/console/w/${workspaceId}/overview`);
+    }
 
     return {
       pipeline,
@@ -186,14 +201,8 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
         }
         throw new Error(`conversion ${eventId} never appeared`);
       },
-      async signInAsOwner() {
-        await page.goto(`${ingestUrl}/console/w/${workspaceId}/overview`);
-        await page.waitForURL(/\/console\/sign-in\?next=/);
-        await page.getByLabel('Email').fill(OWNER.email);
-        await page.getByLabel('Password').fill(OWNER.password);
-        await page.getByLabel('Password').press('Enter');
-        await page.waitForURL(`${ingestUrl}/console/w/${workspaceId}/overview`);
-      },
+      signInAsOwner: () => signInAs(OWNER),
+      signInAs,
       close,
     };
   } catch (error) {

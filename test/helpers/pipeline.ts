@@ -23,6 +23,8 @@ import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET_KEY = '5e'.repeat(32);
 export const TEST_MAIL_FROM = 'Signalbox <signalbox@test.example>';
+/** The worker's `PUBLIC_URL` unless a test gives its own: alerts link to the console under it. */
+export const TEST_CONSOLE_URL = 'https://signalbox.test.example';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundling takes a second or two: once per test file. */
@@ -61,6 +63,8 @@ export interface TestPipelineOptions {
   database?: TestDatabase;
   /** The mail server alerts go through (e.g. a test's mail sink). Default: none, every alert mail fails saying so. */
   smtpUrl?: string;
+  /** The worker's `PUBLIC_URL`. Default: TEST_CONSOLE_URL. */
+  publicUrl?: string;
 }
 
 /**
@@ -106,6 +110,7 @@ export class TestPipeline {
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
       notify: { mailer: createMailer({ smtpUrl: options.smtpUrl, from: TEST_MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
+      publicUrl: options.publicUrl ?? TEST_CONSOLE_URL,
     };
     const pipeline = new TestPipeline(database, repos, createBatchRecorder(repos), fake, client, taskQueue, waker, adStatsSchedules, deps, clientConnection);
     if (options.worker ?? true) await pipeline.startWorker();

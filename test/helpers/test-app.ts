@@ -10,6 +10,7 @@ import type { PipelinePartition } from '../../db/repositories/conversion-pipelin
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
+import { createTestAlertSender } from '../../temporal/test-alerts';
 import { buildApp, type AppDeps } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
@@ -126,6 +127,8 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       tiktok,
       erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: undefined, from: 'Signalbox <signalbox@test.example>' }),
+      // No worker polls this task queue: a test that sends a test alert passes its pipeline's sender.
+      sendTestAlert: createTestAlertSender(temporal, `test-app-alerts-${randomBytes(6).toString('hex')}`),
       ...overrides,
     },
     server,

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       metrics: createWorkerMetrics().pipeline,
       log: { info: () => undefined },
       notify: { mailer: createMailer({ smtpUrl: undefined, from: 'signalbox@test.example' }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
+      publicUrl: 'https://signalbox.test.example',
       reached: async (point) => {
         if (point !== pauseAt) return;
         console.log(`PAUSED AT ${point}`);

@@ -6,6 +6,7 @@ import type { SignInService } from '../../services/accounts/sign-in';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
 import { eventOutcome } from '../event-outcome';
+import { refusalWords } from '../refusal-words';
 import { sessionToken } from '../session-cookie';
 
 const BACKLOG = 20;
@@ -48,7 +49,7 @@ export const debuggerRoutes: FastifyPluginAsync<{ repos: Repositories; signIn: S
     const newestRefusal = refusals.at(-1)?.id ?? cursor.afterRefusalId ?? '0';
     const outcomes = new Map((await repos.eventStream.outcomes(workspaceId, events.map((e) => String(e.id)))).map((facts) => [facts.eventId, facts]));
     const views = events.map(eventView).map((view) => ({ ...view, outcome: eventOutcome(view, outcomes.get(view.id)) }));
-    return { events: views, refusals, cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
+    return { events: views, refusals: refusals.map((refusal) => ({ ...refusal, words: refusalWords(refusal) })), cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
   }
 
   app.get('/debugger', async (request) => next(currentWorkspace(request).id, parseOrReject(pollQuery, request.query, 'query')));

@@ -50,7 +50,15 @@ export const peopleRoutes: FastifyPluginAsync<{ repos: Repositories }> = async (
         ttp: v.ttp,
         userAgent: devices.get(v.anonymous_id) ?? null,
       })),
-      clicks: clicks.map((c) => ({ anonymousId: c.anonymous_id, ttclid: c.ttclid, capturedAt: c.captured_at, pageUrl: c.page_url, campaignId: c.campaign_id, adgroupId: c.adgroup_id, adId: c.ad_id })),
+      clicks: clicks.map((c) => ({
+        anonymousId: c.anonymous_id,
+        ttclid: c.ttclid,
+        capturedAt: c.captured_at,
+        pageUrl: c.page_url,
+        campaign: c.campaign_id === null ? null : { id: c.campaign_id, name: c.campaign_name },
+        adgroup: c.adgroup_id === null ? null : { id: c.adgroup_id, name: c.adgroup_name },
+        ad: c.ad_id === null ? null : { id: c.ad_id, name: c.ad_name },
+      })),
       events: events.map((e) => ({ id: String(e.id), type: e.type, eventName: e.event_name, receivedAt: e.received_at, userId: e.user_id, anonymousId: e.anonymous_id })),
       conversions: conversions.map((c) => ({ id: c.id, status: c.status, reason: c.reason, tiktokEvent: c.tiktok_event, eventId: c.event_id, eventTime: c.event_time, value: c.value, currency: c.currency })),
     };

@@ -30,7 +30,15 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
       tiktok:
         connection === undefined
           ? null
-          : { status: connection.status, advertiserId: connection.advertiserId, pixelCode: connection.pixelCode, timeZone: connection.advertiserTimeZone, currency: connection.advertiserCurrency },
+          : {
+              status: connection.status,
+              advertiserId: connection.advertiserId,
+              advertiserName: connection.advertiserName,
+              pixelCode: connection.pixelCode,
+              pixelName: connection.pixelName,
+              timeZone: connection.advertiserTimeZone,
+              currency: connection.advertiserCurrency,
+            },
     };
   });
 
@@ -41,8 +49,14 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
 
   app.get('/change-log', async (request) => {
     const query = parseOrReject(changeLogQuery, request.query, 'query');
-    const rows = await repos.changeLog.list(currentWorkspace(request).id, { limit: query.limit, beforeId: query.beforeId });
+    const workspaceId = currentWorkspace(request).id;
+    const [rows, connection] = await Promise.all([repos.changeLog.list(workspaceId, { limit: query.limit, beforeId: query.beforeId }), repos.tiktokConnections.summary(workspaceId)]);
     const nameOf = await actorNames(repos.users, rows.map((row) => row.actor));
+    // Entries logged before names were are named by the connection's current names.
+    const names = {
+      advertiser: (id: string) => connection?.accessibleAdvertisers?.find((a) => a.advertiserId === id)?.advertiserName || undefined,
+      pixel: (code: string) => (code === connection?.pixelCode ? (connection.pixelName ?? undefined) : undefined),
+    };
     return {
       entries: rows.map((row) => ({
         id: String(row.id),
@@ -51,7 +65,7 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
         actorName: nameOf(row.actor),
         action: row.action,
         target: row.target,
-        summary: changeSummary(row),
+        summary: changeSummary(row, names),
         changes: fieldChanges(row),
       })),
       nextBeforeId: rows.length === query.limit ? String(rows.at(-1)?.id) : null,

@@ -1,4 +1,4 @@
-import { unauthorized } from '../../http/http-error';
+import { IngestRefusal } from '../../http/ingest-refusal';
 import type { KeySource } from './key-policy';
 
 export interface PresentedKey {
@@ -11,7 +11,7 @@ const USAGE =
 
 function fromAuthorization(header: string): string {
   const [scheme = '', value = '', ...rest] = header.trim().split(/\s+/);
-  if (value === '' || rest.length > 0) throw unauthorized(`Authorization header is malformed: ${USAGE}`);
+  if (value === '' || rest.length > 0) throw new IngestRefusal('malformed_authorization', `Authorization header is malformed: ${USAGE}`);
   switch (scheme.toLowerCase()) {
     case 'bearer':
       return value;
@@ -20,12 +20,12 @@ function fromAuthorization(header: string): string {
       const colon = decoded.indexOf(':');
       const user = colon === -1 ? decoded : decoded.slice(0, colon);
       const password = colon === -1 ? '' : decoded.slice(colon + 1);
-      if (user === '') throw unauthorized(`Authorization Basic user name is empty: ${USAGE}`);
-      if (password !== '') throw unauthorized(`Authorization Basic password must be empty: ${USAGE}`);
+      if (user === '') throw new IngestRefusal('malformed_authorization', `Authorization Basic user name is empty: ${USAGE}`);
+      if (password !== '') throw new IngestRefusal('malformed_authorization', `Authorization Basic password must be empty: ${USAGE}`);
       return user;
     }
     default:
-      throw unauthorized(`Authorization scheme ${scheme} is not supported: ${USAGE}`);
+      throw new IngestRefusal('malformed_authorization', `Authorization scheme ${scheme} is not supported: ${USAGE}`);
   }
 }
 
@@ -51,6 +51,6 @@ export function keyFromHeadersOrQuery(request: { headers: { authorization?: stri
 /** `writeKey` of a JSON body (Segment's browser and mobile libraries send it there); throws 401 when absent. */
 export function keyFromBody(body: unknown): PresentedKey {
   const key = writeKeyIn(body);
-  if (key === undefined) throw unauthorized(`API key is missing: ${USAGE}`);
+  if (key === undefined) throw new IngestRefusal('missing_key', `API key is missing: ${USAGE}`);
   return { key, source: 'body' };
 }

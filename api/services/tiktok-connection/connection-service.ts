@@ -72,7 +72,8 @@ function view(summary: TikTokConnectionSummary): TikTokConnectionView {
 
 /** What the change log keeps of a connection: never the token. */
 function connectionRecord(summary: TikTokConnectionSummary) {
-  return { source: summary.source, status: summary.status, advertiserId: summary.advertiserId, pixelCode: summary.pixelCode, appId: summary.appId };
+  const { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId } = summary;
+  return { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId };
 }
 
 function tiktokFailure(what: string, result: TikTokRetryable | TikTokPermanent): TikTokConnectionError {
@@ -235,10 +236,11 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     /** Step 6: the pixel used as `event_source_id`; it must be one of the advertiser's pixels. */
     async selectPixel(workspaceId: string, pixelCode: string, actor = 'operator'): Promise<TikTokConnectionView> {
       const pixels = await listPixels(workspaceId);
-      if (!pixels.some((p) => p.pixelCode === pixelCode)) {
+      const chosen = pixels.find((p) => p.pixelCode === pixelCode);
+      if (chosen === undefined) {
         throw new TikTokConnectionError('pixel_not_found', `pixelCode: ${pixelCode} is not a pixel of the selected advertiser`, { available: pixels.map((p) => p.pixelCode) });
       }
-      const updated = await logged(workspaceId, actor, 'tiktok.pixel', (trx) => tiktokConnections.selectPixel(workspaceId, pixelCode, trx));
+      const updated = await logged(workspaceId, actor, 'tiktok.pixel', (trx) => tiktokConnections.selectPixel(workspaceId, { pixelCode, pixelName: chosen.pixelName || null }, trx));
       if (updated === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
       return view(updated);
     },
@@ -282,7 +284,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       if (current.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select an advertiser first: statistics are pulled per advertiser');
       await deps.schedules.ensure(workspaceId);
       await deps.schedules.trigger(workspaceId);
-      await deps.repos.changeLog.record({ workspaceId, actor, action: 'tiktok.stats_pull', target: 'tiktok', after: { advertiserId: current.advertiserId } });
+      await deps.repos.changeLog.record({ workspaceId, actor, action: 'tiktok.stats_pull', target: 'tiktok', after: { advertiserId: current.advertiserId, advertiserName: current.advertiserName } });
     },
   };
 }

@@ -3,7 +3,7 @@ import { Button } from 'react-aria-components';
 import { LazyModal } from './LazyModal';
 
 /** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: string; children: ReactNode; confirm: string; onConfirm: () => void }) {
+export function ConfirmButton({ label, title, children, confirm, onConfirm }: { label: string; title: ReactNode; children: ReactNode; confirm: string; onConfirm: () => void }) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   return (

@@ -1,4 +1,4 @@
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnDef, type RowData } from '@tanstack/react-table';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -8,7 +8,18 @@ declare module '@tanstack/react-table' {
   }
 }
 
-/** A plain table (TanStack Table), column groups included; `empty` shows when there are no rows. */
+/** A column's header as words, after its group's ("Signalbox: Delivered"), for a cell read without the header row. */
+function labelOf<Row>(column: Column<Row, unknown>): string {
+  const own = typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id;
+  const group = column.parent ? labelOf(column.parent) : '';
+  return group === '' || own.startsWith(group) ? own : `${group}: ${own}`;
+}
+
+/**
+ * A plain table (TanStack Table), column groups included; `empty` shows when there are no rows. On a phone each row
+ * becomes a card, each cell under its header's words (`data-label`), so that no column is out of sight in a frame
+ * that scrolls sideways.
+ */
 export function DataTable<Row>({ rows, columns, empty, caption, className }: { rows: Row[]; columns: ColumnDef<Row, unknown>[]; empty: string; caption?: string; className?: string }) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel() });
   if (rows.length === 0) return <p className="empty">{empty}</p>;
@@ -32,7 +43,7 @@ export function DataTable<Row>({ rows, columns, empty, caption, className }: { r
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
               {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} className={numeric(cell.column.columnDef.meta)}>
+                <td key={cell.id} className={numeric(cell.column.columnDef.meta)} data-label={labelOf(cell.column)}>
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </td>
               ))}

@@ -4,7 +4,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 const ModalDialog = lazy(() => import('./ModalDialog'));
 
 /** A modal dialog with `title`, shown while `isOpen`; `onClose` is called on Escape, a click outside or Cancel. */
-export function LazyModal({ isOpen, title, onClose, children }: { isOpen: boolean; title: string; onClose: () => void; children: ReactNode }) {
+export function LazyModal({ isOpen, title, onClose, children }: { isOpen: boolean; title: ReactNode; onClose: () => void; children: ReactNode }) {
   if (!isOpen) return null;
   return (
     <Suspense fallback={null}>

@@ -31,7 +31,7 @@ const COLUMNS: ColumnDef<Row, unknown>[] = [
       const add = row.original.estimate?.keyToAdd;
       if (row.original.estimate === null) return '–';
       if (add == null) return 'Nothing: every key is on every conversion.';
-      return `${keyName(add.key)}: missing on ${percent(add.missingShare)}, up to ${add.points} points`;
+      return `${keyName(add.key)}: missing on ${percent(add.missingShare)}, up to ${add.points} point${add.points === 1 ? '' : 's'}`;
     },
   },
 ];

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { get } from '../api';
-import { ErrorNote, Loading } from './bits';
+import { ErrorNote, Loading, Words } from './bits';
 import { useWorkspace } from '../session';
 
 interface SetupStep {
@@ -41,7 +41,9 @@ export function SetupChecklist() {
           </span>
           <div>
             <strong>{step.title}</strong> <span className="visually-hidden">{step.done ? '(done)' : '(to do)'}</span>
-            <p>{step.explanation}</p>
+            <p>
+              <Words text={step.explanation} />
+            </p>
             <Link to={`/w/${ws}/${step.link.path}`}>{step.link.label}</Link>
           </div>
         </li>
@@ -68,8 +70,8 @@ export function SetupChecklist() {
         </>
       )}
       <p className="muted">
-        Match rate: the share of the conversions delivered in the last {matchRate.days} days that carried a TikTok click ID (ttclid), a hashed email or a hashed phone, the keys that name the click or the
-        person to TikTok. The target is {Math.round(matchRate.target * 100)}% or more.
+        Match rate: the share of the conversions delivered in the last {matchRate.days} days that carried a TikTok click ID (<code>ttclid</code>), a hashed email or a hashed phone, the keys that name the click or
+        the person to TikTok. The target is {Math.round(matchRate.target * 100)}% or more.
       </p>
     </section>
   );

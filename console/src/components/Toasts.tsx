@@ -2,9 +2,13 @@ import { Button, Text, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastCo
 
 const queue = new ToastQueue<string>({ maxVisibleToasts: 3 });
 
-/** A short confirmation in the corner of the screen ("Settings saved"), gone after a few seconds. */
-export function notify(text: string) {
-  queue.add(text, { timeout: 5_000 });
+/**
+ * A short confirmation in the corner of the screen ("Settings saved"), gone after a few seconds; with `until: 'closed'`
+ * it stays until the returned function closes it (a "Pulling…" that lasts as long as the pull).
+ */
+export function notify(text: string, { until = 'timeout' }: { until?: 'timeout' | 'closed' } = {}): () => void {
+  const key = queue.add(text, until === 'timeout' ? { timeout: 5_000 } : {});
+  return () => queue.close(key);
 }
 
 /** Where `notify` shows its confirmations (react-aria's toast region: announced, dismissable, paused on hover). */

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { notify } from './Toasts';
 
@@ -43,14 +43,33 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * Text from the API in words, where what is between backticks is a literal to copy (an event or field name, a
+ * visitor's ID): those parts show as code.
+ */
+export function Words({ text }: { text: string }) {
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>))}</>;
+}
+
+/** Why a control beside it is disabled; the control points at it with `aria-describedby={id}`. */
+export function WhyNot({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <span id={id} className="muted why-not">
+      {children}
+    </span>
+  );
+}
+
 export function Help({ help }: { help: { explanation: string; fix: string } | null }) {
   if (help === null) return null;
   return (
     <div className="help">
-      <p>{help.explanation}</p>
+      <p>
+        <Words text={help.explanation} />
+      </p>
       <p>
         <strong>Fix: </strong>
-        {help.fix}
+        <Words text={help.fix} />
       </p>
     </div>
   );
@@ -66,7 +85,9 @@ export function FactDetails({ summary, facts }: { summary: string; facts: { labe
         {facts.map((fact) => (
           <Fragment key={fact.label}>
             <dt>{fact.label}</dt>
-            <dd>{fact.value}</dd>
+            <dd>
+              <Words text={fact.value} />
+            </dd>
           </Fragment>
         ))}
       </dl>

@@ -2,14 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { get } from '../api';
-import { ErrorNote, Loading } from '../components/bits';
+import { ErrorNote, Loading, Words } from '../components/bits';
 import { notify } from '../components/Toasts';
 import { Chart } from '../components/Chart';
 import { DataTable } from '../components/DataTable';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween } from '../format';
-import { canEdit, useTimeZone, useWorkspace } from '../session';
+import { useTimeZone, useWorkspace, whyNot } from '../session';
 import { adColumns } from './ads/columns';
+import { NotConnected } from './ads/NotConnected';
 import { PullNow } from './ads/PullNow';
 import { NO_SIGNALBOX_ROAS, NO_TIKTOK_ROAS } from './ads/Roas';
 import type { Named, Report, Row } from './ads/types';
@@ -27,25 +28,32 @@ export function AdsPage() {
   const adgroupId = campaignId ? params.get('adgroup') : null;
   const level = adgroupId ? 'ad' : campaignId ? 'adgroup' : 'campaign';
   const query = new URLSearchParams({ level, from: period.from, to: period.to, ...(campaignId ? { campaignId } : {}), ...(adgroupId ? { adgroupId } : {}) });
-  // Set by "Pull now": the report is then asked for again until the pull is over.
-  const [pulling, setPulling] = useState<PullStart | null>(null);
+  // Statistics are pulled per advertiser: without one there is no report to ask for.
+  const hasAdvertiser = workspace?.tiktok?.advertiserId != null;
+  // Set by "Pull now": the report is then asked for again until the pull is over, and its notice stays until then.
+  const [pulling, setPulling] = useState<(PullStart & { closeNotice: () => void }) | null>(null);
   const report = useQuery({
     queryKey: ['ads', ws, query.toString()],
     queryFn: () => get<Report>(`${base}/ads/report?${query.toString()}`),
     refetchInterval: pulling ? WATCH_EVERY_MS : false,
+    enabled: hasAdvertiser,
   });
   useEffect(() => {
     const outcome = pulling && report.data ? pullOutcome(pulling, report.data) : undefined;
-    if (outcome === undefined) return;
+    if (outcome === undefined || pulling === null) return;
+    pulling.closeNotice();
     notify(outcome.message);
     if (outcome.arrived) void queries.invalidateQueries({ queryKey: ['ads-daily', ws] });
     setPulling(null);
   }, [pulling, report.data, queries, ws]);
+  // Leaving the page while a pull runs takes its notice away too.
+  useEffect(() => () => pulling?.closeNotice(), [pulling]);
   // The chart covers what the table does: the ad group's ads summed per day, else the campaigns (one, or all).
   const dailyQuery = new URLSearchParams({ level: adgroupId ? 'ad' : 'campaign', granularity: 'day', from: period.from, to: period.to, ...(campaignId ? { campaignId } : {}), ...(adgroupId ? { adgroupId } : {}) });
   const daily = useQuery({
     queryKey: ['ads-daily', ws, dailyQuery.toString()],
     queryFn: () => get<Report>(`${base}/ads/report?${dailyQuery.toString()}`),
+    enabled: hasAdvertiser,
   });
   const days = useMemo(() => daysBetween(period.from, period.to), [period.from, period.to]);
   const series = useMemo(() => {
@@ -85,6 +93,7 @@ export function AdsPage() {
     : campaignId
       ? `Export CSV: the ad groups of ${nameOf(scope?.campaign, `campaign ${campaignId}`)}`
       : 'Export CSV: all campaigns';
+  if (workspace !== undefined && !hasAdvertiser) return <NotConnected ws={ws} connected={workspace.tiktok !== null} />;
   return (
     <>
       <h1>Ad performance</h1>
@@ -105,7 +114,7 @@ export function AdsPage() {
             </>
           )}
         </nav>
-        <PullNow base={base} editor={canEdit(workspace?.role)} pulling={pulling !== null} onStarted={() => report.data && setPulling(pullStart(report.data))} />
+        <PullNow base={base} cannot={whyNot(workspace?.role, 'editor', 'pull figures now (they are pulled every hour by themselves)')} pulling={pulling !== null} onStarted={(closeNotice) => (report.data ? setPulling({ ...pullStart(report.data), closeNotice }) : closeNotice())} />
       </div>
       {report.isPending && <Loading what="ad statistics" />}
       {report.isError && <ErrorNote error={report.error} />}
@@ -118,7 +127,7 @@ export function AdsPage() {
           </p>
           {report.data.notes.map((note) => (
             <p key={note} className="notice">
-              {note}
+              <Words text={note} />
             </p>
           ))}
           <Chart days={days} series={series} title="Spend (bars) and TikTok ROAS (line, right axis) per day" rightAxisLabel="ROAS" />

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
-import { Loading } from '../components/bits';
+import { Loading, WhyNot } from '../components/bits';
 import { DataTable } from '../components/DataTable';
-import { Checkboxes, Field, Form, FormError, Submit } from '../components/Form';
+import { Checkboxes, Field, Form, FormError, RoleNote, Submit, useReadOnlyReason, type ReadOnlyReason } from '../components/Form';
 import { dateTime } from '../format';
-import { canEdit, useWorkspace } from '../session';
+import { useWorkspace, whyNot } from '../session';
 
 interface Notification {
   channel: 'email' | 'webhook';
@@ -40,7 +41,7 @@ function channelText(incident: Incident, channel: Notification['channel']): stri
   const notification = incident.notifications.find((n) => n.channel === channel);
   if (notification === undefined) return 'not set up then';
   if (notification.sentAt !== null) return `sent ${dateTime(notification.sentAt)}`;
-  if (notification.lastError !== null) return `not sent (${notification.attempts} tries): ${notification.lastError}; tried again every minute`;
+  if (notification.lastError !== null) return `not sent (${notification.attempts === 1 ? '1 try' : `${notification.attempts} tries`}): ${notification.lastError}; tried again every minute`;
   return 'sending…';
 }
 
@@ -78,6 +79,7 @@ function fieldErrors(error: unknown): Record<string, string> {
 export function AlertsPage() {
   const { base, data: workspace } = useWorkspace();
   const queries = useQueryClient();
+  const readOnly = useReadOnlyReason(whyNot(workspace?.role, 'editor', 'change the alerts or send a test alert'));
   const alerts = useQuery({ queryKey: ['alerts', base], queryFn: () => get<AlertsAnswer>(`${base}/alerts`), refetchInterval: 30_000 });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -92,7 +94,6 @@ export function AlertsPage() {
   if (alerts.isPending || workspace === undefined) return <Loading what="the alerts" />;
   if (alerts.data === undefined) return <FormError error={alerts.error} />;
   const { settings, owners, incidents } = alerts.data;
-  const editor = canEdit(workspace.role);
   const when = [settings.onReauthorization && WHEN.reauthorization, settings.failedSharePercent !== null && WHEN.failures, settings.silenceMinutes !== null && WHEN.silence].filter((v) => v !== false);
   const by = [settings.emailEnabled && BY.email, settings.webhook !== null && BY.webhook].filter((v) => v !== false);
 
@@ -102,15 +103,11 @@ export function AlertsPage() {
       <p>Signalbox tells you once when something needs you, by email or in a chat channel, and once more only when it happens again after it was fixed. It checks every minute.</p>
       <section aria-labelledby="alert-settings">
         <h2 id="alert-settings">When and how</h2>
-        {!editor && (
-          <p className="notice" role="note">
-            Your role ({workspace.role}) can read the alerts; an editor or owner changes them.
-          </p>
-        )}
+        <RoleNote readOnly={readOnly} />
         <Form
           label="Alert settings"
           errors={errors}
-          readOnly={!editor}
+          readOnly={readOnly}
           onSubmit={(form) => {
             const chosen = form.getAll('when');
             const channels = form.getAll('by');
@@ -157,10 +154,44 @@ export function AlertsPage() {
           </fieldset>
         </Form>
       </section>
+      <TestAlert base={base} readOnly={readOnly} channels={by.length} />
       <section aria-labelledby="incidents">
         <h2 id="incidents">Incidents</h2>
         <DataTable rows={incidents} columns={columns} empty="No incident yet: nothing has needed you." caption="The latest 50, newest first" />
       </section>
     </>
+  );
+}
+
+interface TestAlertAnswer {
+  outcomes: { channel: 'email' | 'webhook'; recipients: string[]; sent: boolean; error: string | null }[];
+}
+
+/** "Send a test alert": through the saved channels, on a worker, as an incident's alert goes; then how each channel fared. */
+function TestAlert({ base, readOnly, channels }: { base: string; readOnly: ReadOnlyReason | null; channels: number }) {
+  const whyId = useId();
+  const send = useMutation({ mutationFn: () => api<TestAlertAnswer>('POST', `${base}/alerts/test`) });
+  const why = readOnly ?? (channels === 0 ? { reason: 'Alerts go nowhere yet: tick Email or Webhook above and save, then send a test alert.', id: whyId } : null);
+  return (
+    <section aria-labelledby="test-alert">
+      <h2 id="test-alert">Test the alerts</h2>
+      <p>Sends a test alert through the saved channels, the way a real one goes, and says how each went.</p>
+      <div className="actions">
+        <Button className="button" onPress={() => send.mutate()} isPending={send.isPending} isDisabled={why !== null} aria-describedby={why?.id}>
+          Send a test alert
+        </Button>
+        {why !== null && why !== readOnly && <WhyNot id={why.id}>{why.reason}</WhyNot>}
+      </div>
+      <FormError error={send.error} />
+      {send.data && (
+        <ul className="plain-list outcomes" aria-live="polite">
+          {send.data.outcomes.map((o) => (
+            <li key={o.channel} className={o.sent ? 'ok' : 'bad'}>
+              {o.channel === 'email' ? `Email to ${o.recipients.join(', ')}` : 'Webhook'}: {o.sent ? 'sent' : `not sent: ${o.error ?? 'no reason given'}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

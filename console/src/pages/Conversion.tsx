@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api, get } from '../api';
-import { ErrorNote, FactDetails, Help, Loading, Status } from '../components/bits';
+import { ErrorNote, FactDetails, Help, Loading, Status, WhyNot, Words } from '../components/bits';
 import { FormError } from '../components/Form';
 import { dateTime, money } from '../format';
-import { canEdit, roleTooLow, useWorkspace } from '../session';
+import { useWorkspace, whyNot } from '../session';
 import type { ConversionSummary, Help as HelpText } from '../types';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
@@ -18,7 +19,7 @@ interface Detail extends ConversionSummary {
   ttp: string | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
-  warnings: { code: string; field?: string; message: string }[];
+  warnings: { code: string; field?: string; found?: string; message: string }[];
   matchKeys: Record<string, { source: string; anonymousId?: string }> | null;
   identityPath: { kind: string; value: string; linkFromPrevious: string | null }[] | null;
   identityPathRecorded: boolean;
@@ -36,6 +37,28 @@ interface Detail extends ConversionSummary {
 
 const KEY_SOURCES: Record<string, string> = { message: 'the event', visitor: 'visitor', identity: 'a linked identity' };
 
+/** A key's name in words (words.ts), and where it came from, the visitor's ID as code. */
+function KeySource({ matchKey, from }: { matchKey: string; from: { source: string; anonymousId?: string } }) {
+  return (
+    <>
+      {MATCH_KEYS[matchKey] ?? matchKey} from {KEY_SOURCES[from.source] ?? from.source}
+      {from.anonymousId && (
+        <>
+          {' '}
+          <code>{from.anonymousId}</code>
+        </>
+      )}
+    </>
+  );
+}
+
+/** `properties.total is "12,50", not an amount…`: the field and what it held as code, the rest in words. */
+function warningText(warning: Detail['warnings'][number]): string {
+  const { field, found, message } = warning;
+  const head = `${field} is ${found}`;
+  return field !== undefined && found !== undefined && message.startsWith(head) ? `\`${field}\` is \`${found}\`${message.slice(head.length)}` : message;
+}
+
 /** A pending conversion is read again by itself: every second at first, then a quarter of its wait, at most every 15 s. */
 const refreshDelay = (pendingSince: string) => Math.min(15_000, Math.max(1_000, (Date.now() - Date.parse(pendingSince)) / 4));
 
@@ -45,7 +68,9 @@ function Timeline({ entries }: { entries: Detail['timeline'] }) {
       {entries.map((entry, i) => (
         <li key={i}>
           {entry.at && <span className="muted">{dateTime(entry.at)} </span>}
-          <strong>{entry.summary}</strong>
+          <strong>
+            <Words text={entry.summary} />
+          </strong>
           <FactDetails summary="Details" facts={entry.details} />
         </li>
       ))}
@@ -62,13 +87,13 @@ function MessageEvents({ detail }: { detail: Detail }) {
         {detail.messageEvent.position} of {detail.messageEvent.of} TikTok events sent for this message
       </h2>
       <p className="muted">
-        Its rule sends each event as several TikTok events, each a conversion of its own, delivered and explained on its own. {detail.messageEvents[0]?.tiktokEvent} keeps the event's event_id, the one the browser pixel
-        shares; the others add :&lt;their name&gt; to it.
+        Its rule sends each event as several TikTok events, each a conversion of its own, delivered and explained on its own. {detail.messageEvents[0]?.tiktokEvent} keeps the event's event ID (<code>event_id</code>), the
+        one the browser pixel shares; the others add <code>:&lt;their name&gt;</code> to it.
       </p>
       <ul>
         {detail.messageEvents.map((e) => (
           <li key={e.id}>
-            {e.id === detail.id ? <strong>{e.tiktokEvent} (this one)</strong> : <Link to={`/w/${ws}/conversions/${e.id}`}>{e.tiktokEvent}</Link>} event_id <code>{e.eventId}</code> <Status status={e.status} />
+            {e.id === detail.id ? <strong>{e.tiktokEvent} (this one)</strong> : <Link to={`/w/${ws}/conversions/${e.id}`}>{e.tiktokEvent}</Link>} event ID <code>{e.eventId}</code> <Status status={e.status} />
           </li>
         ))}
       </ul>
@@ -79,6 +104,8 @@ function MessageEvents({ detail }: { detail: Detail }) {
 export function ConversionPage() {
   const { ws, base, data: workspace } = useWorkspace();
   const { id = '' } = useParams();
+  const whyId = useId();
+  const cannot = whyNot(workspace?.role, 'editor', 'send conversions again');
   const queries = useQueryClient();
   const detail = useQuery({
     queryKey: ['conversion', ws, id],
@@ -102,7 +129,8 @@ export function ConversionPage() {
         {d.tiktokEvent} <Status status={d.status} testMode={d.testMode} />
       </h1>
       <p>
-        Your event {d.sourceEvent} at {dateTime(d.eventTime)} · order or event ID <code>{d.eventId}</code> · value {money(d.value, d.currency)} · user ID {d.userId ?? '–'} · visitor {d.anonymousId ?? '–'}
+        Your event <code>{d.sourceEvent}</code> at {dateTime(d.eventTime)} · order or event ID <code>{d.eventId}</code> · value {money(d.value, d.currency)} · user ID {d.userId ? <code>{d.userId}</code> : '–'} · visitor{' '}
+        {d.anonymousId ? <code>{d.anonymousId}</code> : '–'}
       </p>
       {sendAgain.data && (
         <p role="status" className="notice">
@@ -119,12 +147,10 @@ export function ConversionPage() {
           <Help help={d.help} />
           {d.canSendAgain && (
             <p>
-              <Button className="button primary" onPress={() => sendAgain.mutate()} isPending={sendAgain.isPending} isDisabled={!canEdit(workspace?.role)}>
+              <Button className="button primary" onPress={() => sendAgain.mutate()} isPending={sendAgain.isPending} isDisabled={cannot !== null} aria-describedby={cannot === null ? undefined : whyId}>
                 Send again
               </Button>{' '}
-              <span className="muted">
-                {canEdit(workspace?.role) ? 'It keeps its event_id, so TikTok counts it once even if it arrived before.' : roleTooLow(workspace?.role, 'editor', 'send conversions again')}
-              </span>
+              {cannot === null ? <span className="muted">It keeps its event ID, so TikTok counts it once even if it arrived before.</span> : <WhyNot id={whyId}>{cannot}</WhyNot>}
             </p>
           )}
           {!d.canSendAgain && (d.status === 'failed' || d.status === 'skipped') && d.sendAgainRefusal && <p className="muted">Not offered to send again: {d.sendAgainRefusal}.</p>}
@@ -135,13 +161,22 @@ export function ConversionPage() {
         <section aria-labelledby="without-click" className="why">
           <h2 id="without-click">Sent without a click</h2>
           <Help help={d.withoutClickHelp} />
-          {d.matchKeys && <p>TikTok matches it on: {Object.keys(d.matchKeys).sort().join(', ')}.</p>}
+          {d.matchKeys && (
+            <p>
+              TikTok matches it on:{' '}
+              {Object.keys(d.matchKeys)
+                .map((key) => MATCH_KEYS[key] ?? key)
+                .sort()
+                .join(', ')}
+              .
+            </p>
+          )}
         </section>
       )}
       {d.messageEvent.of > 1 && <MessageEvents detail={d} />}
       {d.repeatedBy.length > 0 && (
         <section aria-labelledby="duplicates" className="why">
-          <h2 id="duplicates">Repeated order ID or event_id ({d.repeatedBy.length})</h2>
+          <h2 id="duplicates">Repeated order ID or event ID ({d.repeatedBy.length})</h2>
           <Help help={d.repeatedHelp} />
           <ul>
             {d.repeatedBy.map((e) => (
@@ -158,7 +193,7 @@ export function ConversionPage() {
           <ul>
             {d.warnings.map((w, i) => (
               <li key={i}>
-                {w.field && <code>{w.field}</code>} {w.message}
+                <Words text={warningText(w)} />
               </li>
             ))}
           </ul>
@@ -204,12 +239,16 @@ export function ConversionPage() {
           </p>
         )}
         {d.matchKeys && (
-          <p>
-            Match keys sent:{' '}
-            {Object.entries(d.matchKeys)
-              .map(([key, from]) => `${MATCH_KEYS[key] ?? key} from ${KEY_SOURCES[from.source] ?? from.source}${from.anonymousId ? ` ${from.anonymousId}` : ''}`)
-              .join('; ')}
-          </p>
+          <>
+            <p>Match keys sent:</p>
+            <ul className="match-keys">
+              {Object.entries(d.matchKeys).map(([key, from]) => (
+                <li key={key}>
+                  <KeySource matchKey={key} from={from} />
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </section>
       <section aria-labelledby="payload">
@@ -226,7 +265,7 @@ export function ConversionPage() {
           <dt>TikTok's code</dt>
           <dd>{d.tiktokResponse.code ?? '–'}</dd>
           <dt>Message</dt>
-          <dd>{d.tiktokResponse.message ?? '–'}</dd>
+          <dd>{d.tiktokResponse.message ? <code>{d.tiktokResponse.message}</code> : '–'}</dd>
           <dt>Request ID</dt>
           <dd>
             <code>{d.tiktokResponse.requestId ?? '–'}</code>

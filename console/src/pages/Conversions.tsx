@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { get } from '../api';
 import { ErrorNote, Loading, Status } from '../components/bits';
 import { DataTable } from '../components/DataTable';
+import { Pager } from '../components/Pager';
 import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
@@ -54,7 +55,7 @@ export function ConversionsPage() {
         );
       },
     },
-    { header: 'Your event', accessorKey: 'sourceEvent' },
+    { header: 'Your event', accessorKey: 'sourceEvent', cell: (c) => <code>{c.row.original.sourceEvent}</code> },
     { header: 'Order or event ID', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
     { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
   ];
@@ -114,14 +115,7 @@ export function ConversionsPage() {
       {page.isPending && <Loading what="conversions" />}
       {page.isError && <ErrorNote error={page.error} />}
       {page.data && <DataTable rows={page.data.conversions} columns={columns} empty="No conversion matches. Conversions appear when an event that a rule maps arrives." />}
-      <div className="pager">
-        <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" className="button small" disabled={!page.data?.nextCursor} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
-          Older
-        </button>
-      </div>
+      <Pager newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null} older={page.data?.nextCursor ? () => setCursors([...cursors, page.data?.nextCursor as string]) : null} />
     </>
   );
 }

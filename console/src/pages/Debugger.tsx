@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from 'react-aria-components';
+import { Link } from 'react-router';
+import { FactDetails, Words } from '../components/bits';
 import { dateTime } from '../format';
 import { useWorkspace } from '../session';
 import { EventOutcome, type Outcome } from './debugger/EventOutcome';
@@ -23,6 +25,9 @@ interface Refusal {
   issues: string[] | null;
   path: string;
   keyPrefix: string | null;
+  origin: string | null;
+  /** What happened and what to do, in words (api/console/refusal-words.ts). */
+  words: { title: string; explanation: string; fix: string; link: { page: string; label: string } | null };
 }
 type Item = { kind: 'event'; at: string; key: string; event: StreamEvent } | { kind: 'refusal'; at: string; key: string; refusal: Refusal };
 
@@ -72,8 +77,8 @@ export function DebuggerPage() {
     <>
       <h1>Event debugger</h1>
       <p className="muted">
-        Events as they arrive for this workspace, each with what became of it (the conversion it made, the earlier message it repeated, or why it is none), and requests that were refused (wrong or revoked key, another workspace's ID, an invalid field). A request with a key Signalbox does not know shows here only
-        when it named this workspace in X-Workspace-Id.
+        Events as they arrive for this workspace, each with what became of it (the conversion it made, the earlier event it repeated, or why it is none), and requests that were refused (a wrong or revoked key, a
+        site that is not allowed, an invalid field), each with what to do. A request with a key Signalbox does not know shows here only when it named this workspace.
       </p>
       <div className="toolbar">
         <span className={`badge ${connected ? 'delivered' : 'pending'}`} aria-live="polite">
@@ -105,9 +110,18 @@ export function DebuggerPage() {
             <li key={item.key} className="stream-item">
               <details>
                 <summary>
-                  <span className="muted">{dateTime(item.event.receivedAt)}</span> <span className="badge">{item.event.type}</span> <strong>{item.event.eventName ?? ''}</strong>{' '}
+                  <span className="muted">{dateTime(item.event.receivedAt)}</span> <span className="badge">{item.event.type}</span> {item.event.eventName && <code className="event-name">{item.event.eventName}</code>}{' '}
                   <span className="muted">
-                    {item.event.userId ? `user ${item.event.userId}` : ''} {item.event.anonymousId ? `anonymous ${item.event.anonymousId}` : ''}
+                    {item.event.userId && (
+                      <>
+                        user <code>{item.event.userId}</code>{' '}
+                      </>
+                    )}
+                    {item.event.anonymousId && (
+                      <>
+                        visitor <code>{item.event.anonymousId}</code>
+                      </>
+                    )}
                   </span>
                 </summary>
                 <pre className="code">{JSON.stringify(item.event.message, null, 2)}</pre>
@@ -116,25 +130,60 @@ export function DebuggerPage() {
             </li>
           ) : (
             <li key={item.key} className="stream-item refused">
-              <details>
-                <summary>
-                  <span className="muted">{dateTime(item.refusal.at)}</span> <span className="badge failed">refused {item.refusal.status}</span> <strong>{item.refusal.message}</strong>
-                </summary>
-                <p>
-                  {item.refusal.path} · key {item.refusal.keyPrefix ? `${item.refusal.keyPrefix}…` : 'none'} · {item.refusal.error}
-                </p>
-                {item.refusal.issues && (
-                  <ul>
-                    {item.refusal.issues.map((issue) => (
-                      <li key={issue}>{issue}</li>
-                    ))}
-                  </ul>
-                )}
-              </details>
+              <RefusedRequest ws={ws} refusal={item.refusal} />
             </li>
           ),
         )}
       </ul>
+    </>
+  );
+}
+
+/** An invalid field's issue, `batch[0].event is required…`: the field as code, the rest in words. */
+function Issue({ issue }: { issue: string }) {
+  const space = issue.indexOf(' ');
+  if (space <= 0) return <>{issue}</>;
+  return (
+    <>
+      <code>{issue.slice(0, space)}</code>
+      {issue.slice(space)}
+    </>
+  );
+}
+
+/** A refused request: what happened and what to do, in words, with the page that fixes it; its codes folded away. */
+function RefusedRequest({ ws, refusal }: { ws: string; refusal: Refusal }) {
+  const { words } = refusal;
+  return (
+    <>
+      <p className="refusal-title">
+        <span className="muted">{dateTime(refusal.at)}</span> <span className="badge failed">refused</span> <strong>{words.title}</strong>
+      </p>
+      <p className="outcome">
+        <Words text={words.explanation} />
+      </p>
+      {refusal.issues && (
+        <ul className="issues">
+          {refusal.issues.map((issue) => (
+            <li key={issue}>
+              <Issue issue={issue} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="outcome">
+        <strong>Fix: </strong>
+        <Words text={words.fix} /> {words.link && <Link to={`/w/${ws}/${words.link.page}`}>{words.link.label}</Link>}
+      </p>
+      <FactDetails
+        summary="Details"
+        facts={[
+          { label: 'Address', value: refusal.path },
+          { label: 'Key', value: refusal.keyPrefix ? `${refusal.keyPrefix}…` : 'none' },
+          ...(refusal.origin ? [{ label: 'Sent from', value: refusal.origin }] : []),
+          { label: 'Answer', value: `HTTP ${refusal.status}: ${refusal.message}` },
+        ]}
+      />
     </>
   );
 }

@@ -78,7 +78,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
   const delivered = sum(data.conversions, bucket, (c) => c.conversions);
   const helpOf = new Map(data.reasons.map((r) => [r.reason, r.help]));
   const labelOf = (reason: string | null) => (reason === null ? 'Failed' : (helpOf.get(reason)?.label ?? reason));
-  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
+  const failedByCode = [...sum(data.conversions.filter((c) => c.status === 'failed'), (c) => `${labelOf(c.reason)}${c.tiktokCode === null ? '' : ` (TikTok's code ${c.tiktokCode})`}`, (c) => c.conversions).entries()];
   const tiktokEvents = [...new Set(data.conversions.map((c) => c.tiktokEvent))].sort();
   if (data.events.length === 0 && data.conversions.length === 0) {
     return (
@@ -163,7 +163,7 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
             )}
           </div>
           <div>
-            <h3>Failed, by TikTok code</h3>
+            <h3>Failed, by reason</h3>
             {failedByCode.length === 0 ? (
               <p className="empty">None in this period.</p>
             ) : (
@@ -201,8 +201,8 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
           </ul>
         )}
         <p>
-          <strong>event_id for deduplication:</strong> {percent(data.eventIds.share)} of {number(data.eventIds.conversions)} conversions carried an event_id or order ID the browser pixel can share, so TikTok counts a
-          purchase seen by both once.
+          <strong>Event IDs for deduplication:</strong> {percent(data.eventIds.share)} of {number(data.eventIds.conversions)} conversions carried an event ID (<code>event_id</code>) or order ID the browser pixel can
+          share, so TikTok counts a purchase seen by both once.
         </p>
       </section>
 
@@ -226,7 +226,9 @@ function OverviewBody({ data, days, chart, eventSeries, event, setEvent, ws }: {
             <tbody>
               {topNames.map(([name, count]) => (
                 <tr key={name}>
-                  <th scope="row">{name}</th>
+                  <th scope="row">
+                    <code>{name}</code>
+                  </th>
                   <td>{number(count)}</td>
                 </tr>
               ))}

@@ -14,10 +14,16 @@ interface Person {
   found: boolean;
   identifiers: { kind: string; value: string; hops: number; link: string | null; via: { kind: string; value: string } | null }[];
   visitors: { anonymousId: string; firstSeenAt: string; lastSeenAt: string; ttclid: string | null; ttclidCapturedAt: string | null; ttp: string | null; userAgent: string | null }[];
-  clicks: { anonymousId: string; ttclid: string; capturedAt: string; pageUrl: string | null; campaignId: string | null }[];
+  /** Each with its campaign, ad group and ad, named once TikTok's statistics named them. */
+  clicks: { anonymousId: string; ttclid: string; capturedAt: string; pageUrl: string | null; campaign: AdEntity | null; adgroup: AdEntity | null; ad: AdEntity | null }[];
   events: { id: string; type: string; eventName: string | null; receivedAt: string; userId: string | null; anonymousId: string | null }[];
   conversions: { id: string; status: string; reason: string | null; tiktokEvent: string; eventId: string; eventTime: string; value: number | null; currency: string | null }[];
 }
+
+type AdEntity = { id: string; name: string | null };
+
+/** "the campaign Spring sale", or by its ID until TikTok's statistics named it. */
+const entityText = (what: string, entity: AdEntity | null) => (entity === null ? null : entity.name ? `${what} “${entity.name}”` : `${what} ${entity.id}`);
 
 const KINDS = ['email', 'phone', 'user_id', 'anonymous_id'] as const;
 type Kind = (typeof KINDS)[number];
@@ -83,7 +89,9 @@ export function PeoplePage() {
         <FormError error={lookup.error instanceof ApiError && Object.keys(errors).length === 0 ? lookup.error : null} />
       </Form>
       {lookup.isFetching && lookup.data === undefined && <Loading what="the person" />}
-      {p && !p.found && lookedUp && <p className="empty">Nobody with this {KIND_NAMES[lookedUp.kind]} has been seen. Identities link when an event carries both userId and anonymousId, or the same email or phone.</p>}
+      {p && !p.found && lookedUp && (
+        <p className="empty">Nobody with this {KIND_NAMES[lookedUp.kind]} has been seen. Identities link when an event carries both a user ID and a visitor ID, or the same email or phone.</p>
+      )}
       {p && p.found && (
         <>
           <section aria-labelledby="ids">
@@ -106,7 +114,7 @@ export function PeoplePage() {
                   )}{' '}
                   {i.link && i.via && (
                     <span className="muted">
-                      ({IDENTITY_LINKS[i.link] ?? i.link} as {i.via.value.slice(0, 16)})
+                      ({IDENTITY_LINKS[i.link] ?? i.link} as <code>{i.via.value.slice(0, 16)}</code>)
                     </span>
                   )}
                 </li>
@@ -120,11 +128,14 @@ export function PeoplePage() {
                 <li key={v.anonymousId} className="card">
                   <div>
                     <strong>
-                      <Link to={toConversions(v.anonymousId)}>{v.anonymousId}</Link>
+                      <Link to={toConversions(v.anonymousId)}>
+                        <code>{v.anonymousId}</code>
+                      </Link>
                     </strong>{' '}
-                    <span className="muted">{v.userAgent ?? ''}</span>
+                    {v.userAgent && <code className="muted">{v.userAgent}</code>}
                     <div className="muted">
-                      first seen {dateTime(v.firstSeenAt)} · last seen {dateTime(v.lastSeenAt)} · ttclid {v.ttclid ?? '–'} · _ttp {v.ttp ?? '–'}
+                      first seen {dateTime(v.firstSeenAt)} · last seen {dateTime(v.lastSeenAt)} · TikTok click ID {v.ttclid ? <code>{v.ttclid}</code> : '–'} · <code>_ttp</code> cookie{' '}
+                      {v.ttp ? <code>{v.ttp}</code> : '–'}
                     </div>
                   </div>
                 </li>
@@ -137,7 +148,8 @@ export function PeoplePage() {
             <ul>
               {p.clicks.map((c) => (
                 <li key={`${c.anonymousId}:${c.ttclid}`}>
-                  {dateTime(c.capturedAt)} on {c.anonymousId}: <code>{c.ttclid}</code> {c.campaignId ? `campaign ${c.campaignId}` : ''}
+                  {dateTime(c.capturedAt)} on <code>{c.anonymousId}</code>: <code>{c.ttclid}</code>{' '}
+                  {[entityText('campaign', c.campaign), entityText('ad group', c.adgroup), entityText('ad', c.ad)].filter((text) => text !== null).join(' · ')}
                 </li>
               ))}
             </ul>
@@ -147,10 +159,10 @@ export function PeoplePage() {
             <ul>
               {p.events.map((e) => (
                 <li key={e.id}>
-                  {dateTime(e.receivedAt)} <span className="badge">{e.type}</span> {e.eventName ?? ''}{' '}
+                  {dateTime(e.receivedAt)} <span className="badge">{e.type}</span> {e.eventName && <code>{e.eventName}</code>}{' '}
                   {(e.userId ?? e.anonymousId) !== null && (
                     <Link to={toConversions((e.userId ?? e.anonymousId) as string)} className="muted">
-                      {e.userId ?? e.anonymousId}
+                      <code>{e.userId ?? e.anonymousId}</code>
                     </Link>
                   )}
                 </li>
@@ -171,7 +183,7 @@ export function PeoplePage() {
                   <Link to={`/w/${ws}/conversions/${c.id}`}>
                     {dateTime(c.eventTime)} {c.tiktokEvent}
                   </Link>{' '}
-                  <Status status={c.status} /> {reasons.label(c.reason)} {money(c.value, c.currency)}
+                  <Status status={c.status} /> {[reasons.label(c.reason), money(c.value, c.currency)].filter((part) => part !== '' && part !== '–').join(' · ')}
                 </li>
               ))}
             </ul>

@@ -7,7 +7,7 @@ import { ErrorNote, Loading } from '../components/bits';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { Checkboxes, Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime, number } from '../format';
-import { canEdit, useWorkspace } from '../session';
+import { useWorkspace, whyNot } from '../session';
 
 type Value = { source: 'order_total'; currency?: string } | { source: 'fixed'; amount: number; currency: string } | { source: 'none' };
 interface Rule {
@@ -40,7 +40,8 @@ const valueText = (value: Value) => (value.source === 'order_total' ? 'order tot
 
 export function RulesPage() {
   const { base, data: workspace } = useWorkspace();
-  const editor = canEdit(workspace?.role);
+  const cannot = whyNot(workspace?.role, 'editor', 'add or change rules');
+  const editor = cannot === null;
   const queries = useQueryClient();
   const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
   // `?event=wishlist` (the event debugger's "create a rule" link) opens the form for that event.
@@ -60,23 +61,33 @@ export function RulesPage() {
       <p className="muted">Each rule turns one of your events into a TikTok conversion, with its value.</p>
       {rules.isPending && <Loading what="rules" />}
       {rules.isError && <ErrorNote error={rules.error} />}
-      {rules.data && rules.data.rules.length === 0 && <p className="empty">No rule yet: nothing is sent to TikTok. Add one below (purchase → CompletePayment is the usual first).</p>}
+      {rules.data && rules.data.rules.length === 0 && (
+        <p className="empty">
+          No rule yet: nothing is sent to TikTok. Add one below (<code>purchase</code> → CompletePayment is the usual first).
+        </p>
+      )}
       <ul className="cards">
         {rules.data?.rules.map((rule) => (
           <li key={rule.event} className="card rule">
             <div>
               <h3>
-                {rule.event} → {[rule.tiktokEvent, ...rule.alsoSendAs].join(' + ')}
+                <code>{rule.event}</code> → {[rule.tiktokEvent, ...rule.alsoSendAs].join(' + ')}
               </h3>
               {rule.alsoSendAs.length > 0 && (
                 <p>
-                  Each event is sent as {rule.alsoSendAs.length + 1} TikTok events, each a conversion of its own: {rule.tiktokEvent} under the event's event_id,{' '}
-                  {rule.alsoSendAs.map((name) => `${name} under <event_id>:${name}`).join(', ')}.
+                  Each event is sent as {rule.alsoSendAs.length + 1} TikTok events, each a conversion of its own: {rule.tiktokEvent} under the event's event ID,{' '}
+                  {rule.alsoSendAs.map((name, i) => (
+                    <span key={name}>
+                      {i > 0 && ', '}
+                      {name} under <code>{`<event ID>:${name}`}</code>
+                    </span>
+                  ))}
+                  .
                 </p>
               )}
               <p>Value: {valueText(rule.value)}</p>
               <p>
-                {number(rule.eventsLast7Days)} matching events in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
+                {number(rule.eventsLast7Days)} matching event{rule.eventsLast7Days === 1 ? '' : 's'} in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
               </p>
               {rule.sample && (
                 <details>
@@ -90,8 +101,12 @@ export function RulesPage() {
                 <Button className="button small" onPress={() => setDraft({ event: rule.event, tiktokEvent: rule.tiktokEvent })}>
                   Edit
                 </Button>
-                <ConfirmButton label="Delete" title={`Delete the rule for ${rule.event}?`} confirm="Delete" onConfirm={() => remove.mutate(rule.event)}>
-                  New {rule.event} events will no longer be sent to TikTok.
+                <ConfirmButton label="Delete" title={
+                    <>
+                      Delete the rule for <code>{rule.event}</code>?
+                    </>
+                  } confirm="Delete" onConfirm={() => remove.mutate(rule.event)}>
+                  New <code>{rule.event}</code> events will no longer be sent to TikTok.
                 </ConfirmButton>
               </div>
             )}
@@ -104,7 +119,7 @@ export function RulesPage() {
           <ul>
             {rules.data.unmappedEvents.map((u) => (
               <li key={u.event}>
-                {u.event} ({number(u.eventsLast7Days)}){' '}
+                <code>{u.event}</code> ({number(u.eventsLast7Days)}){' '}
                 {editor && (
                   <Button className="button small" onPress={() => setDraft({ event: u.event, tiktokEvent: u.suggestedTiktokEvent })}>
                     Add a rule
@@ -118,7 +133,7 @@ export function RulesPage() {
       {editor ? (
         <RuleForm key={draft?.event ?? 'new'} base={base} draft={draft} rules={rules.data?.rules ?? []} standardEvents={rules.data?.tiktokStandardEvents ?? []} onSaved={() => setDraft(null)} />
       ) : (
-        <p className="muted">An editor or owner can change rules.</p>
+        <p className="muted">{cannot}</p>
       )}
     </>
   );
@@ -154,7 +169,7 @@ function RuleForm({
   const submit = (data: FormData) => {
     const event = String(data.get('event') ?? '').trim();
     if (event === '') {
-      setErrors({ event: 'is required: the name your code sends, e.g. purchase' });
+      setErrors({ event: 'is required: the name your code sends, such as purchase' });
       return;
     }
     // The API's limit too (an event name as ingest accepts it); checked here because the name goes in the URL.
@@ -172,19 +187,35 @@ function RuleForm({
   const fixed = existing?.value.source === 'fixed' ? existing.value : undefined;
   return (
     <section aria-labelledby="rule-form">
-      <h2 id="rule-form">{existing ? `Edit the rule for ${existing.event}` : 'Add a rule'}</h2>
+      <h2 id="rule-form">
+        {existing ? (
+          <>
+            Edit the rule for <code>{existing.event}</code>
+          </>
+        ) : (
+          'Add a rule'
+        )}
+      </h2>
       <Form label="Conversion rule" errors={errors} onSubmit={submit}>
         <div className="row">
           <Field name="event" label="Your event" defaultValue={draft?.event ?? ''} placeholder="purchase" description="The event name your code sends." />
           <Field name="tiktokEvent" label="TikTok event" defaultValue={draft?.tiktokEvent ?? ''} placeholder="CompletePayment" description="Empty: the standard event for the name, else a custom event." />
         </div>
-        <p className="muted">Standard: {STANDARD.map(([from, to]) => `${from} → ${to}`).join(' · ')}</p>
+        <p className="muted">
+          Standard:{' '}
+          {STANDARD.map(([from, to], i) => (
+            <span key={from}>
+              {i > 0 && ' · '}
+              <code>{from}</code> → {to}
+            </span>
+          ))}
+        </p>
         <Checkboxes
           name="alsoSendAs"
           label="Also send as (optional, up to 3)"
           options={standardEvents}
           defaultValue={existing?.alsoSendAs ?? []}
-          description="Each event is also sent as these TikTok events, each a conversion of its own whose event_id is the event's followed by :<name>. The TikTok event above keeps the plain event_id, the one your browser pixel shares."
+          description="Each event is also sent as these TikTok events, each a conversion of its own whose event ID is the event's followed by a colon and the name. The TikTok event above keeps the plain event ID, the one your browser pixel shares."
         />
         <fieldset className="radios">
           <legend>Value</legend>

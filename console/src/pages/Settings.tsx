@@ -2,11 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
-import { CopyButton, FactDetails, Loading } from '../components/bits';
+import { CopyButton, FactDetails, Loading, Words } from '../components/bits';
 import { ConfirmButton } from '../components/ConfirmButton';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason, type ReadOnlyReason } from '../components/Form';
+import { Pager } from '../components/Pager';
 import { dateTime } from '../format';
-import { canEdit, useWorkspace } from '../session';
+import { useWorkspace, whyNot } from '../session';
 import type { Role } from '../types';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
@@ -23,22 +24,25 @@ interface ChangeLog {
 
 export function SettingsPage() {
   const { base, data } = useWorkspace();
+  // One sentence for every setting a role may only read, which each form and switch points at.
+  const readOnly = useReadOnlyReason(whyNot(data?.role, 'editor', 'change settings'));
   if (data === undefined) return null;
   return (
     <>
       <h1>Settings</h1>
-      <WorkspaceSettings base={base} editor={canEdit(data.role)} />
-      <MatchWithoutClick base={base} editor={canEdit(data.role)} />
-      <PersonalData />
-      <ExchangeRates />
+      <RoleNote readOnly={readOnly} />
+      <WorkspaceSettings base={base} readOnly={readOnly} />
+      <MatchWithoutClick base={base} readOnly={readOnly} />
+      <PersonalData readOnly={readOnly} />
+      <ExchangeRates readOnly={readOnly} />
       <Erasure />
-      <Team base={base} owner={data.role === 'owner'} />
+      <Team base={base} cannot={whyNot(data.role, 'owner', 'invite people or change their access')} />
       <History base={base} />
     </>
   );
 }
 
-function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) {
+function WorkspaceSettings({ base, readOnly }: { base: string; readOnly: ReadOnlyReason | null }) {
   const { data } = useWorkspace();
   const queries = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -59,7 +63,7 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
       <Form
         label="Workspace settings"
         errors={errors}
-        readOnly={!editor}
+        readOnly={readOnly}
         onSubmit={(form) => {
           const days = String(form.get('attributionWindowDays') ?? '');
           save.mutate({ attributionWindowDays: days === '' ? undefined : Number(days), defaultPhoneRegion: String(form.get('defaultPhoneRegion') ?? '') });
@@ -70,13 +74,13 @@ function WorkspaceSettings({ base, editor }: { base: string; editor: boolean }) 
           <Field name="defaultPhoneRegion" label="Default phone region" defaultValue={ws.defaultPhoneRegion} description="For phone numbers without a country code, e.g. US or GB." />
         </div>
         <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
-        {editor && <Submit pending={save.isPending}>Save settings</Submit>}
+        {readOnly === null && <Submit pending={save.isPending}>Save settings</Submit>}
       </Form>
     </section>
   );
 }
 
-function MatchWithoutClick({ base, editor }: { base: string; editor: boolean }) {
+function MatchWithoutClick({ base, readOnly }: { base: string; readOnly: ReadOnlyReason | null }) {
   const { data } = useWorkspace();
   const queries = useQueryClient();
   const save = useMutation({
@@ -90,17 +94,20 @@ function MatchWithoutClick({ base, editor }: { base: string; editor: boolean }) 
       <h2 id="without-click">Conversions without a click</h2>
       <p>
         By default only a conversion whose person clicked a TikTok ad within the attribution window is sent. When this is on, the others are sent too, without a click ID, for TikTok to match on the person's
-        hashed email and phone, external ID, IP address, user agent and _ttp. Each says it was sent without a click, and reports count them apart from click-attributed ones.
+        hashed email and phone, external ID, IP address, user agent and <code>_ttp</code> cookie. Each says it was sent without a click, and reports count them apart from click-attributed ones.
       </p>
-      <Switch className="switch" isSelected={on} isDisabled={!editor || save.isPending} onChange={(value) => save.mutate(value)}>
-        <div className="indicator" aria-hidden="true" /> Send conversions without a click: {on ? 'on' : 'off'}
-      </Switch>
+      <div className="actions">
+        <Switch className="switch" isSelected={on} isDisabled={readOnly !== null || save.isPending} aria-describedby={readOnly?.id} onChange={(value) => save.mutate(value)}>
+          <div className="indicator" aria-hidden="true" /> Send conversions without a click: {on ? 'on' : 'off'}
+        </Switch>
+      </div>
       <FormError error={save.error} />
     </section>
   );
 }
 
-function Team({ base, owner }: { base: string; owner: boolean }) {
+function Team({ base, cannot }: { base: string; cannot: string | null }) {
+  const owner = cannot === null;
   const queries = useQueryClient();
   const members = useQuery({ queryKey: ['members', base], queryFn: () => get<Members>(`${base}/members`) });
   const [link, setLink] = useState<string | null>(null);
@@ -152,12 +159,15 @@ function Team({ base, owner }: { base: string; owner: boolean }) {
             <div>
               <strong>{i.email}</strong> <span className="muted">invited as {i.role}, until {dateTime(i.expiresAt)}</span>
             </div>
-            <ConfirmButton label="Withdraw" title={`Withdraw the invitation of ${i.email}?`} confirm="Withdraw" onConfirm={() => withdraw.mutate(i.id)}>
-              The link stops working.
-            </ConfirmButton>
+            {owner && (
+              <ConfirmButton label="Withdraw" title={`Withdraw the invitation of ${i.email}?`} confirm="Withdraw" onConfirm={() => withdraw.mutate(i.id)}>
+                The link stops working.
+              </ConfirmButton>
+            )}
           </li>
         ))}
       </ul>
+      {!owner && <p className="muted">{cannot}</p>}
       {owner && (
         <Form label="Invite someone" errors={errors} onSubmit={(form) => invite.mutate({ email: String(form.get('email') ?? ''), role: String(form.get('role') ?? 'viewer') })}>
           <div className="row">
@@ -195,7 +205,9 @@ function History({ base }: { base: string }) {
       <ul className="log">
         {log.data?.entries.map((e) => (
           <li key={e.id}>
-            <strong>{e.summary}</strong>
+            <strong>
+              <Words text={e.summary} />
+            </strong>
             <div className="muted">
               {dateTime(e.at)} by {e.actorName}
             </div>
@@ -203,14 +215,7 @@ function History({ base }: { base: string }) {
           </li>
         ))}
       </ul>
-      <div className="pager">
-        <button type="button" className="button small" disabled={beforeIds.length === 0} onClick={() => setBeforeIds(beforeIds.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" className="button small" disabled={!log.data?.nextBeforeId} onClick={() => log.data?.nextBeforeId && setBeforeIds([...beforeIds, log.data.nextBeforeId])}>
-          Older
-        </button>
-      </div>
+      <Pager newer={beforeIds.length > 0 ? () => setBeforeIds(beforeIds.slice(0, -1)) : null} older={log.data?.nextBeforeId ? () => setBeforeIds([...beforeIds, log.data?.nextBeforeId as string]) : null} />
     </section>
   );
 }

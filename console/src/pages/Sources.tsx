@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { api, ApiError, get } from '../api';
-import { CopyButton, ErrorNote, Loading } from '../components/bits';
+import { CopyButton, ErrorNote, Loading, WhyNot } from '../components/bits';
 import { ConfirmButton } from '../components/ConfirmButton';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason } from '../components/Form';
 import { dateTime } from '../format';
-import { canEdit, useWorkspace } from '../session';
+import { useWorkspace, whyNot } from '../session';
 import { WebhookSourcesSection } from './sources/WebhookSources';
 
 interface Connection {
@@ -49,8 +49,7 @@ const NEXT_STEP: Record<string, string> = {
 
 export function SourcesPage() {
   const { base, data: workspace } = useWorkspace();
-  const editor = canEdit(workspace?.role);
-  const owner = workspace?.role === 'owner';
+  const role = workspace?.role;
   const [params] = useSearchParams();
   // Keys are shown once: a browser key created on this visit goes into the tag whole.
   const [newBrowserKey, setNewBrowserKey] = useState<CreatedKey | null>(null);
@@ -63,15 +62,17 @@ export function SourcesPage() {
           TikTok is connected. Finish with the steps below.
         </p>
       )}
-      <TikTokSection base={base} editor={editor} />
-      <KeysSection base={base} owner={owner} origins={origins} onCreated={(key) => key.kind === 'browser' && setNewBrowserKey(key)} />
-      <InstallSection base={base} editor={editor} origins={origins} newBrowserKey={newBrowserKey} />
-      <WebhookSourcesSection base={base} editor={editor} role={workspace?.role} />
+      <TikTokSection base={base} role={role} />
+      <KeysSection base={base} role={role} origins={origins} onCreated={(key) => key.kind === 'browser' && setNewBrowserKey(key)} />
+      <InstallSection base={base} role={role} origins={origins} newBrowserKey={newBrowserKey} />
+      <WebhookSourcesSection base={base} role={role} />
     </>
   );
 }
 
-function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
+function TikTokSection({ base, role }: { base: string; role: string | undefined }) {
+  const readOnly = useReadOnlyReason(whyNot(role, 'editor', 'change the TikTok connection'));
+  const whyId = useId();
   const queries = useQueryClient();
   const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<TikTokAnswer>(`${base}/tiktok`) });
   const connection = tiktok.data?.connection ?? null;
@@ -108,12 +109,12 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
               <li key={p.key}>{p.description}</li>
             ))}
           </ul>
-          {editor ? (
+          {readOnly === null ? (
             <Button className="button primary" onPress={() => connect.mutate()} isPending={connect.isPending}>
               Connect TikTok
             </Button>
           ) : (
-            <p className="muted">An editor or owner can connect TikTok.</p>
+            <p className="muted">{readOnly.reason}</p>
           )}
           <FormError error={connect.error} />
         </div>
@@ -137,19 +138,21 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
               </li>
             ))}
           </ul>
+          <RoleNote readOnly={readOnly} />
           <div className="columns">
             <label className="field">
               <span>Advertiser</span>
               <select
                 aria-label="Advertiser"
-                disabled={!editor || choose.isPending}
+                aria-describedby={readOnly?.id}
+                disabled={readOnly !== null || choose.isPending}
                 value={advertisers.data?.selectedAdvertiserId ?? ''}
                 onChange={(e) => e.target.value && choose.mutate({ what: 'advertiser', body: { advertiserId: e.target.value } })}
               >
                 <option value="">Choose the advertiser…</option>
                 {advertisers.data?.advertisers.map((a) => (
                   <option key={a.advertiserId} value={a.advertiserId}>
-                    {a.advertiserName || 'Unnamed'} ({a.advertiserId})
+                    {a.advertiserName ? `${a.advertiserName} (${a.advertiserId})` : `Advertiser ${a.advertiserId}`}
                   </option>
                 ))}
               </select>
@@ -158,7 +161,8 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
               <span>Pixel (receives web conversions)</span>
               <select
                 aria-label="Pixel"
-                disabled={!editor || connection.advertiserId === null || choose.isPending}
+                aria-describedby={readOnly?.id ?? (connection.advertiserId === null ? whyId : undefined)}
+                disabled={readOnly !== null || connection.advertiserId === null || choose.isPending}
                 value={pixels.data?.selectedPixelCode ?? ''}
                 onChange={(e) => e.target.value && choose.mutate({ what: 'pixel', body: { pixelCode: e.target.value } })}
               >
@@ -171,20 +175,22 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
               </select>
             </label>
           </div>
+          {readOnly === null && connection.advertiserId === null && <WhyNot id={whyId}>Pixels are listed once the advertiser is chosen.</WhyNot>}
           {pixels.isError && <ErrorNote error={pixels.error} />}
           <FormError error={choose.error instanceof ApiError && choose.variables?.what !== 'app' ? choose.error : null} />
           <Form
             label="TikTok App ID"
             errors={appErrors}
+            readOnly={readOnly}
             onSubmit={(data) => {
               const appId = String(data.get('appId') ?? '').trim();
               choose.mutate({ what: 'app', body: { appId: appId === '' ? null : appId } }, { onError: (error) => setAppErrors(error instanceof ApiError ? error.fieldErrors() : {}), onSuccess: () => setAppErrors({}) });
             }}
           >
             <Field name="appId" label="TikTok App ID (mobile-app events)" defaultValue={connection.appId ?? ''} description="From Events Manager → your app's data source. Leave empty if you have no app." />
-            {editor && <Submit>Save App ID</Submit>}
+            {readOnly === null && <Submit>Save App ID</Submit>}
           </Form>
-          {editor && (
+          {readOnly === null && (
             <div className="actions">
               <Button className="button" onPress={() => connect.mutate()}>
                 Connect again
@@ -200,9 +206,19 @@ function TikTokSection({ base, editor }: { base: string; editor: boolean }) {
   );
 }
 
+/** What the tag's note says of its key: which saved key to paste, and how to get one (an owner creates keys). */
+function tagKeyNote(saved: ApiKey | undefined, createsKeys: boolean): string {
+  if (saved !== undefined) {
+    const lost = createsKeys ? ' Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.' : ' Lost it? An owner can create a new one.';
+    return `Paste the browser key “${saved.name}” you saved (it starts ${saved.displayPrefix}) in place of ${KEY_PLACEHOLDER}: keys are shown only once.${lost}`;
+  }
+  return createsKeys ? 'Create a browser key above (kind: browser): the tag then holds it.' : 'The tag needs a browser key, which an owner creates above.';
+}
+
 const useKeys = (base: string) => useQuery({ queryKey: ['keys', base], queryFn: () => get<{ apiKeys: ApiKey[] }>(`${base}/api-keys`) });
 
-function KeysSection({ base, owner, origins, onCreated }: { base: string; owner: boolean; origins: string[]; onCreated: (key: CreatedKey) => void }) {
+function KeysSection({ base, role, origins, onCreated }: { base: string; role: string | undefined; origins: string[]; onCreated: (key: CreatedKey) => void }) {
+  const cannot = whyNot(role, 'owner', 'create or revoke API keys');
   const queries = useQueryClient();
   const keys = useKeys(base);
   const [created, setCreated] = useState<CreatedKey | null>(null);
@@ -223,7 +239,9 @@ function KeysSection({ base, owner, origins, onCreated }: { base: string; owner:
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">API keys</h2>
-      <p className="muted">Secret keys (dk_) are for your servers; browser keys (pk_) go into your pages' tag; app keys (ak_) into mobile apps. Browser and app keys can only send events.</p>
+      <p className="muted">
+        Secret keys (starting <code>dk_</code>) are for your servers; browser keys (<code>pk_</code>) go into your pages' tag; app keys (<code>ak_</code>) into mobile apps. Browser and app keys can only send events.
+      </p>
       {keys.isPending && <Loading what="keys" />}
       {keys.data && live.length === 0 && <p className="empty">No API key yet: create one to send events.</p>}
       <ul className="cards">
@@ -233,7 +251,7 @@ function KeysSection({ base, owner, origins, onCreated }: { base: string; owner:
               <strong>{k.name}</strong> <span className="badge">{k.kind}</span> <code>{k.displayPrefix}…</code>
               <div className="muted">created {dateTime(k.createdAt)}</div>
             </div>
-            {owner && (
+            {cannot === null && (
               <ConfirmButton label="Revoke" title={`Revoke the key ${k.name}?`} confirm="Revoke" onConfirm={() => revoke.mutate(k.id)}>
                 Requests with this key are refused from now on. This cannot be undone.
               </ConfirmButton>
@@ -259,8 +277,9 @@ function KeysSection({ base, owner, origins, onCreated }: { base: string; owner:
           </p>
         </div>
       )}
-      {owner ? (
-        <Form label="Create an API key" errors={errors} onSubmit={(data) => create.mutate({ name: String(data.get('name') ?? ''), kind: String(data.get('kind') ?? 'secret') })}>
+      {cannot === null ? (
+        // A new, empty form after each key: the name typed for the last one is not left in the field.
+        <Form key={created?.id ?? 'none'} label="Create an API key" errors={errors} onSubmit={(data) => create.mutate({ name: String(data.get('name') ?? ''), kind: String(data.get('kind') ?? 'secret') })}>
           <div className="row">
             <Field name="name" label="Key name" placeholder="backend" />
             <label className="field">
@@ -275,7 +294,7 @@ function KeysSection({ base, owner, origins, onCreated }: { base: string; owner:
           </div>
         </Form>
       ) : (
-        <p className="muted">Only owners create and revoke keys.</p>
+        <p className="muted">{cannot}</p>
       )}
     </section>
   );
@@ -294,7 +313,9 @@ function trackingTag(scriptUrl: string, newKey: CreatedKey | null, savedKey: Api
   return `<!-- Signalbox: replace ${KEY_PLACEHOLDER} with ${which} -->\n${script(KEY_PLACEHOLDER)}`;
 }
 
-function InstallSection({ base, editor, origins, newBrowserKey }: { base: string; editor: boolean; origins: string[]; newBrowserKey: CreatedKey | null }) {
+function InstallSection({ base, role, origins, newBrowserKey }: { base: string; role: string | undefined; origins: string[]; newBrowserKey: CreatedKey | null }) {
+  const cannot = whyNot(role, 'editor', 'change the allowed origins');
+  const createsKeys = role === 'owner';
   const queries = useQueryClient();
   const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
   const savedBrowserKey = useKeys(base)
@@ -320,20 +341,18 @@ function InstallSection({ base, editor, origins, newBrowserKey }: { base: string
     <section aria-labelledby="install">
       <h2 id="install">Website tag and ads</h2>
       <h3>Tracking tag</h3>
-      <p>Put this in every page's &lt;head&gt;. It records page views, the ttclid of ad clicks and the _ttp cookie.</p>
+      <p>
+        Put this in every page's <code>&lt;head&gt;</code>. It records page views, the TikTok click ID (<code>ttclid</code>) of ad clicks and the <code>_ttp</code> cookie.
+      </p>
       <p className="notice">
-        {newBrowserKey
-          ? `It holds the browser key “${newBrowserKey.name}” you just created.`
-          : savedBrowserKey
-            ? `Paste the browser key “${savedBrowserKey.name}” you saved (it starts ${savedBrowserKey.displayPrefix}) in place of ${KEY_PLACEHOLDER}: keys are shown only once. Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.`
-            : 'Create a browser key above (kind: browser): the tag then holds it.'}
+        {newBrowserKey ? `It holds the browser key “${newBrowserKey.name}” you just created.` : tagKeyNote(savedBrowserKey, createsKeys)}
       </p>
       <pre className="code">{tag}</pre>
       <CopyButton text={tag} label="Copy the tag" />
       <h3 id="allowed-origins">Allowed origins</h3>
-      <Form label="Allowed origins" errors={errors} onSubmit={(data) => save.mutate(String(data.get('allowedOrigins') ?? '').split(/[\s,]+/).filter((o) => o !== ''))}>
+      <Form label="Allowed origins" errors={errors} readOnly={cannot} onSubmit={(data) => save.mutate(String(data.get('allowedOrigins') ?? '').split(/[\s,]+/).filter((o) => o !== ''))}>
         <Field name="allowedOrigins" label="Sites that may use browser keys" defaultValue={origins.join(' ')} description="Exact origins, separated by spaces, e.g. https://shop.example https://www.shop.example" />
-        {editor && <Submit pending={save.isPending}>Save origins</Submit>}
+        {cannot === null && <Submit pending={save.isPending}>Save origins</Submit>}
       </Form>
       <h3>URL parameters for your ads</h3>
       <p>Add these to every ad's landing URL in TikTok Ads Manager, so each click is tied to its campaign, ad group and ad (TikTok fills in the values):</p>

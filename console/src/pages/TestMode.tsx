@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Switch } from 'react-aria-components';
 import { api, ApiError } from '../api';
-import { Field, Form, FormError, Submit } from '../components/Form';
-import { canEdit, useWorkspace } from '../session';
+import { WhyNot } from '../components/bits';
+import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason } from '../components/Form';
+import { useWorkspace, whyNot } from '../session';
 
 interface TestAnswer {
   accepted: boolean;
@@ -18,7 +19,8 @@ interface TestAnswer {
 export function TestModePage() {
   const { base, data } = useWorkspace();
   const queries = useQueryClient();
-  const editor = canEdit(data?.role);
+  const readOnly = useReadOnlyReason(whyNot(data?.role, 'editor', 'change test mode or send a test conversion'));
+  const sendWhy = useId();
   const workspace = data?.workspace;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -37,27 +39,32 @@ export function TestModePage() {
   });
   const send = useMutation({ mutationFn: () => api<TestAnswer>('POST', `${base}/test-conversion`) });
   if (workspace === undefined) return null;
+  const sendBlocked = readOnly ?? (workspace.testEventCode === null ? { reason: 'Save a test event code first.', id: sendWhy } : null);
+  const pixel = data?.tiktok?.pixelName ? `“${data.tiktok.pixelName}”` : null;
   return (
     <>
       <h1>Test mode</h1>
       <p>While test mode is on, every conversion goes to TikTok with your test event code: it shows in Events Manager's Test Events view and counts for no campaign.</p>
-      <Form label="Test mode" errors={errors} readOnly={!editor} onSubmit={(form) => save.mutate({ testEventCode: String(form.get('testEventCode') ?? '').trim() || null })}>
+      <RoleNote readOnly={readOnly} />
+      <Form label="Test mode" errors={errors} readOnly={readOnly} onSubmit={(form) => save.mutate({ testEventCode: String(form.get('testEventCode') ?? '').trim() || null })}>
         <Field name="testEventCode" label="Test event code" defaultValue={workspace.testEventCode ?? ''} placeholder="TEST12345" description="Copy it from TikTok Events Manager → your pixel → Test Events." />
-        {editor && <Submit pending={save.isPending && save.variables?.testMode === undefined}>Save code</Submit>}
+        {readOnly === null && <Submit pending={save.isPending && save.variables?.testMode === undefined}>Save code</Submit>}
       </Form>
-      <Switch className="switch" isSelected={workspace.testMode} isDisabled={!editor || save.isPending} onChange={(on) => save.mutate({ testMode: on })}>
-        <div className="indicator" aria-hidden="true" /> Test mode is {workspace.testMode ? 'on' : 'off'}
-      </Switch>
+      <div className="actions">
+        <Switch className="switch" isSelected={workspace.testMode} isDisabled={readOnly !== null || save.isPending} aria-describedby={readOnly?.id} onChange={(on) => save.mutate({ testMode: on })}>
+          <div className="indicator" aria-hidden="true" /> Test mode is {workspace.testMode ? 'on' : 'off'}
+        </Switch>
+      </div>
 
       <section aria-labelledby="send-test">
         <h2 id="send-test">Send a test conversion</h2>
         <p>Sends one CompletePayment of 1.00 USD to your pixel with the test event code, and shows TikTok's answer.</p>
-        {editor && (
-          <Button className="button primary" onPress={() => send.mutate()} isPending={send.isPending} isDisabled={workspace.testEventCode === null}>
+        <div className="actions">
+          <Button className="button primary" onPress={() => send.mutate()} isPending={send.isPending} isDisabled={sendBlocked !== null} aria-describedby={sendBlocked?.id}>
             Send a test conversion
           </Button>
-        )}
-        {workspace.testEventCode === null && <p className="muted">Save a test event code first.</p>}
+          {sendBlocked !== null && sendBlocked !== readOnly && <WhyNot id={sendBlocked.id}>{sendBlocked.reason}</WhyNot>}
+        </div>
         <FormError error={send.error} />
         {send.data && (
           <dl className={`answer ${send.data.accepted ? 'ok' : 'bad'}`} aria-live="polite">
@@ -71,7 +78,7 @@ export function TestModePage() {
             <dd>
               <code>{send.data.requestId ?? '–'}</code>
             </dd>
-            <dt>event_id</dt>
+            <dt>Event ID</dt>
             <dd>
               <code>{send.data.eventId}</code>
             </dd>
@@ -81,7 +88,17 @@ export function TestModePage() {
       <section aria-labelledby="verify">
         <h2 id="verify">Verify in TikTok</h2>
         <ol>
-          <li>Open TikTok Ads Manager → Tools → Events, and choose the pixel {data?.tiktok?.pixelCode ? <code>{data.tiktok.pixelCode}</code> : 'selected under Sources'}.</li>
+          <li>
+            Open TikTok Ads Manager → Tools → Events, and choose the pixel{' '}
+            {data?.tiktok?.pixelCode ? (
+              <>
+                {pixel ?? ''} <code>{data.tiktok.pixelCode}</code>
+              </>
+            ) : (
+              'selected under Sources'
+            )}
+            .
+          </li>
           <li>Open the Test Events tab: the test conversion appears within a few minutes, with source "Server" (API).</li>
           <li>Turn test mode off here when you are done; production conversions then appear in the event history with source API.</li>
         </ol>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Words } from '../../components/bits';
 
 /** What became of an event (computed by the console API from the conversions, the duplicate mark and the rules). */
 export type Outcome =
@@ -11,7 +12,7 @@ export type Outcome =
 export function EventOutcome({ ws, outcome }: { ws: string; outcome: Outcome }) {
   return (
     <p className={`outcome ${outcome.kind}`}>
-      {outcome.text}{' '}
+      <Words text={outcome.text} />{' '}
       {outcome.kind === 'conversions' &&
         outcome.conversions.map((conversion, index) => (
           <span key={conversion.id}>
@@ -19,8 +20,12 @@ export function EventOutcome({ ws, outcome }: { ws: string; outcome: Outcome }) 
             <Link to={`/w/${ws}/conversions/${conversion.id}`}>Open the {conversion.tiktokEvent} conversion</Link>
           </span>
         ))}
-      {outcome.kind === 'duplicate' && <Link to={`/w/${ws}/conversions/${outcome.conversionId}`}>Open the conversion of message {outcome.messageId}</Link>}
-      {outcome.kind === 'no_rule' && <Link to={`/w/${ws}/rules?event=${encodeURIComponent(outcome.eventName)}`}>Create a rule for “{outcome.eventName}”</Link>}
+      {outcome.kind === 'duplicate' && <Link to={`/w/${ws}/conversions/${outcome.conversionId}`}>Open the {outcome.tiktokEvent} it repeats</Link>}
+      {outcome.kind === 'no_rule' && (
+        <Link to={`/w/${ws}/rules?event=${encodeURIComponent(outcome.eventName)}`}>
+          Create a rule for <code>{outcome.eventName}</code>
+        </Link>
+      )}
     </p>
   );
 }

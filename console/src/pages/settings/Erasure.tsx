@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Dialog, Heading, Modal } from 'react-aria-components';
 import { api, ApiError, get } from '../../api';
-import { Field, Form, FormError } from '../../components/Form';
+import { Field, Form, FormError, useReadOnly } from '../../components/Form';
 import { FactDetails } from '../../components/bits';
 import { dateTime } from '../../format';
-import { roleTooLow, useWorkspace } from '../../session';
+import { useWorkspace, whyNot } from '../../session';
 
 type Count = { field: string; after: string };
 interface Erased {
@@ -33,7 +33,7 @@ const facts = (counts: Count[]) => counts.map((c) => ({ label: c.field, value: c
 export function Erasure() {
   const { base, data } = useWorkspace();
   const queries = useQueryClient();
-  const owner = data?.role === 'owner';
+  const cannot = whyNot(data?.role, 'owner', 'erase people');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [subject, setSubject] = useState<Record<string, string> | null>(null);
   const log = useQuery({ queryKey: ['erasures', base], queryFn: () => get<Erasures>(`${base}/erasures`) });
@@ -60,7 +60,7 @@ export function Erasure() {
         key={erase.data?.id ?? 'none'}
         label="Erase a person"
         errors={errors}
-        readOnly={!owner}
+        readOnly={cannot}
         onSubmit={(form) => {
           const given = Object.fromEntries(BY.flatMap(({ name }) => (String(form.get(name) ?? '').trim() === '' ? [] : [[name, String(form.get(name)).trim()]])));
           setSubject(given);
@@ -72,12 +72,7 @@ export function Erasure() {
           ))}
         </div>
         <FormError error={erase.error instanceof ApiError && Object.keys(errors).length === 0 ? erase.error : null} />
-        <div className="actions">
-          <Button type="submit" className="button danger" isDisabled={!owner} isPending={erase.isPending}>
-            Erase…
-          </Button>
-          {!owner && <span className="muted">{roleTooLow(data?.role, 'owner', 'erase people')}</span>}
-        </div>
+        <EraseButton pending={erase.isPending} />
       </Form>
       {erase.data && (
         <div className="notice" role="status">
@@ -119,5 +114,17 @@ export function Erasure() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** "Erase…", disabled with the form's reason for a role that may not erase. */
+function EraseButton({ pending }: { pending: boolean }) {
+  const readOnly = useReadOnly();
+  return (
+    <div className="actions">
+      <Button type="submit" className="button danger" isDisabled={readOnly !== null} aria-describedby={readOnly?.id} isPending={pending}>
+        Erase…
+      </Button>
+    </div>
   );
 }

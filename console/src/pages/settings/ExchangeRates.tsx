@@ -2,14 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ApiError } from '../../api';
-import { Field, Form, FormError, Submit } from '../../components/Form';
-import { canEdit, roleTooLow, useWorkspace } from '../../session';
+import { Field, Form, FormError, Submit, type ReadOnlyReason } from '../../components/Form';
+import { useWorkspace } from '../../session';
 
 /**
  * What one unit of each currency is worth in the TikTok advertiser's currency: reports add up delivered values in
  * that currency with these; without a rate they show each currency apart.
  */
-export function ExchangeRates() {
+export function ExchangeRates({ readOnly }: { readOnly: ReadOnlyReason | null }) {
   const { base, data } = useWorkspace();
   const queries = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -26,7 +26,7 @@ export function ExchangeRates() {
   });
   const ws = data?.workspace;
   if (ws === undefined) return null;
-  const editor = canEdit(data?.role);
+  const editor = readOnly === null;
   const target = data?.tiktok?.currency ?? "the advertiser's currency";
   const codes = Object.keys(ws.exchangeRates).filter((code) => !removed.includes(code)).sort();
   const unplaced = Object.entries(errors).filter(([field]) => !codes.some((code) => field === `exchangeRates.${code}`));
@@ -41,7 +41,7 @@ export function ExchangeRates() {
         key={JSON.stringify(ws.exchangeRates)}
         label="Exchange rates"
         errors={errors}
-        readOnly={!editor}
+        readOnly={readOnly}
         onSubmit={(form) => {
           const rates = Object.fromEntries(codes.map((code) => [code, String(form.get(`exchangeRates.${code}`) ?? '').trim()]));
           const added = String(form.get('currency') ?? '').trim().toUpperCase();
@@ -75,7 +75,6 @@ export function ExchangeRates() {
             Save exchange rates
           </Submit>
           {removed.length > 0 && <span className="muted">Removed on save: {removed.join(', ')}.</span>}
-          {!editor && <span className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</span>}
         </div>
       </Form>
     </section>

@@ -2,11 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { api, ApiError } from '../../api';
-import { Field, Form, FormError, Submit } from '../../components/Form';
-import { canEdit, roleTooLow, useWorkspace } from '../../session';
+import { Field, Form, FormError, Submit, type ReadOnlyReason } from '../../components/Form';
+import { useWorkspace } from '../../session';
 
 /** How long raw events are kept, and whether the tracking tag waits for the visitor's consent. */
-export function PersonalData() {
+/** `readOnly`: the Settings page's reason, for a role that may only read them. */
+export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) {
   const { base, data } = useWorkspace();
   const queries = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -27,14 +28,13 @@ export function PersonalData() {
   });
   const ws = data?.workspace;
   if (ws === undefined) return null;
-  const editor = canEdit(data?.role);
   return (
     <section aria-labelledby="personal-data">
       <h2 id="personal-data">Personal data</h2>
       <Form
         label="Retention"
         errors={errors}
-        readOnly={!editor}
+        readOnly={readOnly}
         onSubmit={(form) => {
           const days = String(form.get('eventRetentionDays') ?? '').trim();
           retention.mutate(/^\d+$/.test(days) ? Number(days) : days);
@@ -51,10 +51,7 @@ export function PersonalData() {
         </div>
         <FormError error={retention.error instanceof ApiError && Object.keys(retention.error.fieldErrors()).length === 0 ? retention.error : null} />
         <div className="actions">
-          <Submit pending={retention.isPending}>
-            Save retention
-          </Submit>
-          {!editor && <span className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</span>}
+          <Submit pending={retention.isPending}>Save retention</Submit>
         </div>
       </Form>
       <h3>Consent</h3>
@@ -62,10 +59,11 @@ export function PersonalData() {
         When consent is required, the tracking tag stores and sends nothing until your consent banner calls <code>signalbox.consent.grant()</code> (pages pick a change up within 5 minutes). Events your servers send are
         not held back: send them only with consent.
       </p>
-      <Switch className="switch" isSelected={ws.consentRequired} isDisabled={!editor || consent.isPending} onChange={(value) => consent.mutate(value)}>
-        <div className="indicator" aria-hidden="true" /> Require consent before the tag tracks: {ws.consentRequired ? 'on' : 'off'}
-      </Switch>
-      {!editor && <p className="muted">{roleTooLow(data?.role, 'editor', 'change settings')}</p>}
+      <div className="actions">
+        <Switch className="switch" isSelected={ws.consentRequired} isDisabled={readOnly !== null || consent.isPending} aria-describedby={readOnly?.id} onChange={(value) => consent.mutate(value)}>
+          <div className="indicator" aria-hidden="true" /> Require consent before the tag tracks: {ws.consentRequired ? 'on' : 'off'}
+        </Switch>
+      </div>
       <FormError error={consent.error} />
     </section>
   );

@@ -6,7 +6,7 @@ import { CopyButton, ErrorNote, Loading } from '../../components/bits';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { Field, Form, FormError, Submit } from '../../components/Form';
 import { dateTime } from '../../format';
-import { roleTooLow } from '../../session';
+import { whyNot } from '../../session';
 import { MappingEditor, mappingBody, type Mapping } from './MappingEditor';
 import './webhook-sources.css';
 
@@ -27,7 +27,9 @@ type WithSecret = Source & { signingSecret?: string; notice: string };
 const SHOPIFY_TOPICS = 'orders/create, orders/paid, checkouts/create, carts/update, refunds/create, customers/create and customers/update';
 
 /** Sources > Shopify and webhooks (issue 29): shops and platforms that post signed JSON instead of calling the API. */
-export function WebhookSourcesSection({ base, editor, role }: { base: string; editor: boolean; role: string | undefined }) {
+export function WebhookSourcesSection({ base, role }: { base: string; role: string | undefined }) {
+  const cannot = whyNot(role, 'editor', 'add sources or change them');
+  const editor = cannot === null;
   const queries = useQueryClient();
   const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<{ sources: Source[] }>(`${base}/sources`) });
   const [shown, setShown] = useState<WithSecret | null>(null);
@@ -44,7 +46,7 @@ export function WebhookSourcesSection({ base, editor, role }: { base: string; ed
       {sources.data?.sources.length === 0 && <p className="empty">No source yet.</p>}
       <ul className="cards">
         {sources.data?.sources.map((source) => (
-          <SourceCard key={source.id} base={base} source={source} editor={editor} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
+          <SourceCard key={source.id} base={base} source={source} cannot={cannot} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
         ))}
       </ul>
       {shown && <SecretNotice source={shown} />}
@@ -59,7 +61,7 @@ export function WebhookSourcesSection({ base, editor, role }: { base: string; ed
           }}
         />
       ) : (
-        <p className="muted">{roleTooLow(role, 'editor', 'add sources or change them')}</p>
+        <p className="muted">{cannot}</p>
       )}
     </section>
   );
@@ -78,7 +80,7 @@ function SecretNotice({ source }: { source: WithSecret }) {
   );
 }
 
-function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { base: string; source: Source; editor: boolean; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
+function SourceCard({ base, source, cannot, onSecret, onDelete, onSaved }: { base: string; source: Source; cannot: string | null; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
   const rotate = useMutation({
@@ -115,7 +117,7 @@ function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { bas
           In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for the events of each topic: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
         </p>
       )}
-      {editor && (
+      {cannot === null && (
         <>
           <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
             <div className="row">
@@ -135,10 +137,10 @@ function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { bas
           </div>
         </>
       )}
-      {source.type === 'webhook' && (editing || !editor) && <SavedMapping
+      {source.type === 'webhook' && (editing || cannot !== null) && <SavedMapping
           base={base}
           source={source}
-          editor={editor}
+          cannot={cannot}
           onSaved={() => {
             setEditing(false);
             onSaved();
@@ -148,7 +150,7 @@ function SourceCard({ base, source, editor, onSecret, onDelete, onSaved }: { bas
   );
 }
 
-function SavedMapping({ base, source, editor, onSaved }: { base: string; source: Source; editor: boolean; onSaved: () => void }) {
+function SavedMapping({ base, source, cannot, onSaved }: { base: string; source: Source; cannot: string | null; onSaved: () => void }) {
   const [mapping, setMapping] = useState<Mapping>(source.mapping ?? {});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -161,9 +163,9 @@ function SavedMapping({ base, source, editor, onSaved }: { base: string; source:
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
   return (
-    <Form label={`Mapping of ${source.name}`} errors={errors} readOnly={!editor} onSubmit={() => save.mutate()}>
-      <MappingEditor base={base} sourceId={source.id} mapping={mapping} onChange={setMapping} errors={errors} readOnly={!editor} />
-      {editor && <Submit pending={save.isPending}>Save the mapping</Submit>}
+    <Form label={`Mapping of ${source.name}`} errors={errors} readOnly={cannot} onSubmit={() => save.mutate()}>
+      <MappingEditor base={base} sourceId={source.id} mapping={mapping} onChange={setMapping} errors={errors} readOnly={cannot !== null} />
+      {cannot === null && <Submit pending={save.isPending}>Save the mapping</Submit>}
     </Form>
   );
 }

@@ -1,0 +1,35 @@
+import type { RefusalReason } from '../http/ingest-refusal';
+import { refusalWords } from './refusal-words';
+
+const REASONS: RefusalReason[] = ['missing_key', 'malformed_authorization', 'unknown_key', 'origin_not_allowed', 'browser_key_without_origin', 'app_key_from_page', 'secret_key_from_page', 'secret_key_in_url', 'workspace_mismatch'];
+const refused = (reason: string | null, more: Partial<Parameters<typeof refusalWords>[0]> = {}) =>
+  refusalWords({ status: 403, error: 'forbidden', reason, origin: 'https://evil.example', message: 'the ingest API’s own message', issues: null, ...more });
+/** Prose with what is between backticks (literals to copy) taken out. */
+const prose = (text: string) => text.replace(/`[^`]*`/g, '');
+
+describe('a refused request in words', () => {
+  it('points the origin refusal at the allowed origins on Sources, naming the origin, with no setting name or command', () => {
+    expect(refused('origin_not_allowed')).toEqual({
+      title: 'Refused: https://evil.example is not an allowed origin',
+      explanation: 'A page on https://evil.example sent events with a browser key, and browser keys are accepted only from the sites listed as allowed origins.',
+      fix: 'If it is your site, add https://evil.example to the allowed origins.',
+      link: { page: 'sources#allowed-origins', label: 'Sources: allowed origins' },
+    });
+  });
+
+  it.each(REASONS)('says %s in words: no code, header or status outside backticks', (reason) => {
+    const words = refused(reason);
+    for (const text of [words.title, words.explanation, words.fix]) {
+      expect(prose(text)).not.toMatch(/\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*\b|X-Workspace-Id|signalbox settings|\b40[0-9]\b/);
+    }
+    expect(words.title).toMatch(/^Refused: /);
+  });
+
+  it('counts the invalid fields of a refused body, and keeps the message of what it does not know', () => {
+    expect(refused(null, { status: 400, error: 'invalid_request', issues: ['batch[0].event is required for track messages', 'batch[1].type is invalid'] }).title).toBe('Refused: 2 fields are invalid');
+    expect(refused(null, { status: 400, error: 'invalid_request', issues: ['batch[0].event is required for track messages'] }).title).toBe('Refused: a field is invalid');
+    expect(refused(null, { status: 415, error: 'unsupported_media_type', message: 'Content-Type text/plain is not supported: send application/json' }).explanation).toBe(
+      'Content-Type text/plain is not supported: send application/json',
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { IngestRefusal } from '../../db/repositories/ingest-refusals';
+import type { RefusalReason } from '../http/ingest-refusal';
+
+/**
+ * A refused request as the event debugger says it: what happened and what to do, in words, the page where it is
+ * done when it is a setting (`page`, e.g. `sources#allowed-origins`). Literals to copy are in backticks.
+ */
+export interface RefusalWords {
+  title: string;
+  explanation: string;
+  fix: string;
+  link: { page: string; label: string } | null;
+}
+
+const KEYS_PAGE = { page: 'sources#keys', label: 'Sources: API keys' };
+
+type Facts = Pick<IngestRefusal, 'status' | 'error' | 'reason' | 'origin' | 'message' | 'issues'>;
+
+const BY_REASON: Record<RefusalReason, (facts: Facts) => RefusalWords> = {
+  origin_not_allowed: ({ origin }) => ({
+    title: `Refused: ${origin ?? 'a page'} is not an allowed origin`,
+    explanation: `A page on ${origin ?? 'a site'} sent events with a browser key, and browser keys are accepted only from the sites listed as allowed origins.`,
+    fix: `If it is your site, add ${origin ?? 'it'} to the allowed origins.`,
+    link: { page: 'sources#allowed-origins', label: 'Sources: allowed origins' },
+  }),
+  browser_key_without_origin: () => ({
+    title: 'Refused: a browser key used outside a web page',
+    explanation: 'A browser key came from something that is not a web page (a server or an app), where anyone could have copied it from.',
+    fix: 'Servers send events with a secret key, mobile apps with an app key.',
+    link: KEYS_PAGE,
+  }),
+  app_key_from_page: ({ origin }) => ({
+    title: 'Refused: an app key used on a web page',
+    explanation: `An app key, meant for mobile apps, came from a web page${origin ? ` on ${origin}` : ''}.`,
+    fix: 'Web pages send events with a browser key, which the tracking tag holds.',
+    link: KEYS_PAGE,
+  }),
+  secret_key_from_page: ({ origin }) => ({
+    title: 'Refused: a secret key used on a web page',
+    explanation: `A secret key came from a web page${origin ? ` on ${origin}` : ''}: anyone who opens the page can read it there.`,
+    fix: 'Use a browser key in web pages, and revoke this secret key if it was published.',
+    link: KEYS_PAGE,
+  }),
+  secret_key_in_url: () => ({
+    title: 'Refused: a secret key sent in the address',
+    explanation: 'A secret key was sent in the request’s address, where access logs keep it.',
+    fix: 'Send it in the `Authorization` header (`Bearer <key>`), and revoke this key if the logs may be read by others.',
+    link: KEYS_PAGE,
+  }),
+  workspace_mismatch: () => ({
+    title: 'Refused: the request named another workspace',
+    explanation: 'The request said it was for another workspace than the one its API key belongs to.',
+    fix: 'Send it with the key of the workspace it names, or without naming a workspace.',
+    link: null,
+  }),
+  unknown_key: () => ({
+    title: 'Refused: the API key is revoked or unknown',
+    explanation: 'The request’s API key has been revoked, or is not one of this workspace’s keys.',
+    fix: 'Use one of the workspace’s current keys.',
+    link: KEYS_PAGE,
+  }),
+  missing_key: () => ({
+    title: 'Refused: no API key',
+    explanation: 'The request named this workspace but carried no API key.',
+    fix: 'Send one of the workspace’s keys with each request.',
+    link: KEYS_PAGE,
+  }),
+  malformed_authorization: () => ({
+    title: 'Refused: the API key could not be read',
+    explanation: 'The request’s `Authorization` header is not in a form Signalbox reads.',
+    fix: 'Send `Authorization: Bearer <key>`, or Basic authentication with the key as the user name and no password.',
+    link: KEYS_PAGE,
+  }),
+};
+
+function invalidFields({ issues, message }: Facts): RefusalWords {
+  const count = issues?.length ?? 0;
+  return {
+    title: count > 1 ? `Refused: ${count} fields are invalid` : 'Refused: a field is invalid',
+    explanation: count === 0 ? message : 'Nothing of the request was stored. What was wrong, field by field, is below.',
+    fix: 'Fix the event in the code that sends it; the client library checks the same rules before sending.',
+    link: null,
+  };
+}
+
+/** The words for one refused request, from its reason when ingest gave one, else from its HTTP answer. */
+export function refusalWords(facts: Facts): RefusalWords {
+  const byReason = facts.reason === null ? undefined : BY_REASON[facts.reason as RefusalReason];
+  if (byReason !== undefined) return byReason(facts);
+  if (facts.status === 400) return invalidFields(facts);
+  if (facts.status === 413) return { title: 'Refused: the request is too large', explanation: facts.message, fix: 'Send fewer events per request.', link: null };
+  return { title: 'Refused', explanation: facts.message, fix: 'The explanation says what the request lacked.', link: null };
+}
