@@ -27,8 +27,10 @@ beforeAll(async () => {
   sink = await startTestMailSink();
   webhook = await startWebhookReceiver();
   pipeline = await TestPipeline.start({ smtpUrl: sink.url, publicUrl: CONSOLE_URL });
-  app = buildTestApp(pipeline.database.db, { repos: pipeline.repos, sendTestAlert: createTestAlertSender(pipeline.client, pipeline.taskQueue) }).app;
-  unserved = buildTestApp(pipeline.database.db, { repos: pipeline.repos, sendTestAlert: createTestAlertSender(pipeline.client, `${pipeline.taskQueue}-nobody`, 2) }).app;
+  // The webhook receiver is on this machine: saving it needs internal addresses allowed, as the dev stack does.
+  const alertWebhooks = { internalAddresses: 'allow' } as const;
+  app = buildTestApp(pipeline.database.db, { repos: pipeline.repos, alertWebhooks, sendTestAlert: createTestAlertSender(pipeline.client, pipeline.taskQueue) }).app;
+  unserved = buildTestApp(pipeline.database.db, { repos: pipeline.repos, alertWebhooks, sendTestAlert: createTestAlertSender(pipeline.client, `${pipeline.taskQueue}-nobody`, 2) }).app;
   fernShop = await createWorkspace(app, 'Fern shop');
   await personIn(app, fernShop, 'owner@fern.example', 'owner');
   editor = await personIn(app, fernShop, 'editor@fern.example', 'editor');
