@@ -99,10 +99,11 @@ afterAll(() =>
 
 describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering', () => {
   it('loses and fails no delivery, and leaves Alerts working with the new key alone', async () => {
-    // Stored under the old key by services that had only it: TikTok tokens and alert webhook URLs.
+    // Stored under the old key by services that had only it: TikTok tokens and alert webhook URLs (at a public address
+    // written as one, as this machine resolves no public name and a refused internal address is not the subject here).
     const shops = [await createPurchaseShop(pipeline.repos, 'Rotation shop A'), await createPurchaseShop(pipeline.repos, 'Rotation shop B')];
     for (const [index, { workspaceId }] of shops.entries()) {
-      await pipeline.repos.alertSettings.put(workspaceId, { ...DEFAULT_ALERT_SETTINGS, webhookUrl: `https://hooks.slack.example/services/rotation-${index}` });
+      await pipeline.repos.alertSettings.put(workspaceId, { ...DEFAULT_ALERT_SETTINGS, webhookUrl: `https://203.0.113.7/services/rotation-${index}` });
     }
     const owner = 'owner@rotation.example';
     const [shopA] = shops as [(typeof shops)[number]];
@@ -136,6 +137,7 @@ describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering
     expect(rotation.stdout.split('\n')).toEqual([
       'tiktok_connections.access_token_ciphertext: 2 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
       'alert_settings.webhook_url_ciphertext: 2 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
+      'webhook_sources.signing_secret_ciphertext: 0 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
       'Every sealed value opens with SECRET_KEY now: remove SECRET_KEY_PREVIOUS from the services, restarting them one at a time.',
       '',
     ]);
@@ -151,14 +153,14 @@ describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering
     const page = await alertsPage(shopA.workspaceId, owner);
     const shown = await page.get();
     expect(shown.status).toBe(200);
-    expect(((await shown.json()) as { settings: { webhook: string } }).settings.webhook).toBe('https://hooks.slack.example/…on-0');
-    const saved = await page.put({ ...DEFAULT_ALERT_SETTINGS, silenceMinutes: 60, webhookUrl: 'https://hooks.slack.example/services/rotated' });
+    expect(((await shown.json()) as { settings: { webhook: string } }).settings.webhook).toBe('https://203.0.113.7/…on-0');
+    const saved = await page.put({ ...DEFAULT_ALERT_SETTINGS, silenceMinutes: 60, webhookUrl: 'https://203.0.113.7/services/rotated' });
     expect(saved.status).toBe(200);
     const evaluated = await pipeline.client.workflow.execute('alertsWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `rotation-alerts-${Date.now()}` });
     expect(evaluated).toMatchObject({ workspaces: 2, failedWorkspaces: 0 });
 
     const underNewKeyAlone = createRepositories(pipeline.database.db, createSecretBox(NEW_KEY));
     for (const { workspaceId } of shops) expect((await underNewKeyAlone.tiktokConnections.withToken(workspaceId))?.accessToken).toBeDefined();
-    expect((await underNewKeyAlone.alertSettings.get(shopA.workspaceId)).webhookUrl).toBe('https://hooks.slack.example/services/rotated');
+    expect((await underNewKeyAlone.alertSettings.get(shopA.workspaceId)).webhookUrl).toBe('https://203.0.113.7/services/rotated');
   });
 });
