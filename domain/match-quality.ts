@@ -6,7 +6,7 @@ import type { MatchKey } from './match-keys';
  * to its points, earned in proportion to the share of conversions that carried it. The points follow how TikTok ranks
  * customer information (hashed email and phone and the click ID identify a person; external_id and `_ttp` a
  * returning user or browser; IP address and user agent only help as a pair; name and address add little) and add up
- * to 10. README "Match keys" lists them.
+ * to 10. docs/console.md "Match quality (estimate)" lists them.
  */
 export const MATCH_KEY_POINTS: readonly { key: MatchKey; points: number }[] = [
   { key: 'email', points: 2.5 },

@@ -103,7 +103,7 @@ describe("a Segment-instrumented shop following the README's quick start", () =>
   });
 });
 
-describe('a rule that sends each Order Completed as several TikTok events (README: one event, several TikTok events)', () => {
+describe('a rule that sends each Order Completed as several TikTok events (docs/sending-events.md: one event, several TikTok events)', () => {
   /** The workspace's conversions, in their rule's order, once none is pending any more. */
   async function settledConversions(workspaceId: string, count: number): Promise<ConversionRow[]> {
     const rows = (await pipeline.database.db('conversions').where({ workspace_id: workspaceId }).orderBy('rule_event_index')) as ConversionRow[];

@@ -59,7 +59,7 @@ beforeAll(async () => {
   await ingest.listen({ port: ingestPort.port, host: '127.0.0.1' });
   storefront = await startFakeStorefront({ head: () => `<script async src="${ingestUrl}/js/v1/signalbox.js" data-key="${browserKey}"></script>` });
 
-  // The README's Shopify section, step by step.
+  // docs/shopify-and-webhooks.md's Shopify section, step by step.
   workspaceId = /^ID: +(ws_\S+)$/m.exec(await signalbox('workspaces', 'create', 'Fern shop'))?.[1] as string;
   await signalbox('rules', 'put', workspaceId, 'Order Completed');
   await signalbox('tiktok', 'set', workspaceId, '--token', FAKE_TIKTOK_ACCESS_TOKEN, '--pixel', FAKE_TIKTOK_PIXEL_CODE);

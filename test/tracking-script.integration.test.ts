@@ -54,7 +54,7 @@ let backend: Signalbox;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-browser-'));
 const starts: Promise<unknown>[] = [];
 
-/** One kind of page of the shop: the tag in its head (the one-tag install the README shows) and its body. */
+/** One kind of page of the shop: the tag in its head (the one-tag install web/README.md shows) and its body. */
 interface SitePage {
   tag: string;
   body: string;

@@ -29,11 +29,11 @@ const steps = proxyLocalActivities<Activities>({
 });
 
 /**
- * Every conversion of one workspace, or of one partition of them, group after group (README "A conversion, step by
- * step"): claim what waits (up to 1,000; while busy, letting the group fill for at most the batching window), resolve
- * identity, check the window and build the events for all of them at once, then deliver them in as few TikTok
- * requests as allowed. With nothing to claim it sleeps without a timer until woken, or until a backoff or another
- * claim's lease ends. It ends only when the workspace no longer has its partition.
+ * Every conversion of one workspace, or of one partition of them, group after group (docs/how-it-works.md "A
+ * conversion, step by step"): claim what waits (up to 1,000; while busy, letting the group fill for at most the
+ * batching window), resolve identity, check the window and build the events for all of them at once, then deliver
+ * them in as few TikTok requests as allowed. With nothing to claim it sleeps without a timer until woken, or until a
+ * backoff or another claim's lease ends. It ends only when the workspace no longer has its partition.
  */
 export async function conversionPipelineWorkflow(input: ConversionPipelineInput): Promise<void> {
   const { workspaceId, partition } = input;

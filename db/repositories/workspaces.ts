@@ -23,7 +23,7 @@ export interface WorkspaceSettings {
    * every other match key held for the person) for TikTok to match; false (default) skips it, as spec §6.4 says.
    */
   matchWithoutClick: boolean;
-  /** Group workflows the conversions are split among (README "Scaling one workspace"); 1 by default. */
+  /** Group workflows the conversions are split among (docs/how-it-works.md "Scaling one workspace"); 1 by default. */
   pipelinePartitions: number;
 }
 
