@@ -88,11 +88,14 @@ export const EVENT_FIGURES_SQL = `
   WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ?
   GROUP BY tiktok_event`;
 
-/** Bindings: workspace, from, to. Each of the period's conversions probes the partial index of repeats. */
+/**
+ * Bindings: workspace, from, to. Each of the period's conversions probes the partial index of repeats
+ * (`events_duplicate_of`) on its own: a join would let PostgreSQL hash every repeat of every workspace instead.
+ */
 export const REPEATS_SQL = `
-  SELECT c.tiktok_event, count(DISTINCT c.id)::int AS repeated, count(*)::int AS repeats
-  FROM conversions c JOIN events repeat ON repeat.duplicate_of_conversion_id = c.id
-  WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ?
+  SELECT c.tiktok_event, count(*)::int AS repeated, sum(r.repeats)::int AS repeats
+  FROM conversions c CROSS JOIN LATERAL (SELECT count(*) AS repeats FROM events e WHERE e.duplicate_of_conversion_id = c.id) r
+  WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ? AND r.repeats > 0
   GROUP BY c.tiktok_event`;
 
 /** Bindings: workspace, from, to. The refused ones per event and code, each group with its latest conversion. */
