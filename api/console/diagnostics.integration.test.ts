@@ -19,7 +19,11 @@ const ingest = (batch: object[]) => app.inject({ method: 'POST', url: '/v1/batch
 const purchase = (n: number, properties: object = {}) => ({ type: 'track', messageId: `p-${n}`, event: 'purchase', userId: `u-${n}`, properties: { order_id: `A-${n}`, total: 10 * n, currency: 'EUR', ...properties } });
 /** The request as the pipeline builds it, with the properties given. */
 const payload = (properties: object) => ({ event_source: 'web', event_source_id: 'PIXEL', data: [{ event: 'CompletePayment', event_time: 1, properties }] });
-const conversionOf = (eventId: string) => testDb.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first();
+async function conversionOf(eventId: string): Promise<{ id: string; event_time: Date }> {
+  const row = await testDb.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).first('id', 'event_time');
+  if (row === undefined) throw new Error(`no conversion ${eventId}`);
+  return row;
+}
 
 async function outcome(eventId: string, changes: Record<string, unknown>): Promise<void> {
   await testDb.db('conversions').where({ workspace_id: workspaceId, event_id: eventId }).update({ completed_at: testDb.db.fn.now(), ...changes });
