@@ -19,7 +19,8 @@ export function DiagnosticsPage() {
       <h1>Diagnostics</h1>
       <p className="hint">
         For each TikTok event, what became of the conversions whose event happened in the period: what Signalbox stored and what TikTok answered. Each figure opens the
-        conversions it counts.
+        conversions it counts. On events that carry an amount (CompletePayment, Purchase, PlaceAnOrder, InitiateCheckout, AddPaymentInfo, AddToCart) TikTok recommends a
+        value, a currency and the contents (or content IDs): its value optimisation and shopping ads read them.
       </p>
       <PeriodPicker timeZone={timeZone} />
       {diagnostics.isPending && <Loading what="diagnostics" />}
