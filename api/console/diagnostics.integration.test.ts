@@ -77,6 +77,8 @@ describe('diagnostics per TikTok event', () => {
       delivered: 2,
       deliveredInTestMode: 0,
       pending: 0,
+      skipped: 0,
+      failed: 3,
       refused: 3,
       built: 5,
       missing: { value: 0, currency: 1, contents: 2 },

@@ -14,7 +14,7 @@ export interface EventDiagnosticsView extends EventDiagnostics {
 }
 
 const NOTHING: Omit<EventDiagnostics, 'tiktokEvent'> = {
-  received: 0, delivered: 0, deliveredInTestMode: 0, pending: 0, refused: 0, built: 0, missing: null, missingAny: 0, repeated: 0, repeats: 0, deliveredWithoutClick: 0,
+  received: 0, delivered: 0, deliveredInTestMode: 0, pending: 0, skipped: 0, failed: 0, refused: 0, built: 0, missing: null, missingAny: 0, repeated: 0, repeats: 0, deliveredWithoutClick: 0,
 };
 
 /**

@@ -11,7 +11,10 @@ export interface EventDiagnostics {
   deliveredInTestMode: number;
   /** Not finished yet. */
   pending: number;
-  /** Sent, and refused by TikTok (`tiktok_rejected`). */
+  /** Not sent (e.g. no click inside the window), or sent and refused, or failed before TikTok answered. */
+  skipped: number;
+  failed: number;
+  /** Of those failed, sent and refused by TikTok (`tiktok_rejected`). */
   refused: number;
   /** Conversions whose request to TikTok was built: what the missing parameters are counted of. */
   built: number;
@@ -79,6 +82,8 @@ export const EVENT_FIGURES_SQL = `
     count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
     count(*) FILTER (WHERE status = 'delivered' AND test_mode)::int AS delivered_in_test_mode,
     count(*) FILTER (WHERE status = 'pending')::int AS pending,
+    count(*) FILTER (WHERE status = 'skipped')::int AS skipped,
+    count(*) FILTER (WHERE status = 'failed')::int AS failed,
     count(*) FILTER (WHERE status = 'failed' AND reason = 'tiktok_rejected')::int AS refused,
     count(*) FILTER (WHERE request_payload IS NOT NULL)::int AS built,
     ${RECOMMENDED_PARAMETERS.map((p) => `count(*) FILTER (WHERE ${missingParameterSql(p, 'c')})::int AS missing_${p}`).join(',\n    ')},
@@ -112,6 +117,8 @@ interface FigureRow {
   delivered: number;
   delivered_in_test_mode: number;
   pending: number;
+  skipped: number;
+  failed: number;
   refused: number;
   built: number;
   missing_value: number;
@@ -143,6 +150,8 @@ export function createDiagnosticsRepository(db: Knex) {
           delivered: row.delivered,
           deliveredInTestMode: row.delivered_in_test_mode,
           pending: row.pending,
+          skipped: row.skipped,
+          failed: row.failed,
           refused: row.refused,
           built: row.built,
           missing: recommended ? { value: row.missing_value, currency: row.missing_currency, contents: row.missing_contents } : null,

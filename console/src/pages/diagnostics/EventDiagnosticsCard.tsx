@@ -11,6 +11,8 @@ export interface EventDiagnostics {
   delivered: number;
   deliveredInTestMode: number;
   pending: number;
+  skipped: number;
+  failed: number;
   refused: number;
   built: number;
   missing: Record<Parameter, number> | null;
@@ -45,15 +47,23 @@ export function EventDiagnosticsCard({ event, ws, period }: { event: EventDiagno
         <dt>Received</dt>
         <dd>
           {counted(event.received, plural(event.received, 'conversion', 'conversions'), {})} <span className="muted">made from your events by its rules</span>
-          {event.pending > 0 && <> · {counted(event.pending, `${number(event.pending)} still being sent`, { status: 'pending' })}</>}
         </dd>
         <dt>Delivered</dt>
         <dd>
           {counted(event.delivered, number(event.delivered), { status: 'delivered' })}
           {event.deliveredInTestMode > 0 && <span className="muted"> ({number(event.deliveredInTestMode)} in test mode, seen only in TikTok’s Test Events)</span>}
         </dd>
+        <dt>Not delivered</dt>
+        <dd>
+          {counted(event.failed, `${number(event.failed)} failed`, { status: 'failed' })} · {counted(event.skipped, `${number(event.skipped)} skipped`, { status: 'skipped' })}
+          {event.pending > 0 && <> · {counted(event.pending, `${number(event.pending)} still being sent`, { status: 'pending' })}</>}
+          {event.failed + event.skipped > 0 && <span className="muted"> (each conversion’s page says why)</span>}
+        </dd>
         <dt>Refused by TikTok</dt>
-        <dd>{counted(event.refused, number(event.refused), refused)}</dd>
+        <dd>
+          {counted(event.refused, number(event.refused), refused)}
+          {event.refused > 0 && <span className="muted"> of the failed: TikTok answered with an error</span>}
+        </dd>
         <dt>Missing recommended parameters</dt>
         <dd>
           {event.missing === null ? (
