@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PeriodChoice } from '../../components/Period';
 import { number, percent } from '../../format';
@@ -40,9 +40,11 @@ export function EventDiagnosticsCard({ event, ws, period }: { event: EventDiagno
     return <Link to={`/w/${ws}/conversions?${query.toString()}`}>{text}</Link>;
   };
   const refused = { status: 'failed', reason: 'tiktok_rejected' };
+  // A custom event's name may hold spaces, which an ID list cannot.
+  const headingId = useId();
   return (
-    <section className="card diagnostic" aria-labelledby={`event-${event.tiktokEvent}`}>
-      <h2 id={`event-${event.tiktokEvent}`}>{event.tiktokEvent}</h2>
+    <section className="card diagnostic" aria-labelledby={headingId}>
+      <h2 id={headingId}>{event.tiktokEvent}</h2>
       <dl className="figures">
         <dt>Received</dt>
         <dd>
