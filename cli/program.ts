@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAlertCommands } from './commands/alerts';
 import { registerConversionCommands } from './commands/conversions';
+import { registerDiagnosticsCommands } from './commands/diagnostics';
 import { registerErasureCommands } from './commands/erasures';
 import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo): Command {
   registerUserCommands(program, io);
   registerEventCommands(program, io);
   registerMatchKeyCommands(program, io);
+  registerDiagnosticsCommands(program, io);
   registerErasureCommands(program, io);
   registerAlertCommands(program, io);
   registerHealthCommand(program, io);

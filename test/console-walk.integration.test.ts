@@ -144,6 +144,7 @@ const PAGES: [name: string, path: () => string, drawn: (page: Page) => Promise<u
   ['conversion-warning', () => `conversions/${conversions.warning}`, (p) => p.getByRole('heading', { name: 'Warnings' }).waitFor()],
   ['conversion-failed', () => `conversions/${conversions.failed}`, (p) => p.getByRole('heading', { name: 'Why: Refused by TikTok' }).waitFor()],
   ['debugger', () => 'debugger', (p) => p.locator('.stream-item.refused').nth(1).waitFor()],
+  ['diagnostics', () => 'diagnostics?period=7d', (p) => p.getByRole('heading', { name: 'Why TikTok refused them' }).waitFor()],
   ['people', () => 'people?email=fern%40lover.example', (p) => p.getByRole('heading', { name: 'Ad clicks' }).waitFor()],
   ['ads', () => 'ads?period=7d', (p) => p.locator('.ads-table tbody tr').first().waitFor()],
   ['alerts', () => 'alerts', (p) => p.getByText('Deliveries to TikTok are failing').waitFor()],

@@ -14,6 +14,7 @@ import { adminMemberRoutes } from './members';
 import { conversionRoutes } from './conversions';
 import type { WorkflowLink } from '../http/conversion-view';
 import { conversionRuleRoutes } from './conversion-rules';
+import { diagnosticsRoutes } from './diagnostics';
 import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
 import { matchKeyRoutes } from './match-keys';
@@ -62,6 +63,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(diagnosticsRoutes, { prefix: '/diagnostics', repos });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });
       await workspace.register(webhookSourceRoutes, { prefix: '/sources', sources: repos.webhookSources, service: settings.webhookSources, links });

@@ -5,6 +5,7 @@ import type { TextMatch } from '../../db/repositories/conversion-text-match';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
 import { hashEmail } from '../../domain/hashing';
+import { RECOMMENDED_PARAMETERS, type RecommendedParameter } from '../../domain/recommended-parameters';
 import { badRequest } from '../http/http-error';
 import { queryText } from './fields';
 import { periodFields, resolvePeriod } from './period';
@@ -15,6 +16,10 @@ export const conversionFilterFields = {
   reason: queryText(100).optional(),
   tiktokEvent: queryText(100).optional(),
   q: queryText(300).optional(),
+  tiktokCode: z.coerce.number({ error: 'must be TikTok’s numeric code, such as 40002' }).int('must be TikTok’s numeric code, such as 40002').optional(),
+  missing: z.enum(RECOMMENDED_PARAMETERS, { error: `must be one of ${RECOMMENDED_PARAMETERS.join(', ')}` }).optional(),
+  repeated: z.enum(['true'], { error: 'must be true, or not given' }).optional(),
+  withoutClick: z.enum(['true'], { error: 'must be true, or not given' }).optional(),
   from: periodFields.from.optional(),
   to: periodFields.to.optional(),
   timeZone: periodFields.timeZone,
@@ -26,6 +31,14 @@ export interface ConversionFilter {
   status?: 'pending' | 'delivered' | 'skipped' | 'failed';
   reason?: string;
   tiktokEvent?: string;
+  /** The code TikTok refused them with. */
+  tiktokCode?: number;
+  /** Sent without this recommended parameter. */
+  missing?: RecommendedParameter;
+  /** Repeated by later events with the same order ID or event ID. */
+  repeated?: boolean;
+  /** Delivered without a click. */
+  withoutClick?: boolean;
   eventFrom?: Date;
   eventTo?: Date;
   text?: TextMatch;
@@ -36,7 +49,18 @@ export async function conversionFilter(db: Knex, repos: Repositories, workspace:
   if ((query.from === undefined) !== (query.to === undefined)) throw badRequest('from and to go together', ['from and to go together']);
   const period = query.from !== undefined && query.to !== undefined ? await resolvePeriod(db, { from: query.from, to: query.to, timeZone: query.timeZone }) : undefined;
   const text = query.q === undefined || query.q === '' ? undefined : await textMatch(repos, workspace.id, query.q);
-  return { status: query.status, reason: query.reason || undefined, tiktokEvent: query.tiktokEvent || undefined, eventFrom: period?.from, eventTo: period?.to, text };
+  return {
+    status: query.status,
+    reason: query.reason || undefined,
+    tiktokEvent: query.tiktokEvent || undefined,
+    tiktokCode: query.tiktokCode,
+    missing: query.missing,
+    repeated: query.repeated === 'true' || undefined,
+    withoutClick: query.withoutClick === 'true' || undefined,
+    eventFrom: period?.from,
+    eventTo: period?.to,
+    text,
+  };
 }
 
 async function textMatch(repos: Repositories, workspaceId: string, text: string): Promise<TextMatch> {

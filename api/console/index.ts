@@ -18,6 +18,7 @@ import { alertRoutes } from './routes/alerts';
 import { passwordResetRoutes } from './routes/password-reset';
 import { conversionRoutes } from './routes/conversions';
 import { debuggerRoutes } from './routes/debugger';
+import { diagnosticsRoutes } from './routes/diagnostics';
 import { memberRoutes } from './routes/members';
 import { overviewRoutes } from './routes/overview';
 import { peopleRoutes } from './routes/people';
@@ -77,6 +78,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });
       await workspace.register(debuggerRoutes, { repos, signIn });
+      await workspace.register(diagnosticsRoutes, { db, repos });
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
       await workspace.register(memberRoutes, { members, links });

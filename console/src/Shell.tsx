@@ -14,6 +14,7 @@ const PAGES = [
   ['test', 'Test mode'],
   ['conversions', 'Conversions'],
   ['debugger', 'Event debugger'],
+  ['diagnostics', 'Diagnostics'],
   ['people', 'People'],
   ['ads', 'Ad performance'],
   ['alerts', 'Alerts'],

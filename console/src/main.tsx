@@ -49,6 +49,7 @@ const router = createBrowserRouter(
         { path: 'conversions', ...page(() => import('./pages/Conversions'), 'ConversionsPage') },
         { path: 'conversions/:id', ...page(() => import('./pages/Conversion'), 'ConversionPage') },
         { path: 'debugger', ...page(() => import('./pages/Debugger'), 'DebuggerPage') },
+        { path: 'diagnostics', ...page(() => import('./pages/Diagnostics'), 'DiagnosticsPage') },
         { path: 'people', ...page(() => import('./pages/People'), 'PeoplePage') },
         { path: 'ads', ...page(() => import('./pages/Ads'), 'AdsPage') },
         { path: 'alerts', ...page(() => import('./pages/Alerts'), 'AlertsPage') },

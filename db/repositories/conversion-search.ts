@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus } from '../types';
 import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
 import { messagePositionColumns, type MessagePosition } from './conversions';
+import { whereDiagnostic, type DiagnosticFilter } from './diagnostics';
 
-export interface ConversionSearch {
+export interface ConversionSearch extends DiagnosticFilter {
   status?: ConversionStatus;
   reason?: string;
   tiktokEvent?: string;
@@ -31,6 +32,7 @@ export function createConversionSearchRepository(db: Knex) {
       if (q.to) builder.where('c.event_time', '<', q.to);
       if (q.before) builder.whereRaw('(c.event_time, c.id) < (?, ?)', [q.before.eventTime, q.before.id]);
       if (q.text !== undefined) builder.whereIn('c.id', conversionIdsMatching(executor, workspaceId, q.text));
+      whereDiagnostic(builder, 'c', q);
       return builder.orderBy([{ column: 'c.event_time', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(q.limit).select('c.*', ...messagePositionColumns(executor, 'c'));
     },
 

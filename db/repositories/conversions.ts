@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus, ConversionWarning } from '../types';
 import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
+import { whereDiagnostic, type DiagnosticFilter } from './diagnostics';
 
 export interface NewConversion {
   eventRowId: string;
@@ -67,7 +68,7 @@ export type RequeueSelection =
   | { refusedToken: { codes: readonly number[] } };
 
 /** Finished conversions by what they are; without a status, failed and skipped ones alike. */
-export interface RequeueFilter {
+export interface RequeueFilter extends DiagnosticFilter {
   status?: 'failed' | 'skipped';
   reason?: string;
   tiktokEvent?: string;
@@ -87,6 +88,7 @@ export interface RequeueFilter {
 /** The IDs of a workspace's finished conversions a filter selects. */
 function filteredIds(executor: Knex, workspaceId: string, filter: RequeueFilter): Knex.QueryBuilder {
   const ids = executor('conversions').select('id').where({ workspace_id: workspaceId });
+  whereDiagnostic(ids, 'conversions', filter);
   if (filter.status !== undefined) void ids.where({ status: filter.status });
   else void ids.whereIn('status', ['failed', 'skipped']);
   if (filter.reason !== undefined) void ids.where({ reason: filter.reason });

@@ -27,6 +27,7 @@ import { createConversionCountRepository } from './conversion-counts';
 import { createConversionFigureRepository } from './conversion-figures';
 import { createConversionSearchRepository } from './conversion-search';
 import { createDeliveredDailyRepository } from './delivered-daily';
+import { createDiagnosticsRepository } from './diagnostics';
 import { createEventCountRepository } from './event-counts';
 import { createEventStreamRepository } from './event-stream';
 import { createIngestRefusalRepository } from './ingest-refusals';
@@ -65,6 +66,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     conversionCounts: createConversionCountRepository(db),
     conversionFigures: createConversionFigureRepository(db),
     deliveredDaily: createDeliveredDailyRepository(db),
+    diagnostics: createDiagnosticsRepository(db),
     conversionSearch: createConversionSearchRepository(db),
     people: createPeopleRepository(db),
     erasures: createErasureRepository(db),

@@ -10,9 +10,10 @@ import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
 import type { ConversionSummary } from '../types';
+import { LINKED_FILTERS, LinkedFilters } from './conversions/LinkedFilters';
 import { SendAgainByFilter } from './conversions/SendAgainByFilter';
 
-const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to'] as const;
+const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to', ...LINKED_FILTERS] as const;
 
 /** The reason, TikTok's code, and whether it went without a click, in a few words. */
 function reasonText(c: ConversionSummary, label: (reason: string | null) => string): string {
@@ -110,6 +111,7 @@ export function ConversionsPage() {
         <button type="submit" className="button primary">
           Apply
         </button>
+        <LinkedFilters />
       </form>
       <SendAgainByFilter filter={filter} onSent={() => setSentAt(Date.now())} />
       {page.isPending && <Loading what="conversions" />}

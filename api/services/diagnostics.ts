@@ -1,0 +1,40 @@
+import type { Repositories } from '../../db/repositories';
+import type { EventDiagnostics, RefusalGroup } from '../../db/repositories/diagnostics';
+import { recommendsParameters } from '../../domain/recommended-parameters';
+import { tiktokRefusalWords } from '../http/tiktok-refusal-words';
+
+/** The refusal reasons shown per TikTok event, most frequent first. */
+export const TOP_REFUSALS = 3;
+
+export interface EventDiagnosticsView extends EventDiagnostics {
+  /** deliveredWithoutClick / delivered, to 4 decimals; null when nothing was delivered. */
+  withoutClickShare: number | null;
+  /** TikTok's refusals by code, the most frequent first, each in words with its latest conversion as an example. */
+  topRefusals: (Omit<RefusalGroup, 'tiktokEvent'> & { words: string })[];
+}
+
+const NOTHING: Omit<EventDiagnostics, 'tiktokEvent'> = {
+  received: 0, delivered: 0, deliveredInTestMode: 0, pending: 0, skipped: 0, failed: 0, refused: 0, built: 0, missing: null, missingAny: 0, repeated: 0, repeats: 0, deliveredWithoutClick: 0,
+};
+
+/**
+ * Per TikTok event, the diagnostics of the conversions whose event happened in [from, to): every event the rules
+ * send (with nothing, when none came) and every event conversions were made for; the busiest first.
+ */
+export async function workspaceDiagnostics(repos: Pick<Repositories, 'diagnostics' | 'conversionRules'>, workspaceId: string, period: { from: Date; to: Date }): Promise<EventDiagnosticsView[]> {
+  const [found, rules] = await Promise.all([repos.diagnostics.diagnose(workspaceId, period), repos.conversionRules.list(workspaceId)]);
+  const byEvent = new Map(found.events.map((event) => [event.tiktokEvent, event]));
+  for (const name of rules.flatMap((rule) => [rule.tiktokEvent, ...rule.alsoSendAs])) {
+    if (!byEvent.has(name)) byEvent.set(name, { tiktokEvent: name, ...NOTHING, missing: recommendsParameters(name) ? { value: 0, currency: 0, contents: 0 } : null });
+  }
+  return [...byEvent.values()]
+    .sort((a, b) => b.received - a.received || a.tiktokEvent.localeCompare(b.tiktokEvent))
+    .map((event) => ({
+      ...event,
+      withoutClickShare: event.delivered === 0 ? null : Math.round((event.deliveredWithoutClick / event.delivered) * 10_000) / 10_000,
+      topRefusals: found.refusals
+        .filter((group) => group.tiktokEvent === event.tiktokEvent)
+        .slice(0, TOP_REFUSALS)
+        .map(({ tiktokEvent: _event, ...group }) => ({ ...group, words: tiktokRefusalWords(group.tiktokCode) })),
+    }));
+}
