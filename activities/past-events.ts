@@ -21,11 +21,11 @@ export interface PastEventBatchReport {
  * left it; and a conversion already recorded (same TikTok event and event_id) is not recorded again.
  */
 export async function sendPastEventsBatch(deps: ActivityDeps, { runId, batchSize }: PastEventBatchInput): Promise<PastEventBatchReport> {
-  const { pastEvents, conversionRules, ingestWrites } = deps.repos;
+  const { pastEvents, ingestWrites } = deps.repos;
   const report = await ingestWrites.transaction(async (trx, connection) => {
-    const run = await pastEvents.lockRun(connection, runId);
-    if (run === undefined || run.status !== 'running') return { done: true, scanned: 0, created: [] };
-    const rule = await conversionRules.find(run.workspaceId, run.sourceEvent);
+    const locked = await pastEvents.lockRun(connection, runId);
+    if (locked === undefined || locked.run.status !== 'running') return { done: true, scanned: 0, created: [] };
+    const { run, rule } = locked;
     if (rule === undefined) {
       await pastEvents.advanceRun(connection, runId, { scanned: 0, created: 0, last: null, status: 'rule_removed' });
       return { done: true, scanned: 0, created: [] };

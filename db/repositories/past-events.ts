@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import { conversionKey, conversionsFor, type MappingRule, type StoredEvent } from '../../domain/rule-conversions';
 import type { TrackedMessage } from '../../domain/message';
-import type { PastEventRunRow, PastEventRunStatus } from '../types';
+import type { ConversionRuleRow, PastEventRunRow, PastEventRunStatus } from '../types';
+import { toRule, type ConversionRule } from './conversion-rules';
 
 /** Which stored events a run maps: the rule's track events received in [since, until), with an event time since `since`. */
 export interface PastEventWindow {
@@ -12,9 +13,12 @@ export interface PastEventWindow {
   until: Date;
 }
 
-/** The last event a run has done, in the order of the `events_received` index. */
+/**
+ * The last event a run has done, in the order of the `events_received` index; its time as PostgreSQL's text, which keeps
+ * the microseconds a Date would drop (the next page would start at the same events again).
+ */
 export interface PastEventCursor {
-  receivedAt: Date;
+  receivedAt: string;
   eventId: string;
 }
 
@@ -50,7 +54,10 @@ export interface PastEventPreview {
 
 type Queryable = Pick<Client, 'query'>;
 
-function toRun(row: PastEventRunRow): PastEventRun {
+/** A run's row, with its cursor's time as text (`cursor_at`). */
+type RunRow = PastEventRunRow & { cursor_at: string | null };
+
+function toRun(row: RunRow): PastEventRun {
   return {
     id: String(row.id),
     workspaceId: row.workspace_id,
@@ -63,7 +70,7 @@ function toRun(row: PastEventRunRow): PastEventRun {
     conversionsToSend: row.conversions_to_send,
     eventsScanned: row.events_scanned,
     conversionsCreated: row.conversions_created,
-    cursor: row.cursor_received_at === null || row.cursor_event_id === null ? null : { receivedAt: new Date(row.cursor_received_at), eventId: String(row.cursor_event_id) },
+    cursor: row.cursor_at === null || row.cursor_event_id === null ? null : { receivedAt: row.cursor_at, eventId: String(row.cursor_event_id) },
     status: row.status,
     startedAt: new Date(row.started_at),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
@@ -75,11 +82,11 @@ function toRun(row: PastEventRunRow): PastEventRun {
 const PAGE = {
   name: 'past-events-page',
   text: `
-    SELECT id::text, message, occurred_at, received_at FROM events
-    WHERE workspace_id = $1 AND received_at >= $3 AND received_at < $4 AND type = 'track' AND event_name = $2
-      AND occurred_at >= $3 AND stripped_at IS NULL
-      AND ($5::timestamptz IS NULL OR (received_at, id) > ($5::timestamptz, $6::bigint))
-    ORDER BY received_at, id
+    SELECT e.id::text AS row_id, e.message, e.occurred_at, e.received_at::text AS received_text FROM events e
+    WHERE e.workspace_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.type = 'track' AND e.event_name = $2
+      AND e.occurred_at >= $3 AND e.stripped_at IS NULL
+      AND (e.received_at, e.id) > ($5::timestamptz, $6::bigint)
+    ORDER BY e.received_at, e.id
     LIMIT $7`,
 };
 
@@ -91,7 +98,10 @@ const EXISTING = {
     JOIN conversions c ON c.workspace_id = $1 AND c.tiktok_event = k.tiktok_event AND c.event_id = k.event_id`,
 };
 
-const LOCK_RUN = { name: 'past-events-lock-run', text: 'SELECT * FROM past_event_runs WHERE id = $1 FOR UPDATE' };
+const LOCK_RUN = { name: 'past-events-lock-run', text: 'SELECT *, cursor_received_at::text AS cursor_at FROM past_event_runs WHERE id = $1 FOR UPDATE' };
+
+/** The rule as it is now, read after the lock (so after any batch that held it). */
+const RULE = { name: 'past-events-rule', text: 'SELECT * FROM conversion_rules WHERE workspace_id = $1 AND source_event = $2' };
 
 const ADVANCE_RUN = {
   name: 'past-events-advance-run',
@@ -107,14 +117,15 @@ const ADVANCE_RUN = {
  * stored: an app key's event without `context.app` maps as a web event.
  */
 async function readPage(q: Queryable, window: PastEventWindow, after: PastEventCursor | null, limit: number): Promise<PastEventPage> {
-  const { rows } = await q.query<{ id: string; message: TrackedMessage; occurred_at: Date; received_at: Date }>({
+  const { rows } = await q.query<{ row_id: string; message: TrackedMessage; occurred_at: Date; received_text: string }>({
     ...PAGE,
-    values: [window.workspaceId, window.sourceEvent, window.since, window.until, after?.receivedAt ?? null, after?.eventId ?? null, limit],
+    // No cursor yet: from before every event.
+    values: [window.workspaceId, window.sourceEvent, window.since, window.until, after?.receivedAt ?? '-infinity', after?.eventId ?? '0', limit],
   });
   const tail = rows.at(-1);
   return {
-    events: rows.map((r) => ({ message: r.message, occurredAt: new Date(r.occurred_at), rowId: r.id, fromAppKey: false })),
-    last: tail === undefined ? null : { receivedAt: new Date(tail.received_at), eventId: tail.id },
+    events: rows.map((r) => ({ message: r.message, occurredAt: new Date(r.occurred_at), rowId: r.row_id, fromAppKey: false })),
+    last: tail === undefined ? null : { receivedAt: tail.received_text, eventId: tail.row_id },
   };
 }
 
@@ -123,10 +134,12 @@ export function createPastEventRepository(db: Knex) {
   return {
     readPage,
 
-    /** Locks a run for the batch that moves it on, in that batch's transaction. */
-    async lockRun(q: Queryable, runId: string): Promise<PastEventRun | undefined> {
-      const { rows } = await q.query<PastEventRunRow>({ ...LOCK_RUN, values: [runId] });
-      return rows[0] && toRun(rows[0]);
+    /** Locks a run for the batch that moves it on, in that batch's transaction; with its rule, undefined when removed. */
+    async lockRun(q: Queryable, runId: string): Promise<{ run: PastEventRun; rule: ConversionRule | undefined } | undefined> {
+      const [row] = (await q.query<RunRow>({ ...LOCK_RUN, values: [runId] })).rows;
+      if (row === undefined) return undefined;
+      const [rule] = (await q.query<ConversionRuleRow>({ ...RULE, values: [row.workspace_id, row.source_event] })).rows;
+      return { run: toRun(row), rule: rule && toRule(rule) };
     },
 
     /** Counts a batch into its run and moves the run's cursor past it, in the transaction that recorded its conversions. */
@@ -179,12 +192,13 @@ export function createPastEventRepository(db: Knex) {
         .onConflict(db.raw("(workspace_id, source_event) WHERE status = 'running'"))
         .ignore()
         .returning('*');
-      return row && toRun(row);
+      // A new run has done nothing yet: no cursor.
+      return row && toRun({ ...row, cursor_at: null });
     },
 
     /** Each rule's latest run, by source event. */
     async latest(workspaceId: string, executor: Knex = db): Promise<Map<string, PastEventRun>> {
-      const rows = await executor('past_event_runs').distinctOn('source_event').where({ workspace_id: workspaceId }).orderBy([{ column: 'source_event' }, { column: 'id', order: 'desc' }]);
+      const rows: RunRow[] = await executor('past_event_runs').distinctOn('source_event').select('*', executor.raw('cursor_received_at::text AS cursor_at')).where({ workspace_id: workspaceId }).orderBy([{ column: 'source_event' }, { column: 'id', order: 'desc' }]);
       return new Map(rows.map((row) => [row.source_event, toRun(row)]));
     },
   };
