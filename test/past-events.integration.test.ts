@@ -3,6 +3,7 @@ import { sendPastEventsBatch } from '../activities/past-events';
 import type { PastEventRun } from '../db/repositories/past-events';
 import type { Workspace } from '../db/repositories/workspaces';
 import { createPastEventsStarter } from '../temporal/past-events';
+import { runAgainst } from './helpers/cli';
 import { closeAll } from './helpers/close-all';
 import { adminCall } from './helpers/console-client';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
@@ -97,6 +98,22 @@ describe('send the past events when a rule is added', () => {
     expect((await send(1.5)).json().message).toBe('days must be a whole number of days');
     const noRule = await adminCall(app, 'POST', `${rulePath(shop, 'lead')}/backfill`, { days: 1 });
     expect([noRule.statusCode, noRule.json().message]).toEqual([404, 'no conversion rule for event lead: add the rule, then send its past events']);
+  });
+
+  it('previews and sends from the command line, a refusal naming --days', async () => {
+    const shop = await pipeline.workspace({ settings: { attributionWindowDays: 7 } });
+    await pipeline.ingest(shop, [{ ...track('purchase', { userId: 'cli-buyer' }, { order_id: 'order-cli-1', total: 12 }), timestamp: daysAgo(1).toISOString() }]);
+    await pipeline.repos.conversionRules.put(shop.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: 'USD' });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const preview = await runAgainst(url, ['rules', 'send-past', shop.id, 'purchase', '--days', '2', '--preview']);
+    expect([preview.code, preview.stdout]).toEqual([0, '1 stored event of purchase from the past 2 days would be sent as 1 conversion. Run again without --preview to send them.']);
+    const refused = await runAgainst(url, ['rules', 'send-past', shop.id, 'purchase', '--days', '8']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--days must be at most 7, not 8: the workspace's attribution window is 7 days");
+    const sent = await runAgainst(url, ['rules', 'send-past', shop.id, 'purchase', '--days', '2']);
+    expect([sent.code, sent.stdout]).toEqual([0, "Sending the past 2 days of purchase to TikTok on a worker: 1 stored event as 1 conversion. The console's Rules page shows how far it got."]);
+    expect(await finished(shop, 'purchase')).toMatchObject({ status: 'done', conversionsCreated: 1 });
+    expect((await conversionsOf(shop)).map((c) => c.event_id)).toEqual(['order-cli-1']);
   });
 
   it('makes no doubles when batches of one run race or are retried after their commit', async () => {
