@@ -3,6 +3,7 @@ import type { createActivities } from './index';
 
 export type { WakeReport } from './deps';
 export type { RetentionOptions, RetentionReport } from './retention';
+export type { PastEventBatchInput, PastEventBatchReport } from './past-events';
 export type { SweepOptions } from './sweep';
 export type { ConsoleRollupReport } from './console-rollup';
 export type { AlertsReport, TestAlertInput, TestAlertOutcome } from './alerts';

@@ -12,6 +12,8 @@ import { createPublicLinks } from './http/public-links';
 import { createAlertSettingsService } from './services/alerts/alert-settings';
 import { createTestAlertService } from './services/alerts/test-alert';
 import type { TestAlertSender } from '../temporal/test-alerts';
+import type { PastEventsStarter } from '../temporal/past-events';
+import { createPastEventService } from './services/past-events';
 import type { Mailer } from '../notify/mailer';
 import type { WebhookTargetRule } from '../notify/webhook-target';
 import { registerErrorHandling } from './error-handler';
@@ -69,6 +71,8 @@ export interface AppDeps {
   alertWebhooks?: WebhookTargetRule;
   /** "Send a test alert": runs on a worker, where alerts are sent (temporal/test-alerts.ts). */
   sendTestAlert: TestAlertSender;
+  /** "Send past events": starts a run's workflow on a worker (temporal/past-events.ts). */
+  startPastEvents: PastEventsStarter;
   /** Link to a conversion's workflow (and run) in the Temporal UI, shown by the conversion detail. */
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8), with bursts of 1,000 more. */
@@ -93,6 +97,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const members = createMemberService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts });
   const links = createPublicLinks(deps.publicUrl);
   const testAlerts = createTestAlertService({ repos: deps.repos, send: deps.sendTestAlert });
+  const pastEvents = createPastEventService({ db: deps.db, repos: deps.repos, start: deps.startPastEvents });
   const refusals = createRefusalLog({ repos: deps.repos, log: app.log });
   app.addHook('onClose', async () => refusals.drain());
   const keyUse = createKeyUseLog({ apiKeys: deps.repos.apiKeys, log: app.log });
@@ -133,7 +138,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     activity: sourceActivity,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, workflowLink: deps.workflowLink });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, pastEvents, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,
@@ -146,6 +151,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     erasures: deps.erasures,
     alerts: createAlertSettingsService({ db: deps.db, repos: deps.repos, webhookTargets: deps.alertWebhooks ?? { internalAddresses: 'refuse' } }),
     testAlerts,
+    pastEvents,
     passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
     links,
     workflowLink: deps.workflowLink,

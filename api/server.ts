@@ -23,6 +23,7 @@ import { createTikTokServices } from './services/tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
 import { createMailer } from '../notify/mailer';
 import { createTestAlertSender } from '../temporal/test-alerts';
+import { createPastEventsStarter } from '../temporal/past-events';
 
 export interface IngestServerOptions {
   /** Where the log goes; default: stdout. */
@@ -98,6 +99,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       publicUrl: env.PUBLIC_URL,
       tiktok,
       sendTestAlert: createTestAlertSender(client, env.TEMPORAL_TASK_QUEUE),
+      startPastEvents: createPastEventsStarter(client, env.TEMPORAL_TASK_QUEUE),
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }),
       alertWebhooks: { internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES },

@@ -442,6 +442,28 @@ export interface ErasureRequestRow {
   erased: Record<string, number>;
 }
 
+export type PastEventRunStatus = 'running' | 'done' | 'rule_removed';
+
+/** A run of "send past events": a rule's stored events of the last `days` made conversions, batch after batch. */
+export interface PastEventRunRow {
+  id: string;
+  workspace_id: string;
+  source_event: string;
+  days: number;
+  since: Date;
+  until: Date;
+  requested_by: string;
+  events_to_send: number;
+  conversions_to_send: number;
+  events_scanned: number;
+  conversions_created: number;
+  cursor_received_at: Date | null;
+  cursor_event_id: string | null;
+  status: PastEventRunStatus;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
 declare module 'knex/types/tables' {
   interface Tables {
     workspaces: WorkspaceRow;
@@ -472,5 +494,6 @@ declare module 'knex/types/tables' {
     conversion_pipelines: ConversionPipelineRow;
     conversion_pipeline_partitions: ConversionPipelinePartitionRow;
     erasure_requests: ErasureRequestRow;
+    past_event_runs: PastEventRunRow;
   }
 }

@@ -24,6 +24,8 @@ export interface DeliveryRetryPolicy {
 }
 
 const DAY_MS = 86_400_000;
+/** TikTok's event-time horizon, in days: see `horizonMs`. */
+export const TIKTOK_EVENT_HORIZON_DAYS = 28;
 /** Waits are spread by up to a fifth either way, so that workspaces failing together do not retry together. */
 const JITTER = 0.2;
 
@@ -33,7 +35,7 @@ export const DEFAULT_DELIVERY_RETRY: DeliveryRetryPolicy = {
   // 20 s ± 20%: three probes a minute during an outage, and back within 24 s of TikTok answering (issue 19's
   // target is 60 s, which leaves room for a probe that times out, 10 s, and the group being claimed again).
   maximumMs: { transient: 20_000, throttled: 5 * 60_000 },
-  horizonMs: 28 * DAY_MS,
+  horizonMs: TIKTOK_EVENT_HORIZON_DAYS * DAY_MS,
 };
 
 export interface BackoffState {

@@ -8,6 +8,7 @@ import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
 import type { TikTokServices } from '../services/tiktok-services';
 import type { TestAlertService } from '../services/alerts/test-alert';
+import type { PastEventService } from '../services/past-events';
 import { alertRoutes } from './alerts';
 import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
@@ -39,11 +40,12 @@ export interface AdminRoutesOptions {
   conversionRetry: ConversionRetryService;
   erasures: ErasureService;
   testAlerts: TestAlertService;
+  pastEvents: PastEventService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, testAlerts, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, testAlerts, pastEvents, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -53,7 +55,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       loadWorkspaceFromPath(workspace, repos.workspaces);
       await workspace.register(workspaceSettingsRoutes, { workspaceSettings: settings.workspaceSettings });
       await workspace.register(apiKeyRoutes, { prefix: '/api-keys', apiKeys: repos.apiKeys, keys: settings.apiKeys });
-      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules, eventListing: repos.eventListing });
+      await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules, eventListing: repos.eventListing, pastEvents });
       await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections });
       await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });

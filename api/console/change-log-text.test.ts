@@ -26,6 +26,13 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of the advertiser 7000000000000000001');
   });
 
+  it('says how far back and how many past events a rule sent, with the event name to copy', () => {
+    const sent = entry('rule.send_past', 'add_to_cart', null, { days: 7, events: 12, conversions: 24 });
+    expect(changeSummary(sent)).toBe('Sent the past 7 days of `add_to_cart` to TikTok: 12 stored events as 24 conversions');
+    expect(changeSummary(entry('rule.send_past', 'lead', null, { days: 1, events: 1, conversions: 1 }))).toBe('Sent the past 1 day of `lead` to TikTok: 1 stored event as 1 conversion');
+    expect(fieldChanges(sent).map((c) => c.field)).toEqual(['Days back', 'Past events to send', 'Conversions to make']);
+  });
+
   it('names the TikTok advertiser and pixel by the names TikTok gave them, the logged one first, else the connection’s', () => {
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', null, { pixelCode: 'CIDGJS3C77U7QBTMVDP0', pixelName: 'Fern web pixel' }))).toBe('Chose the pixel “Fern web pixel”');
     expect(changeSummary(entry('tiktok.advertiser', 'tiktok', null, { advertiserId: '7001', advertiserName: 'Fern Ads' }))).toBe('Chose the TikTok advertiser “Fern Ads”');

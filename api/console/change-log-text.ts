@@ -92,6 +92,9 @@ const FIELD_LABELS: Record<string, string> = {
   secret: 'Signing secret',
   sent: 'Sent',
   notSent: 'Not sent',
+  days: 'Days back',
+  events: 'Past events to send',
+  conversions: 'Conversions to make',
 };
 
 const SOURCE_TYPES: Record<string, string> = { shopify: 'Shopify source', webhook: 'webhook source' };
@@ -164,6 +167,13 @@ function testAlertClause(after: Fields): string {
   return `sent a test alert ${sent}${notSent ? `; it could not be sent ${notSent}` : ''}`;
 }
 
+const counted = (n: unknown, one: string, many: string) => `${String(n)} ${n === 1 ? one : many}`;
+
+function sendPastClause(target: string | null, after: Fields): string {
+  const what = `${counted(after?.events, 'stored event', 'stored events')} as ${counted(after?.conversions, 'conversion', 'conversions')}`;
+  return `sent the past ${days(after?.days)} of ${literal(target)} to TikTok: ${what}`;
+}
+
 /** What an erasure removed, one and many, in the order a person reads them. */
 const ERASED: Record<string, [string, string]> = {
   eventsDeleted: ['event deleted', 'events deleted'],
@@ -209,6 +219,7 @@ export function changeSummary({ action, target, before, after }: LoggedChange, n
     'source.secret': () => `gave the source ${quoted(after?.name)} a new signing secret (${String(after?.secret)})`,
     'source.delete': () => `deleted the ${SOURCE_TYPES[String(before?.type)] ?? 'source'} ${quoted(before?.name)}`,
     'alerts.test': () => testAlertClause(after),
+    'rule.send_past': () => sendPastClause(target, after),
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after, names) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);

@@ -9,6 +9,7 @@ import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
 import type { AlertSettingsService } from '../services/alerts/alert-settings';
 import type { TestAlertService } from '../services/alerts/test-alert';
+import type { PastEventService } from '../services/past-events';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { PublicLinks } from '../http/public-links';
 import type { TikTokServices } from '../services/tiktok-services';
@@ -44,6 +45,7 @@ export interface ConsoleApiOptions {
   erasures: ErasureService;
   alerts: AlertSettingsService;
   testAlerts: TestAlertService;
+  pastEvents: PastEventService;
   passwordResets: PasswordResetService;
   links: PublicLinks;
   workflowLink?: WorkflowLink;
@@ -54,7 +56,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, passwordResets, links, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, pastEvents, passwordResets, links, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -74,7 +76,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(setupRoutes, { repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys, links });
       await workspace.register(webhookSourceConsoleRoutes, { sources: repos.webhookSources, service: settings.webhookSources, links });
-      await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion });
+      await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion, pastEvents });
       await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
       await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });
       await workspace.register(debuggerRoutes, { repos, signIn });

@@ -1,16 +1,12 @@
 import type { Repositories } from '../../db/repositories';
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
-import type { CreatedConversion, NewConversion } from '../../db/repositories/conversions';
-import { isStoredBefore, type IngestTransaction, type NewEvent, type Profiles, type RepeatedConversion } from '../../db/repositories/ingest-writes';
+import type { CreatedConversion } from '../../db/repositories/conversions';
+import { isStoredBefore, type NewEvent, type Profiles } from '../../db/repositories/ingest-writes';
 import type { Workspace } from '../../db/repositories/workspaces';
-import { conversionValue } from '../../domain/conversion-value';
-import { deriveEventId } from '../../domain/event-id';
-import { isPurchase } from '../../domain/event-mapping';
 import { sha256Hex } from '../../domain/hashing';
-import { isAppMessage, type TrackedMessage } from '../../domain/message';
+import type { TrackedMessage } from '../../domain/message';
 import { observe } from '../../domain/observation';
-import { ruleEvents } from '../../domain/rule-events';
-import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
+import { conversionKey, conversionsFor } from '../../domain/rule-conversions';
 import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
 import { createKnownLinks, type KnownLinks } from './known-links';
@@ -106,54 +102,6 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
   return [...received.values()];
 }
 
-/** A conversion is unique per workspace, TikTok event and event_id. */
-const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
-
-/**
- * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events); an event
- * whose conversion (TikTok event and event_id) came earlier in the batch repeats it instead.
- */
-function conversionsFor(workspace: Workspace, stored: readonly (Received & { rowId: string })[], rules: ReadonlyMap<string, ConversionRule>) {
-  const conversions = new Map<string, NewConversion>();
-  const repeats: RepeatedConversion[] = [];
-  for (const { message, occurredAt: at, rowId, fromAppKey } of stored) {
-    const rule = message.type === 'track' && message.event !== undefined ? rules.get(message.event) : undefined;
-    if (rule === undefined) continue;
-    const { value, currency, warning } = conversionValue(rule, message.properties);
-    for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
-      const key = conversionKey({ tiktokEvent, eventId });
-      if (conversions.has(key)) {
-        repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
-        continue;
-      }
-      conversions.set(key, {
-        eventRowId: rowId,
-        messageId: message.messageId,
-        sourceEvent: rule.sourceEvent,
-        tiktokEvent,
-        eventId,
-        ruleEventIndex: index,
-        eventTime: at,
-        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
-        value: value ?? null,
-        currency: currency ?? null,
-        workflowId: conversionPipelineWorkflowId(workspace.id),
-        warnings: warning === undefined ? [] : [warning],
-      });
-    }
-  }
-  return { candidates: [...conversions.values()], repeats };
-}
-
-/** Candidates not created were already there (a resent order_id / event_id): their events repeat them. */
-async function insertConversions(workspace: Workspace, { candidates, repeats }: { candidates: NewConversion[]; repeats: RepeatedConversion[] }, trx: IngestTransaction) {
-  const created = await trx.insertConversions(workspace.id, candidates);
-  const createdKeys = new Set(created.map(conversionKey));
-  const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
-  const repeated = await trx.markDuplicates(workspace.id, [...alreadyThere, ...repeats]);
-  return { created, repeated };
-}
-
 /** The visitor sightings and the identity links (those not committed lately) of these messages. */
 function profilesOf(workspace: Workspace, received: readonly Received[], knownLinks: KnownLinks): Profiles {
   const observations = received.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
@@ -220,8 +168,8 @@ export function createBatchStore(repos: Repositories, knownLinks: KnownLinks = c
       profiles = profilesOf(workspace, inserted, knownLinks);
       await trx.recordProfiles(workspace.id, profiles);
       const stored = inserted.map((r) => ({ ...r, rowId: rowIds.get(r.message.messageId) as string }));
-      const candidates = conversionsFor(workspace, stored, rules);
-      const { created, repeated } = await insertConversions(workspace, candidates, trx);
+      const candidates = conversionsFor(workspace.id, stored, rules);
+      const { created, repeated } = await trx.recordConversions(workspace.id, candidates);
       const messageOf = new Map(candidates.candidates.map((c) => [conversionKey(c), c.messageId]));
       const messageOfRow = new Map(stored.map((r) => [r.rowId, r.message.messageId]));
       return {

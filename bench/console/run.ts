@@ -89,6 +89,7 @@ async function main(): Promise<void> {
       erasures: createErasureService({ db, repos, secretKey: SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: undefined, from: 'bench@signalbox.example' }),
       sendTestAlert: async () => [],
+      startPastEvents: async () => undefined,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

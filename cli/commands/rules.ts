@@ -59,6 +59,33 @@ function suggestionsText({ since, suggestions }: RuleSuggestionsView, workspaceI
   return `Event names received since ${since} that no rule maps:\n\n${table}\n\nTo send one: signalbox rules put ${workspaceId} ${JSON.stringify(first?.event)}`;
 }
 
+interface PastEventsPreview {
+  event: string;
+  days: number;
+  events: number;
+  conversions: number;
+}
+
+interface PastEventsRun {
+  event: string;
+  days: number;
+  eventsToSend: number;
+  conversionsToSend: number;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const pastDays = (days: number) => (days === 1 ? 'the past day' : `the past ${days} days`);
+
+export function pastEventsPreviewText(p: PastEventsPreview): string {
+  const what = `${plural(p.events, 'stored event', 'stored events')} of ${p.event} from ${pastDays(p.days)}`;
+  return `${what} would be sent as ${plural(p.conversions, 'conversion', 'conversions')}. Run again without --preview to send them.`;
+}
+
+export function pastEventsRunText(run: PastEventsRun): string {
+  const what = `${plural(run.eventsToSend, 'stored event', 'stored events')} as ${plural(run.conversionsToSend, 'conversion', 'conversions')}`;
+  return `Sending ${pastDays(run.days)} of ${run.event} to TikTok on a worker: ${what}. The console's Rules page shows how far it got.`;
+}
+
 export function registerRuleCommands(program: Command, io: CliIo): void {
   const rules = program.command('rules').description('conversion rules: which events are sent to TikTok, and their value');
 
@@ -94,6 +121,24 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string) => {
         print(await request<RuleSuggestionsView>('GET', `${rulesPath(workspaceId)}/suggestions`), (answer) => suggestionsText(answer, workspaceId));
       }),
+    );
+
+  rules
+    .command('send-past <workspaceId> <event>')
+    .description("make conversions of the event's stored events of the last days that its rule maps now, once each (at most the attribution window, 28 days, and the event retention)")
+    .requiredOption('--days <n>', 'how many days back')
+    .option('--preview', 'only count what would be sent')
+    .action(
+      act(
+        io,
+        async ({ request, print }, workspaceId: string, event: string, flags: { days: string; preview?: boolean }) => {
+          const path = `${rulesPath(workspaceId)}/${encodeURIComponent(event)}/backfill`;
+          const body = { days: numberOrText(flags.days), dryRun: flags.preview === true };
+          if (flags.preview === true) print(await request<PastEventsPreview>('POST', path, { body }), pastEventsPreviewText);
+          else print(await request<PastEventsRun>('POST', path, { body }), pastEventsRunText);
+        },
+        { days: '--days', dryRun: '--preview', event: '<event>' },
+      ),
     );
 
   rules

@@ -18,6 +18,7 @@ import { createEventRepository } from './events';
 import { createIngestWriteRepository } from './ingest-writes';
 import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
+import { createPastEventRepository } from './past-events';
 import { createProfileRepository } from './profiles';
 import { createRetentionRepository } from './retention';
 import { createTikTokConnectionRepository } from './tiktok-connections';
@@ -77,6 +78,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     alertFigures: createAlertFigureRepository(db),
     passwordResets: createPasswordResetRepository(db),
     webhookSources: createWebhookSourceRepository(db, secrets),
+    pastEvents: createPastEventRepository(db),
   };
 }
 

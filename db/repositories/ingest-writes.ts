@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import type { IdentityLink, VisitorSighting } from '../../domain/observation';
+import { conversionKey, type RepeatedConversion, type RuleConversions } from '../../domain/rule-conversions';
 import type { ConversionRuleRow, EventFields } from '../types';
 import { toRule, type ConversionRule } from './conversion-rules';
 import type { CreatedConversion, NewConversion } from './conversions';
@@ -22,13 +23,6 @@ export interface StoredGroup {
   rowIds: Map<string, string>;
   /** The conversion rules of the event names asked for. */
   rules: Map<string, ConversionRule>;
-}
-
-/** An event whose conversion (same TikTok event and event_id) already exists: it repeats that conversion. */
-export interface RepeatedConversion {
-  eventRowId: string;
-  tiktokEvent: string;
-  eventId: string;
 }
 
 /** jsonb_to_recordset's input: one JSON array of rows. */
@@ -215,7 +209,7 @@ export function isStoredBefore(error: unknown): boolean {
 
 /** What ingest writes, in one transaction on one connection. */
 function ingestTransaction(connection: Client) {
-  return {
+  const transaction = {
     /** Stores the events not stored yet, and reads the rules of `eventNames`. */
     async storeEvents(workspaceId: string, events: readonly NewEvent[], eventNames: readonly string[]): Promise<StoredGroup> {
       const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][] }>({ ...STORE_EVENTS, values: [workspaceId, eventNames, eventsDocument(events)] });
@@ -257,7 +251,20 @@ function ingestTransaction(connection: Client) {
       const { rows } = await connection.query<{ id: string }>({ ...MARK_DUPLICATES, values: [workspaceId, document] });
       return rows.map((row) => row.id);
     },
+
+    /**
+     * Records what a rule made of stored events (domain/rule-conversions.ts): the conversions not recorded yet; the
+     * candidates already there (a resent order_id / event_id) and the repeats mark their events as repeating them.
+     */
+    async recordConversions(workspaceId: string, { candidates, repeats }: RuleConversions): Promise<{ created: CreatedConversion[]; repeated: string[] }> {
+      const created = await transaction.insertConversions(workspaceId, candidates);
+      const createdKeys = new Set(created.map(conversionKey));
+      const alreadyThere = candidates.filter((c) => !createdKeys.has(conversionKey(c)));
+      const repeated = await transaction.markDuplicates(workspaceId, [...alreadyThere, ...repeats]);
+      return { created, repeated };
+    },
   };
+  return transaction;
 }
 
 export type IngestTransaction = ReturnType<typeof ingestTransaction>;
@@ -284,12 +291,12 @@ export function createIngestWriteRepository(db: Knex) {
       }
     },
 
-    /** Runs `work` in one transaction on one connection. */
-    async transaction<T>(work: (transaction: IngestTransaction) => Promise<T>): Promise<T> {
+    /** Runs `work` in one transaction on one connection; `connection` for statements of other repositories in it. */
+    async transaction<T>(work: (transaction: IngestTransaction, connection: Client) => Promise<T>): Promise<T> {
       const connection = (await db.client.acquireConnection()) as Client;
       try {
         await connection.query('BEGIN');
-        const result = await work(ingestTransaction(connection));
+        const result = await work(ingestTransaction(connection), connection);
         await connection.query('COMMIT');
         return result;
       } catch (error) {

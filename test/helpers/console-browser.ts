@@ -8,6 +8,7 @@ import type { ConversionRow } from '../../db/types';
 import { FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET } from '../../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../../devstack/ports';
 import { createTestAlertSender } from '../../temporal/test-alerts';
+import { createPastEventsStarter } from '../../temporal/past-events';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
 import { closeAll } from './close-all';
 import { TestPipeline, type TestPipelineOptions } from './pipeline';
@@ -111,6 +112,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
       publicUrl: ingestUrl,
       workflowLink: (id) => `http://127.0.0.1:8233/namespaces/default/workflows/${id}`,
       sendTestAlert: createTestAlertSender(pipeline.client, pipeline.taskQueue),
+      startPastEvents: createPastEventsStarter(pipeline.client, pipeline.taskQueue),
       ...options.app?.(pipeline),
     }));
     await ingest.listen({ port, host: '127.0.0.1' });

@@ -11,6 +11,7 @@ import type { CreatedConversion } from '../../db/repositories/conversions';
 import { createSecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createTestAlertSender } from '../../temporal/test-alerts';
+import { createPastEventsStarter } from '../../temporal/past-events';
 import { buildApp, type AppDeps } from '../../api/app';
 import { createConversionRetryService } from '../../api/services/conversion-retry';
 import { createErasureService } from '../../api/services/erasure';
@@ -129,6 +130,8 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       mailer: createMailer({ smtpUrl: undefined, from: 'Signalbox <signalbox@test.example>' }),
       // No worker polls this task queue: a test that sends a test alert passes its pipeline's sender.
       sendTestAlert: createTestAlertSender(temporal, `test-app-alerts-${randomBytes(6).toString('hex')}`),
+      // No worker polls this one either: a test that sends past events passes its pipeline's starter.
+      startPastEvents: createPastEventsStarter(temporal, `test-app-past-events-${randomBytes(6).toString('hex')}`),
       ...overrides,
     },
     server,

@@ -5,24 +5,29 @@ import { defaultTikTokEvent, TIKTOK_STANDARD_EVENTS } from '../../../domain/even
 import { notFound } from '../../http/http-error';
 import { eventParam, ruleBody, ruleFromBody, ruleView } from '../../http/rule-format';
 import type { ConversionRuleService } from '../../services/settings/conversion-rules';
+import type { PastEventService } from '../../services/past-events';
+import { pastEventRunView, pastEventsBody } from '../../http/past-events-format';
+import { pastEventLimit } from '../../../domain/past-events';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
 
 const WEEK_MS = 7 * 86_400_000;
 
 /** Conversion rules with what arrived for them lately, and the test conversion of test mode (spec §4.5 steps 3–4). */
-export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: ConversionRuleService; sendTestConversion: SendTestConversion }> = async (
+export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: ConversionRuleService; sendTestConversion: SendTestConversion; pastEvents: PastEventService }> = async (
   app,
-  { repos, rules, sendTestConversion },
+  { repos, rules, sendTestConversion, pastEvents },
 ) => {
   const editor = { preHandler: needs('editor') };
 
   app.get('/rules', async (request) => {
-    const workspaceId = currentWorkspace(request).id;
+    const workspace = currentWorkspace(request);
+    const workspaceId = workspace.id;
     const to = new Date();
-    const [list, counts] = await Promise.all([
+    const [list, counts, runs] = await Promise.all([
       repos.conversionRules.list(workspaceId),
       repos.eventCounts.perDay(workspaceId, { from: new Date(to.getTime() - WEEK_MS), to, timeZone: 'UTC' }),
+      pastEvents.latest(workspaceId),
     ]);
     const byName = new Map<string, { events: number; lastEventId: string }>();
     for (const count of counts.filter((c) => c.type === 'track')) {
@@ -34,7 +39,13 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
     return {
       rules: list.map((rule) => {
         const sample = samples.get(rule.sourceEvent);
-        return { ...ruleView(rule), eventsLast7Days: byName.get(rule.sourceEvent)?.events ?? 0, sample: sample ? { receivedAt: sample.received_at, message: sample.message } : null };
+        const run = runs.get(rule.sourceEvent);
+        return {
+          ...ruleView(rule),
+          eventsLast7Days: byName.get(rule.sourceEvent)?.events ?? 0,
+          sample: sample ? { receivedAt: sample.received_at, message: sample.message } : null,
+          pastEvents: run === undefined ? null : pastEventRunView(run),
+        };
       }),
       unmappedEvents: [...byName.entries()]
         .filter(([name]) => !mapped.has(name))
@@ -43,6 +54,8 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
         .map(([event, seen]) => ({ event, eventsLast7Days: seen.events, suggestedTiktokEvent: defaultTikTokEvent(event) })),
       /** What a rule's `alsoSendAs` may name. */
       tiktokStandardEvents: [...TIKTOK_STANDARD_EVENTS].sort(),
+      /** How many days back "Send past events" may reach, and what stops it there. */
+      pastEventLimit: pastEventLimit(workspace),
     };
   });
 
@@ -56,6 +69,15 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
     const { event } = parseOrReject(eventParam, request.params, 'path');
     if (!(await rules.remove(actorOf(request), currentWorkspace(request).id, event))) throw notFound(`no conversion rule for event ${event}`);
     return { event, deleted: true };
+  });
+
+  /** Send past events: `{ days, dryRun: true }` counts what would be sent; without dryRun a run starts. */
+  app.post('/rules/:event/send-past', editor, async (request, reply) => {
+    const { event } = parseOrReject(eventParam, request.params, 'path');
+    const { days, dryRun } = parseOrReject(pastEventsBody, request.body ?? {}, 'body');
+    const workspaceId = currentWorkspace(request).id;
+    if (dryRun === true) return pastEvents.preview(workspaceId, event, days);
+    return reply.code(202).send(pastEventRunView(await pastEvents.send(actorOf(request), workspaceId, event, days)));
   });
 
   app.post('/test-conversion', editor, async (request) => sendTestConversion(currentWorkspace(request).id));

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../components/ConfirmButton';
 import { Checkboxes, Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime, number } from '../format';
 import { useWorkspace, whyNot } from '../session';
+import { PastEventProgress, SendPastEvents, type PastEventLimit, type PastEventRun } from './rules/PastEvents';
 
 type Value = { source: 'order_total'; currency?: string } | { source: 'fixed'; amount: number; currency: string } | { source: 'none' };
 interface Rule {
@@ -17,11 +18,14 @@ interface Rule {
   value: Value;
   eventsLast7Days: number;
   sample: { receivedAt: string; message: unknown } | null;
+  /** The latest run of "send past events"; null when there was none. */
+  pastEvents: PastEventRun | null;
 }
 interface RulesAnswer {
   rules: Rule[];
   unmappedEvents: { event: string; eventsLast7Days: number; suggestedTiktokEvent: string }[];
   tiktokStandardEvents: string[];
+  pastEventLimit: PastEventLimit;
 }
 
 const STANDARD: [string, string][] = [
@@ -43,7 +47,12 @@ export function RulesPage() {
   const cannot = whyNot(workspace?.role, 'editor', 'add or change rules');
   const editor = cannot === null;
   const queries = useQueryClient();
-  const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<RulesAnswer>(`${base}/rules`) });
+  const rules = useQuery({
+    queryKey: ['rules', base],
+    queryFn: () => get<RulesAnswer>(`${base}/rules`),
+    // While past events are being sent, their progress moves every batch.
+    refetchInterval: (q) => (q.state.data?.rules.some((r) => r.pastEvents?.status === 'running') ? 1_500 : false),
+  });
   // `?event=wishlist` (the event debugger's "create a rule" link) opens the form for that event.
   const [params] = useSearchParams();
   const [draft, setDraft] = useState<{ event: string; tiktokEvent: string } | null>(() => {
@@ -95,6 +104,8 @@ export function RulesPage() {
                   <pre className="code">{JSON.stringify(rule.sample.message, null, 2)}</pre>
                 </details>
               )}
+              <PastEventProgress run={rule.pastEvents} />
+              {editor && rules.data && <SendPastEvents base={base} event={rule.event} limit={rules.data.pastEventLimit} running={rule.pastEvents?.status === 'running'} />}
             </div>
             {editor && (
               <div className="actions">

@@ -1,0 +1,88 @@
+import { conversionValue, type ValueRule, type ValueWarning } from './conversion-value';
+import { deriveEventId } from './event-id';
+import { isPurchase } from './event-mapping';
+import { isAppMessage, type TrackedMessage } from './message';
+import { ruleEvents } from './rule-events';
+import { conversionPipelineWorkflowId } from './workflow-id';
+
+/** A conversion rule as the mapping reads it. */
+export interface MappingRule extends ValueRule {
+  sourceEvent: string;
+  tiktokEvent: string;
+  alsoSendAs: readonly string[];
+}
+
+/** A stored event, as a rule maps it. */
+export interface StoredEvent {
+  message: TrackedMessage;
+  occurredAt: Date;
+  rowId: string;
+  /** Sent with an app key: a mobile-app event whatever its context says. */
+  fromAppKey: boolean;
+}
+
+/** A conversion a rule makes of a stored event, to record. */
+export interface RuleConversion {
+  eventRowId: string;
+  messageId: string;
+  sourceEvent: string;
+  tiktokEvent: string;
+  eventId: string;
+  ruleEventIndex: number;
+  eventTime: Date;
+  eventSource: 'web' | 'app';
+  value: number | null;
+  currency: string | null;
+  workflowId: string;
+  warnings: ValueWarning[];
+}
+
+/** An event whose conversion (same TikTok event and event_id) already exists: it repeats that conversion. */
+export interface RepeatedConversion {
+  eventRowId: string;
+  tiktokEvent: string;
+  eventId: string;
+}
+
+/** A conversion is unique per workspace, TikTok event and event_id. */
+export const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `${c.tiktokEvent}\u0000${c.eventId}`;
+
+/**
+ * A conversion for every TikTok event a rule sends a track event as (its own, and its additional events), each under
+ * the event_id derived from the message (so TikTok counts a repeat once); an event whose conversion (TikTok event and
+ * event_id) came earlier in `stored` repeats it instead. Ingest maps what it stores with it, and "send past events"
+ * what was stored before the rule.
+ */
+export function conversionsFor(workspaceId: string, stored: readonly StoredEvent[], rules: ReadonlyMap<string, MappingRule>) {
+  const conversions = new Map<string, RuleConversion>();
+  const repeats: RepeatedConversion[] = [];
+  for (const { message, occurredAt, rowId, fromAppKey } of stored) {
+    const rule = message.type === 'track' && message.event !== undefined ? rules.get(message.event) : undefined;
+    if (rule === undefined) continue;
+    const { value, currency, warning } = conversionValue(rule, message.properties);
+    for (const { tiktokEvent, eventId, index } of ruleEvents(rule, deriveEventId(message, isPurchase(rule.sourceEvent, rule.tiktokEvent)))) {
+      const key = conversionKey({ tiktokEvent, eventId });
+      if (conversions.has(key)) {
+        repeats.push({ eventRowId: rowId, tiktokEvent, eventId });
+        continue;
+      }
+      conversions.set(key, {
+        eventRowId: rowId,
+        messageId: message.messageId,
+        sourceEvent: rule.sourceEvent,
+        tiktokEvent,
+        eventId,
+        ruleEventIndex: index,
+        eventTime: occurredAt,
+        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        value: value ?? null,
+        currency: currency ?? null,
+        workflowId: conversionPipelineWorkflowId(workspaceId),
+        warnings: warning === undefined ? [] : [warning],
+      });
+    }
+  }
+  return { candidates: [...conversions.values()], repeats };
+}
+
+export type RuleConversions = ReturnType<typeof conversionsFor>;
