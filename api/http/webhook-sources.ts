@@ -80,8 +80,6 @@ export const previewBody = jsonBody({
   sample: z.string({ error: 'must be a string: the JSON body of one webhook, pasted' }).max(256 * 1024, 'must be at most 256 KB'),
 });
 
-export const sourceParams = z.object({ sourceId: z.string().min(1).max(100, 'must be at most 100 characters') });
-
 /** A source as listed, with the URL its platform posts to (from `PUBLIC_URL`, never from the request). */
 export function sourceView(source: WebhookSource, links: PublicLinks) {
   // Named field by field: a source the repository answered with its secret (created, given a new one) must not show it.
