@@ -6,7 +6,7 @@ import type { RouteContract } from '../contract/route';
 import { COMMITTED_OPENAPI } from '../devstack/write-openapi';
 import { trackingScriptFrom } from './ingest/tracking-script';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { buildTestApp, type TestApp } from '../test/helpers/test-app';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -36,8 +36,8 @@ function declared(method: RouteContract['method'], path: string, status: number)
   return schema;
 }
 
-/** The routes of the faces the contract describes so far; the settings and console APIs follow. */
-const described = (url: string) => !url.startsWith('/admin/') && !url.startsWith('/console/api/');
+/** The routes of the faces the contract describes so far; the console API follows. */
+const described = (url: string) => !url.startsWith('/console/api/');
 
 describe('the OpenAPI document', () => {
   it('served at /openapi.json is the committed docs/openapi.json (npm run openapi writes it)', async () => {
@@ -70,6 +70,25 @@ describe('the OpenAPI document', () => {
 });
 
 describe('real answers match the answer schemas the document declares', () => {
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+  it('a settings API workspace, created, changed and listed, and its API keys', async () => {
+    const created = await app.inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'Settings shop' } });
+    expect(created.statusCode).toBe(201);
+    const workspace = declared('POST', '/admin/workspaces', 201).parse(created.json()) as { id: string };
+    const changed = await app.inject({ method: 'PATCH', url: `/admin/workspaces/${workspace.id}/settings`, headers: admin, payload: { allowedOrigins: ['https://shop.example'], exchangeRates: { EUR: '1.08' } } });
+    expect(declared('PATCH', '/admin/workspaces/:workspaceId/settings', 200).parse(changed.json())).toMatchObject({ allowedOrigins: ['https://shop.example'] });
+    const listed = await app.inject({ method: 'GET', url: '/admin/workspaces', headers: admin });
+    declared('GET', '/admin/workspaces', 200).parse(listed.json());
+    const key = await app.inject({ method: 'POST', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin, payload: { name: 'site', kind: 'browser' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/api-keys', 201).parse(key.json())).toMatchObject({ kind: 'browser', key: expect.stringMatching(/^pk_/) });
+    const keys = await app.inject({ method: 'GET', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin });
+    declared('GET', '/admin/workspaces/:workspaceId/api-keys', 200).parse(keys.json());
+    const missing = await app.inject({ method: 'GET', url: '/admin/workspaces/ws_missing', headers: admin });
+    expect(missing.statusCode).toBe(404);
+    declared('GET', '/admin/workspaces/:workspaceId', 404).parse(missing.json());
+  });
+
   it('an ingest batch, stored and then sent again', async () => {
     const workspace = await subject.repos.workspaces.create('Answers shop');
     const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');

@@ -1,9 +1,10 @@
 import { INGEST_ROUTES } from './ingest';
 import { OPERATION_ROUTES } from './operations';
 import type { RouteContract } from './route';
+import { SETTINGS_API_ROUTES } from './settings-api';
 
 /** Every route of the HTTP API, in the order the reference lists them. */
-export const ALL_ROUTES: readonly RouteContract[] = [...INGEST_ROUTES, ...OPERATION_ROUTES];
+export const ALL_ROUTES: readonly RouteContract[] = [...INGEST_ROUTES, ...SETTINGS_API_ROUTES, ...OPERATION_ROUTES];
 
 /** The reference's title and introduction. */
 export const API_INFO = {

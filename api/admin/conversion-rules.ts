@@ -5,7 +5,8 @@ import { notFound } from '../http/http-error';
 import type { ConversionRuleService } from '../services/settings/conversion-rules';
 import { parseOrReject } from '../http/validation';
 import { ruleChoice } from './rule-choice';
-import { eventParam, ruleBody, ruleFromBody, ruleView } from '../http/rule-format';
+import { ruleFromBody, ruleView } from '../http/rule-format';
+import { eventParam, ruleBody } from '../../contract/rules';
 import { ruleSuggestion, SUGGESTION_DAYS, SUGGESTION_LIMIT } from './rule-suggestions';
 import { workspaceOf } from './workspace-scope';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../http/fields';
+import { requiredText } from '../../contract/fields';
 
 export const emailField = requiredText(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address, e.g. jo@shop.example');
 /** Checked for strength where a password is chosen (accounts/passwords.ts), not where one is typed in. */

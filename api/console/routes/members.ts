@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { MemberService } from '../../services/accounts/members';
-import { jsonBody } from '../../http/fields';
+import { jsonBody } from '../../../contract/fields';
 import type { PublicLinks } from '../../http/public-links';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { PasswordResetService } from '../../services/accounts/password-reset';
-import { jsonBody } from '../../http/fields';
+import { jsonBody } from '../../../contract/fields';
 import { parseOrReject } from '../../http/validation';
 import { emailField, passwordField } from '../fields';
 

@@ -5,7 +5,7 @@ import type { User } from '../../../db/repositories/users';
 import type { MemberService } from '../../services/accounts/members';
 import type { SignedIn, SignInService } from '../../services/accounts/sign-in';
 import { notFound } from '../../http/http-error';
-import { jsonBody } from '../../http/fields';
+import { jsonBody } from '../../../contract/fields';
 import { parseOrReject } from '../../http/validation';
 import { requireSession, signedInUser } from '../auth';
 import { emailField, passwordField } from '../fields';

@@ -5,9 +5,9 @@ import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../ser
 import type { Repositories } from '../../../db/repositories';
 import { AD_URL_PARAMETERS } from '../../../domain/ad-click';
 import { notFound } from '../../http/http-error';
-import { createKeyBody, keyParams } from '../../http/api-keys';
-import { jsonBody } from '../../http/fields';
-import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
+import { createKeyBody, keyParams } from '../../../contract/api-keys';
+import { jsonBody } from '../../../contract/fields';
+import { advertiserIdField, pixelCodeField } from '../../../contract/tiktok-fields';
 import type { PublicLinks } from '../../http/public-links';
 import type { ApiKeyService } from '../../services/settings/api-keys';
 import { parseOrReject } from '../../http/validation';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { AlertSettings } from '../../../db/repositories/alert-settings';
 import { webhookTargetProblem, type WebhookTargetRule } from '../../../notify/webhook-target';
-import { jsonBody } from '../../http/fields';
+import { jsonBody } from '../../../contract/fields';
 import { badRequest } from '../../http/http-error';
 import type { Actor } from '../settings/actor';
 
