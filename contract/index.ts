@@ -2,9 +2,10 @@ import { INGEST_ROUTES } from './ingest';
 import { OPERATION_ROUTES } from './operations';
 import type { RouteContract } from './route';
 import { SETTINGS_API_ROUTES } from './settings-api';
+import { CONSOLE_API_ROUTES } from './console';
 
 /** Every route of the HTTP API, in the order the reference lists them. */
-export const ALL_ROUTES: readonly RouteContract[] = [...INGEST_ROUTES, ...SETTINGS_API_ROUTES, ...OPERATION_ROUTES];
+export const ALL_ROUTES: readonly RouteContract[] = [...INGEST_ROUTES, ...SETTINGS_API_ROUTES, ...CONSOLE_API_ROUTES, ...OPERATION_ROUTES];
 
 /** The reference's title and introduction. */
 export const API_INFO = {

@@ -100,3 +100,40 @@ export const webhookSourceView = z
   })
   .meta({ id: 'WebhookSource' });
 export type WebhookSourceView = z.infer<typeof webhookSourceView>;
+
+export const roleView = z.enum(['owner', 'editor', 'viewer']);
+
+/** The console's signed-in person, with the session's CSRF token and the workspaces they may open. */
+export const sessionView = z
+  .strictObject({
+    user: z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant }),
+    csrfToken: z.string().meta({ description: 'Send it as X-CSRF-Token on every write' }),
+    sessionId: z.string(),
+    workspaces: z.array(z.strictObject({ workspaceId: z.string(), workspaceName: z.string(), role: roleView })),
+  })
+  .meta({ id: 'ConsoleSession' });
+export type SessionView = z.infer<typeof sessionView>;
+
+/** Every console page's banner and menu: the workspace, the person's role in it, the TikTok connection in brief. */
+export const consoleWorkspaceView = z.strictObject({
+  workspace: workspaceView,
+  role: roleView,
+  tiktok: z
+    .strictObject({
+      status: z.string(),
+      advertiserId: z.string().nullable(),
+      advertiserName: z.string().nullable(),
+      pixelCode: z.string().nullable(),
+      pixelName: z.string().nullable(),
+      timeZone: z.string().nullable(),
+      currency: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ConsoleWorkspaceView = z.infer<typeof consoleWorkspaceView>;
+
+/** A line of the console's Conversions table: the summary, TikTok's code and the click's visitor. */
+export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.shape, tiktokCode: z.number().int().nullable(), clickAnonymousId: z.string().nullable() });
+export type ConsoleConversionRow = z.infer<typeof consoleConversionRow>;
+
+export const consoleConversionPage = z.strictObject({ conversions: z.array(consoleConversionRow), nextCursor: z.string().nullable() }).meta({ id: 'ConsoleConversionPage' });

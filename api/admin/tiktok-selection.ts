@@ -3,7 +3,7 @@ import type { TikTokConnectionService } from '../services/tiktok-connection';
 import type { TikTokConnectionRepository } from '../../db/repositories/tiktok-connections';
 import { parseOrReject } from '../http/validation';
 import { workspaceOf } from './workspace-scope';
-import { advertiserBody, pixelBody } from '../../contract/settings-api/tiktok-routes';
+import { advertiserBody, pixelBody } from '../../contract/tiktok-fields';
 
 export interface TikTokSelectionRoutesOptions {
   connections: TikTokConnectionService;

@@ -3,7 +3,8 @@ import type { TikTokConnectionService } from '../services/tiktok-connection';
 import { notFound } from '../http/http-error';
 import { parseOrReject } from '../http/validation';
 import { workspaceOf } from './workspace-scope';
-import { appBody, manualConnectionBody } from '../../contract/settings-api/tiktok-routes';
+import { manualConnectionBody } from '../../contract/settings-api/tiktok-routes';
+import { appBody } from '../../contract/tiktok-fields';
 
 export interface TikTokRoutesOptions {
   connections: TikTokConnectionService;

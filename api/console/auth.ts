@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CSRF_HEADER } from '../../contract/security';
 import { workspaceParams } from '../../contract/workspaces';
 import type { ConsoleSession } from '../../db/repositories/console-sessions';
 import type { User, UserRepository } from '../../db/repositories/users';
@@ -19,7 +20,6 @@ declare module 'fastify' {
   }
 }
 
-export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 

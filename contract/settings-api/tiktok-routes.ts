@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
-import { advertiserIdField, pixelCodeField } from '../tiktok-fields';
+import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -12,20 +12,8 @@ export const manualConnectionBody = jsonBody({
   pixelCode: pixelCodeField,
 });
 
-/** The TikTok App ID (Events Manager → the app's data source) that mobile-app events are sent under; null clears it. */
-export const appBody = jsonBody({
-  appId: z
-    .string({ error: 'must be a string of digits, or null to stop sending app events' })
-    .trim()
-    .regex(/^\d{1,32}$/, 'must be the TikTok App ID: digits only, e.g. 7123456789012345678')
-    .nullable(),
-});
-
 /** When TikTok's redirect cannot reach this server, the owner copies `auth_code` and `state` from the address bar. */
 export const oauthCallbackBody = jsonBody({ authCode: requiredText(1024), state: requiredText(1024) });
-
-export const advertiserBody = jsonBody({ advertiserId: advertiserIdField });
-export const pixelBody = jsonBody({ pixelCode: pixelCodeField });
 
 /** One query parameter given once (a repeated one arrives as an array). */
 const queryText = (whenMissing?: string) =>
