@@ -39,11 +39,17 @@ export const apiKeyView = z
   .meta({ id: 'ApiKey' });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 
+/** A key as created: the only answer that holds the key itself. */
+export const createdApiKeyView = z.strictObject({ ...apiKeyView.shape, key: z.string().meta({ description: 'The full key: shown once, never stored' }), notice: z.string() });
+export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
+
 export const ruleValueView = z.union([
   z.strictObject({ source: z.literal('order_total'), currency: z.string().optional() }),
   z.strictObject({ source: z.literal('fixed'), amount: z.number(), currency: z.string().optional() }),
   z.strictObject({ source: z.literal('none') }),
 ]);
+
+export type RuleValueView = z.infer<typeof ruleValueView>;
 
 /** A conversion rule in the shape the API accepts, so that one read back can be sent again unchanged. */
 export const ruleView = z
@@ -60,6 +66,7 @@ export const conversionWarning = z.strictObject({
 });
 
 export const conversionStatus = z.enum(['pending', 'delivered', 'skipped', 'failed']);
+export type ConversionStatus = z.infer<typeof conversionStatus>;
 
 /** One line of a conversions list. */
 export const conversionSummaryView = z
@@ -101,7 +108,16 @@ export const webhookSourceView = z
   .meta({ id: 'WebhookSource' });
 export type WebhookSourceView = z.infer<typeof webhookSourceView>;
 
+/** A source as an answer that set its secret gives it: the secret when Signalbox made it, and what to do next. */
+export const webhookSourceWithSecretView = z.strictObject({
+  ...webhookSourceView.shape,
+  signingSecret: z.string().optional().meta({ description: 'Only when Signalbox made the secret: shown this once' }),
+  notice: z.string(),
+});
+export type WebhookSourceWithSecretView = z.infer<typeof webhookSourceWithSecretView>;
+
 export const roleView = z.enum(['owner', 'editor', 'viewer']);
+export type Role = z.infer<typeof roleView>;
 
 /** The console's signed-in person, with the session's CSRF token and the workspaces they may open. */
 export const sessionView = z

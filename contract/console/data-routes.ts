@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adReport } from '../ad-report';
 import { errors } from '../errors';
 import { eventParam, ruleBody } from '../rules';
 import { consoleConversionPage } from '../views';
@@ -58,7 +59,7 @@ export const CONSOLE_DATA_ROUTES = [
   consoleRoute({ method: 'PUT', path: path('/rules/:event'), summary: 'Create or replace the rule of an event', role: 'editor', params: inWorkspace(eventParam), body: ruleBody, answers: { 200: { description: 'The rule as saved' }, ...errors(400) } }),
   consoleRoute({ method: 'DELETE', path: path('/rules/:event'), summary: 'Delete the rule of an event', role: 'editor', params: inWorkspace(eventParam), answers: { 200: { description: 'Deleted' } } }),
   consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict' }, ...errors(409) } }),
-  consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background' }, ...errors(409, 503) } }),
 ];

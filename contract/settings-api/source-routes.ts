@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { errors } from '../errors';
-import { webhookSourceView } from '../views';
+import { webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
-
-const withSecret = z.strictObject({
-  ...webhookSourceView.shape,
-  signingSecret: z.string().optional().meta({ description: 'Only when Signalbox made the secret: shown this once' }),
-  notice: z.string(),
-});
 
 /** What a pasted sample becomes under a mapping: the message as it would be stored, or every problem. */
 export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
@@ -22,7 +16,7 @@ export const SOURCE_ROUTES = [
     params: inWorkspace(),
     body: createSourceBody,
     bodyExample: { type: 'webhook', name: 'Payments', mapping: { event: '"Order Completed"', userId: 'data.customer.id', value: 'data.amount', valueInCents: true, currency: 'data.currency' } },
-    answers: { 201: { description: 'The source, with its signing secret when Signalbox made it', schema: withSecret }, ...errors(400) },
+    answers: { 201: { description: 'The source, with its signing secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/sources'), summary: 'List the webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: z.strictObject({ sources: z.array(webhookSourceView) }) } } }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/sources/:sourceId'), summary: 'A webhook source', params: inWorkspace(sourceParams), answers: { 200: { description: 'The source', schema: webhookSourceView } } }),
@@ -40,7 +34,7 @@ export const SOURCE_ROUTES = [
     summary: 'Set or rotate a webhook source\'s signing secret',
     params: inWorkspace(sourceParams),
     body: secretBody,
-    answers: { 200: { description: 'The source, with the new secret when Signalbox made it', schema: withSecret }, ...errors(400) },
+    answers: { 200: { description: 'The source, with the new secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) },
   }),
   adminRoute({
     method: 'POST',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adReport } from '../ad-report';
 import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
 import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
@@ -81,7 +82,7 @@ export const TIKTOK_ROUTES = [
     params: inWorkspace(),
     answers: { 202: { description: 'Started in the background', schema: z.strictObject({ triggered: z.literal(true), scheduleId: z.string(), message: z.string() }) }, ...errors(409, 503) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/reports'), summary: 'Ad report: TikTok\'s figures beside Signalbox\'s deliveries', tag: 'TikTok', params: inWorkspace(), query: reportQuery, answers: { 200: { description: 'The report' }, ...errors(400) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/reports'), summary: 'Ad report: TikTok\'s figures beside Signalbox\'s deliveries', tag: 'TikTok', params: inWorkspace(), query: reportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/test-conversion'),

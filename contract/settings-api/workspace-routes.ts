@@ -4,7 +4,7 @@ import { erasureSubjectBody } from '../erasures';
 import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, instant, ruleView, workspaceView } from '../views';
+import { apiKeyView, createdApiKeyView, instant, ruleView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -30,8 +30,6 @@ export const memberBody = jsonBody({
   name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional(),
   password: z.string({ error: 'must be a string' }).optional().meta({ description: 'With a password the account can sign in at once; without one a new person gets an invitation link' }),
 });
-
-const createdKey = z.strictObject({ ...apiKeyView.shape, key: z.string().meta({ description: 'The full key: shown once, never stored' }), notice: z.string() });
 
 export const WORKSPACE_ROUTES = [
   adminRoute({
@@ -65,7 +63,7 @@ export const WORKSPACE_ROUTES = [
     description: 'The full key is in this answer only.',
     params: inWorkspace(),
     body: createKeyBody,
-    answers: { 201: { description: 'The key, shown once', schema: createdKey }, ...errors(400) },
+    answers: { 201: { description: 'The key, shown once', schema: createdApiKeyView }, ...errors(400) },
   }),
   adminRoute({
     method: 'GET',
