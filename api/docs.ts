@@ -6,8 +6,10 @@ import { referenceAssetParams } from '../contract/operations';
 import { buildOpenApiDocument } from './http/openapi';
 import { parseOrReject } from './http/validation';
 
-/** The document of every route, generated from the contract once per process. */
-export const openApiDocument = () => buildOpenApiDocument(ALL_ROUTES, API_INFO);
+let generated: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** The document of every route, generated from the contract once per process (the contract does not change while it runs). */
+export const openApiDocument = () => (generated ??= buildOpenApiDocument(ALL_ROUTES, API_INFO));
 
 const PAGE = `<!doctype html>
 <html lang="en">
