@@ -28,6 +28,7 @@ import { createRefusalLog } from './ingest/refusal-log';
 import { adminRoutes } from './admin';
 import type { WorkflowLink } from './http/conversion-view';
 import { browserConfigRoutes } from './ingest/browser-config';
+import { docsRoutes } from './docs';
 import { healthRoutes } from './health';
 import { ingestRoutes, type StartConversions } from './ingest';
 import { createKeyUseLog } from './ingest/key-use';
@@ -115,6 +116,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
 
   void app.register(healthRoutes, { checkReadiness: deps.checkReadiness });
   void app.register(metricsRoutes, { metrics });
+  void app.register(docsRoutes);
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
   void app.register(browserConfigRoutes, { credentials });
   void app.register(ingestPreflightRoutes, { credentials });

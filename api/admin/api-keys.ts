@@ -3,7 +3,8 @@ import type { ApiKeyRepository } from '../../db/repositories/api-keys';
 import type { ApiKeyService } from '../services/settings/api-keys';
 import { notFound } from '../http/http-error';
 import { parseOrReject } from '../http/validation';
-import { createKeyBody, creationNotice, keyParams } from '../http/api-keys';
+import { creationNotice } from '../http/api-keys';
+import { createKeyBody, keyParams } from '../../contract/api-keys';
 import { workspaceOf } from './workspace-scope';
 
 /** `/admin/workspaces/:workspaceId/api-keys`: the full key appears only in the creation response. */

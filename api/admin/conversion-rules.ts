@@ -4,10 +4,12 @@ import type { EventListingRepository } from '../../db/repositories/event-listing
 import { notFound } from '../http/http-error';
 import type { ConversionRuleService } from '../services/settings/conversion-rules';
 import type { PastEventService } from '../services/past-events';
-import { pastEventRunView, pastEventsBody } from '../http/past-events-format';
+import { pastEventsBody } from '../../contract/past-events';
+import { pastEventRunView } from '../http/past-events-format';
 import { parseOrReject } from '../http/validation';
 import { ruleChoice } from './rule-choice';
-import { eventParam, ruleBody, ruleFromBody, ruleView } from '../http/rule-format';
+import { ruleFromBody, ruleView } from '../http/rule-format';
+import { eventParam, ruleBody } from '../../contract/rules';
 import { ruleSuggestion, SUGGESTION_DAYS, SUGGESTION_LIMIT } from './rule-suggestions';
 import { workspaceOf } from './workspace-scope';
 

@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import { diagnosticsDaysQuery } from '../../contract/diagnostics';
 import type { Repositories } from '../../db/repositories';
 import { parseOrReject } from '../http/validation';
 import { workspaceDiagnostics } from '../services/diagnostics';
 import { workspaceOf } from './workspace-scope';
 
 const DAY_MS = 86_400_000;
-const daysMessage = 'must be a whole number of days from 1 to 90';
-const diagnosticsQuery = z.strictObject({
-  days: z.coerce.number({ error: daysMessage }).int(daysMessage).min(1, daysMessage).max(90, daysMessage).default(7),
-});
 
 /**
  * `GET /admin/workspaces/:workspaceId/diagnostics?days=7`: per TikTok event, what became of the conversions whose
@@ -18,7 +14,7 @@ const diagnosticsQuery = z.strictObject({
  */
 export const diagnosticsRoutes: FastifyPluginAsync<{ repos: Repositories }> = async (app, { repos }) => {
   app.get('/', async (request) => {
-    const { days } = parseOrReject(diagnosticsQuery, request.query, 'query');
+    const { days } = parseOrReject(diagnosticsDaysQuery, request.query, 'query');
     const to = new Date();
     const from = new Date(to.getTime() - days * DAY_MS);
     const workspaceId = workspaceOf(request).id;

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { ErasureRepository } from '../../db/repositories/erasures';
 import type { ErasureService } from '../services/erasure';
-import { erasureNodes, erasureSubjectBody } from '../http/erasure-subject';
+import { erasureNodes } from '../http/erasure-subject';
+import { erasureSubjectBody } from '../../contract/erasures';
 import { parseOrReject } from '../http/validation';
 import { workspaceOf } from './workspace-scope';
-
-const limitMessage = 'must be a whole number from 1 to 200';
-const listQuery = z.strictObject({ limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50) });
+import { erasureListQuery } from '../../contract/settings-api/workspace-routes';
 
 /** `/admin/workspaces/:workspaceId/erasures`: erase a person, and the log of erasures (identifiers as digests only). */
 export const erasureRoutes: FastifyPluginAsync<{ erasures: ErasureService; log: ErasureRepository }> = async (app, { erasures, log }) => {
@@ -18,7 +16,7 @@ export const erasureRoutes: FastifyPluginAsync<{ erasures: ErasureService; log: 
   });
 
   app.get('/', async (request) => {
-    const { limit } = parseOrReject(listQuery, request.query, 'query');
+    const { limit } = parseOrReject(erasureListQuery, request.query, 'query');
     const rows = await log.list(workspaceOf(request).id, limit);
     return { erasures: rows.map((row) => ({ id: row.id, requestedAt: row.requested_at, actor: row.actor, identifiers: row.identifiers, erased: row.erased })) };
   });

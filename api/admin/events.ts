@@ -1,16 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { EventListingRepository, EventPosition } from '../../db/repositories/event-listing';
 import { badRequest } from '../http/http-error';
 import { parseOrReject } from '../http/validation';
 import { workspaceOf } from './workspace-scope';
-
-const limitMessage = 'must be a whole number from 1 to 200';
-const listQuery = z.strictObject({
-  limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
-  cursor: z.string({ error: 'must be given once' }).optional(),
-  event: z.string({ error: 'must be given once' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-});
+import { eventListQuery } from '../../contract/settings-api/workspace-routes';
 
 function encodeCursor(position: EventPosition): string {
   return Buffer.from(JSON.stringify([position.receivedAt, position.id])).toString('base64url');
@@ -33,7 +26,7 @@ function decodeCursor(text: string): EventPosition {
  */
 export const eventRoutes: FastifyPluginAsync<{ eventListing: EventListingRepository }> = async (app, { eventListing }) => {
   app.get('/', async (request) => {
-    const { limit, cursor, event } = parseOrReject(listQuery, request.query, 'query');
+    const { limit, cursor, event } = parseOrReject(eventListQuery, request.query, 'query');
     const page = await eventListing.page(workspaceOf(request).id, { limit, eventName: event, before: cursor === undefined ? undefined : decodeCursor(cursor) });
     return { events: page.events, nextCursor: page.next === undefined ? null : encodeCursor(page.next) };
   });

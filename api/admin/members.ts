@@ -1,17 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { MemberService } from '../services/accounts/members';
 import { parseOrReject } from '../http/validation';
-import { jsonBody, requiredText } from '../http/fields';
 import type { PublicLinks } from '../http/public-links';
 import { workspaceOf } from './workspace-scope';
-
-const memberBody = jsonBody({
-  email: requiredText(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address, e.g. jo@shop.example'),
-  role: z.enum(['owner', 'editor', 'viewer'], { error: 'must be owner, editor or viewer' }).default('owner'),
-  name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional(),
-  password: z.string({ error: 'must be a string' }).optional(),
-});
+import { memberBody } from '../../contract/settings-api/workspace-routes';
 
 /**
  * `/admin/workspaces/:workspaceId/members`: how an operator lets the first person in (`signalbox users create`).

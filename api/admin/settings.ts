@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { WorkspaceSettingsService } from '../services/settings/workspace-settings';
-import { settingsChangesBody } from '../services/settings/workspace-settings';
+import { settingsChangesBody } from '../../contract/workspaces';
 import { parseOrReject } from '../http/validation';
 import { workspaceOf } from './workspace-scope';
 

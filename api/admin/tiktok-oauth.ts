@@ -1,13 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TikTokConnectionService } from '../services/tiktok-connection';
 import { parseOrReject } from '../http/validation';
-import { jsonBody, requiredText } from '../http/fields';
 import { workspaceOf } from './workspace-scope';
-
-const callbackBody = jsonBody({
-  authCode: requiredText(1024),
-  state: requiredText(1024),
-});
+import { oauthCallbackBody } from '../../contract/settings-api/tiktok-routes';
 
 /**
  * `/admin/workspaces/:workspaceId/tiktok/oauth`: the authorization URL to open, and the callback for when TikTok's
@@ -18,7 +13,7 @@ export const tiktokOAuthRoutes: FastifyPluginAsync<{ connections: TikTokConnecti
   app.post('/authorize', async (request) => connections.authorizationUrl(workspaceOf(request).id));
 
   app.post('/callback', async (request) => {
-    const { authCode, state } = parseOrReject(callbackBody, request.body, 'body');
+    const { authCode, state } = parseOrReject(oauthCallbackBody, request.body, 'body');
     return connections.completeAuthorization(workspaceOf(request).id, { authCode, state });
   });
 };

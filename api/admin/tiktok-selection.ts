@@ -2,12 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TikTokConnectionService } from '../services/tiktok-connection';
 import type { TikTokConnectionRepository } from '../../db/repositories/tiktok-connections';
 import { parseOrReject } from '../http/validation';
-import { jsonBody } from '../http/fields';
-import { advertiserIdField, pixelCodeField } from '../http/tiktok-fields';
 import { workspaceOf } from './workspace-scope';
-
-const advertiserBody = jsonBody({ advertiserId: advertiserIdField });
-const pixelBody = jsonBody({ pixelCode: pixelCodeField });
+import { advertiserBody, pixelBody } from '../../contract/tiktok-fields';
 
 export interface TikTokSelectionRoutesOptions {
   connections: TikTokConnectionService;

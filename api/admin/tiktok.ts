@@ -1,27 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { TikTokConnectionService } from '../services/tiktok-connection';
 import { notFound } from '../http/http-error';
 import { parseOrReject } from '../http/validation';
-import { jsonBody, requiredText } from '../http/fields';
-import { advertiserIdField, pixelCodeField } from '../http/tiktok-fields';
 import { workspaceOf } from './workspace-scope';
-
-/** Manual entry of an Events API access token from TikTok Events Manager (the alternative to OAuth). */
-const manualConnectionBody = jsonBody({
-  accessToken: requiredText(2048).regex(/^\S+$/, 'must not contain spaces'),
-  advertiserId: advertiserIdField.nullish(),
-  pixelCode: pixelCodeField,
-});
-
-/** The TikTok App ID (Events Manager → the app's data source) that mobile-app events are sent under; null clears it. */
-const appBody = jsonBody({
-  appId: z
-    .string({ error: 'must be a string of digits, or null to stop sending app events' })
-    .trim()
-    .regex(/^\d{1,32}$/, 'must be the TikTok App ID: digits only, e.g. 7123456789012345678')
-    .nullable(),
-});
+import { manualConnectionBody } from '../../contract/settings-api/tiktok-routes';
+import { appBody } from '../../contract/tiktok-fields';
 
 export interface TikTokRoutesOptions {
   connections: TikTokConnectionService;

@@ -3,7 +3,9 @@ import type { WebhookSourceRepository } from '../../db/repositories/webhook-sour
 import { notFound } from '../http/http-error';
 import type { PublicLinks } from '../http/public-links';
 import { parseOrReject } from '../http/validation';
-import { createSourceBody, NEW_SOURCE_ID, previewBody, previewMapping, secretBody, shownSecret, sourceParams, sourceView, updateSourceBody } from '../http/webhook-sources';
+import { NEW_SOURCE_ID, previewMapping, shownSecret, sourceView } from '../http/webhook-sources';
+import { createSourceBody, previewBody, secretBody, updateSourceBody } from '../../contract/webhook-sources';
+import { sourceParams } from '../../contract/webhook-sources';
 import type { WebhookSourceService } from '../services/settings/webhook-sources';
 import { workspaceOf } from './workspace-scope';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { workspaceParams } from '../../contract/workspaces';
 import type { Workspace, WorkspaceRepository } from '../../db/repositories/workspaces';
 import { notFound } from '../http/http-error';
 import { parseOrReject } from '../http/validation';
@@ -10,13 +10,11 @@ declare module 'fastify' {
   }
 }
 
-const params = z.object({ workspaceId: z.string().min(1).max(100, 'must be at most 100 characters') });
-
 /** Loads `:workspaceId` for every route of this scope, answering 404 when the workspace does not exist. */
 export function loadWorkspaceFromPath(app: FastifyInstance, workspaces: Pick<WorkspaceRepository, 'find'>): void {
   app.decorateRequest('adminWorkspace', null);
   app.addHook('onRequest', async (request) => {
-    const { workspaceId } = parseOrReject(params, request.params, 'path');
+    const { workspaceId } = parseOrReject(workspaceParams, request.params, 'path');
     const workspace = await workspaces.find(workspaceId);
     if (workspace === undefined) throw notFound(`workspace ${workspaceId} does not exist`);
     request.adminWorkspace = workspace;

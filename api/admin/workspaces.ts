@@ -1,14 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { WorkspaceRepository } from '../../db/repositories/workspaces';
 import { parseOrReject } from '../http/validation';
-import { jsonBody, requiredText } from '../http/fields';
-
-const createBody = jsonBody({ name: requiredText(200) });
+import { createWorkspaceBody } from '../../contract/workspaces';
 
 /** `/admin/workspaces`: create and list. */
 export const workspaceCollectionRoutes: FastifyPluginAsync<{ workspaces: WorkspaceRepository }> = async (app, { workspaces }) => {
   app.post('/', async (request, reply) => {
-    const { name } = parseOrReject(createBody, request.body, 'body');
+    const { name } = parseOrReject(createWorkspaceBody, request.body, 'body');
     return reply.code(201).send(await workspaces.create(name));
   });
 

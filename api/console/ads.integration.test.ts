@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { adReport } from '../../contract/ad-report';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
@@ -94,6 +95,8 @@ const period = `from=${DAY}&to=${DAY}`;
 describe('ad performance in the console', () => {
   it('narrows the ads to one ad group, names the campaign and the ad group, and puts TikTok’s ROAS beside Signalbox’s', async () => {
     const report = (await viewer('GET', `${ws}/ads/report?level=ad&campaignId=${CAMPAIGN}&adgroupId=${LOOKALIKES}&${period}`)).json();
+    // The answer the console and the CLI read as the contract's AdReport: every field declared, none missing.
+    expect(() => adReport.parse(report)).not.toThrow();
     expect(report.scope).toEqual({ campaign: { id: CAMPAIGN, name: 'Spring sale' }, adgroup: { id: LOOKALIKES, name: 'Spring sale – lookalikes' } });
     expect(report.rows.map((r: Record<string, unknown>) => [r.name, r.conversions, r.roas, r.deliveredConversions, r.deliveredValue, r.deliveredRoas])).toEqual([
       ['Video A', 2, '2', 0, null, null],

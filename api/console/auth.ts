@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { CSRF_HEADER } from '../../contract/security';
+import { workspaceParams } from '../../contract/workspaces';
 import type { ConsoleSession } from '../../db/repositories/console-sessions';
 import type { User, UserRepository } from '../../db/repositories/users';
 import type { Workspace, WorkspaceRepository } from '../../db/repositories/workspaces';
@@ -19,7 +20,6 @@ declare module 'fastify' {
   }
 }
 
-export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
@@ -48,8 +48,6 @@ export function requireSession(app: FastifyInstance, signIn: SignInService): voi
     }
   });
 }
-
-const workspaceParams = z.object({ workspaceId: z.string().min(1).max(100, 'must be at most 100 characters') });
 
 /** `:workspaceId` routes: a workspace the person is not a member of does not exist for them (404, never 403). */
 export function loadWorkspaceMembership(app: FastifyInstance, deps: { users: Pick<UserRepository, 'role'>; workspaces: Pick<WorkspaceRepository, 'find'> }): void {

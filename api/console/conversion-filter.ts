@@ -1,29 +1,14 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Repositories } from '../../db/repositories';
 import type { TextMatch } from '../../db/repositories/conversion-text-match';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
 import { hashEmail } from '../../domain/hashing';
-import { RECOMMENDED_PARAMETERS, type RecommendedParameter } from '../../domain/recommended-parameters';
+import type { RecommendedParameter } from '../../domain/recommended-parameters';
 import { badRequest } from '../http/http-error';
-import { queryText } from './fields';
-import { periodFields, resolvePeriod } from './period';
-
-/** The Conversions page's filter, as its table and its "Send again" by filter both read it. */
-export const conversionFilterFields = {
-  status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
-  reason: queryText(100).optional(),
-  tiktokEvent: queryText(100).optional(),
-  q: queryText(300).optional(),
-  tiktokCode: z.coerce.number({ error: 'must be TikTok’s numeric code, such as 40002' }).int('must be TikTok’s numeric code, such as 40002').optional(),
-  missing: z.enum(RECOMMENDED_PARAMETERS, { error: `must be one of ${RECOMMENDED_PARAMETERS.join(', ')}` }).optional(),
-  repeated: z.enum(['true'], { error: 'must be true, or not given' }).optional(),
-  withoutClick: z.enum(['true'], { error: 'must be true, or not given' }).optional(),
-  from: periodFields.from.optional(),
-  to: periodFields.to.optional(),
-  timeZone: periodFields.timeZone,
-};
+import type { conversionFilterFields } from '../../contract/console/fields';
+import { resolvePeriod } from './period';
 
 type FilterQuery = z.infer<z.ZodObject<typeof conversionFilterFields>>;
 

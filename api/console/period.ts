@@ -1,30 +1,7 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { badRequest } from '../http/http-error';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_DAYS = 366;
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const day = (name: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `is required: the ${name} day, as YYYY-MM-DD` : 'must be given once') })
-    .refine((text) => DAY.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), 'must be a date as YYYY-MM-DD');
-
-/** A period of whole days in a time zone, as the console's pages ask for it. */
-export const periodFields = {
-  from: day('first'),
-  to: day('last'),
-  timeZone: z.string({ error: 'must be given once' }).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').default('UTC'),
-};
 
 export interface Period {
   from: Date;

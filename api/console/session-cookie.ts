@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../contract/security';
 import { SESSION_ABSOLUTE_MS } from '../services/accounts/sign-in';
 
-export const SESSION_COOKIE = 'sbx_session';
 /** The cookie is sent to the console (its API and pages) only. */
 const COOKIE_PATH = '/console';
 /** Tokens are base64url: nothing to escape, and anything else in the cookie is not ours. */

@@ -1,15 +1,7 @@
-import { z } from 'zod';
 import type { CreatedApiKey } from '../../db/repositories/api-keys';
 import type { Workspace } from '../../db/repositories/workspaces';
-import { jsonBody, requiredText } from './fields';
 
-/* What the settings API and the console share about API keys (the creation body, the key parameter), and the settings API's notice. */
-
-export const createKeyBody = jsonBody({
-  name: requiredText(100),
-  kind: z.enum(['secret', 'browser', 'app'], { error: 'must be secret (servers, dk_), browser (web pages, pk_) or app (mobile apps, ak_)' }).default('secret'),
-});
-export const keyParams = z.object({ keyId: z.string().min(1).max(100, 'must be at most 100 characters') });
+/* The settings API's notice for a new API key (the creation body and the key parameter: contract/api-keys.ts). */
 
 const SHOWN_ONCE = 'Store this key now: it is shown only once and cannot be recovered.';
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AcceptedBody } from '../../contract/ingest';
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import type { WakeReport } from '../../temporal/pipeline-waker';
 import type { IngestMetrics } from '../http/metrics';
@@ -31,7 +32,7 @@ export function createAfterCommit(metrics: IngestMetrics, startConversions: Star
 }
 
 /** Segment's libraries read only `success`; a person sending by hand (or a webhook's log) learns why nothing new appeared. */
-export function acceptedAnswer(result: BatchResult): { success: true; duplicates?: { messages: number; conversions: number } } {
+export function acceptedAnswer(result: BatchResult): AcceptedBody {
   if (result.duplicates === 0 && result.repeatedConversions === 0) return { success: true };
   return { success: true, duplicates: { messages: result.duplicates, conversions: result.repeatedConversions } };
 }

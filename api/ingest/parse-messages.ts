@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { checkJsonValue, checkMessage, correctedTimestampProblem, formatIssue, parseTimestamp, type Issue, type MessageType } from '../../sdk/src/rules/index.js';
 import { badRequest, payloadTooLarge } from '../http/http-error';
 import { describeIssues } from '../http/issues';
-import { acceptedJson, batchSchema, isoTimestamp, type IncomingMessage } from './message-schema';
+import { batchBody, sentAtField } from '../../contract/messages';
+import { acceptedJson, type IncomingMessage } from './message-schema';
 
 export type { MessageType };
 
@@ -54,7 +54,7 @@ function checkMessages(raws: readonly unknown[], name: (index: number) => string
 
 /** `POST /v1/batch`: every message is checked before any is stored, so a 400 or 413 stores nothing. */
 export function parseBatch(body: unknown, receivedAt = new Date()): ParsedMessages {
-  const envelope = batchSchema.safeParse(body);
+  const envelope = batchBody.safeParse(body);
   if (!envelope.success) rejectIssues(describeIssues(envelope.error.issues, '', 'body'));
   const { batch, sentAt, context } = envelope.data;
   const contextIssues: Issue[] = [];
@@ -67,8 +67,6 @@ export function parseBatch(body: unknown, receivedAt = new Date()): ParsedMessag
   return { messages: messages.map((message) => withBatchContext(message, context)), sentAt: sentAtMs === undefined ? undefined : new Date(sentAtMs) };
 }
 
-const sentAtSchema = z.object({ sentAt: isoTimestamp.optional() });
-
 /** `POST /v1/track` and friends: one message whose type, when absent, is the endpoint's. */
 export function parseSingle(body: unknown, type: MessageType, receivedAt = new Date()): ParsedMessages {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) rejectIssues(['body must be a JSON object holding one message']);
@@ -76,7 +74,7 @@ export function parseSingle(body: unknown, type: MessageType, receivedAt = new D
   if (raw.type !== undefined && raw.type !== type) {
     rejectIssues([`type must be "${type}" (or left out) on /v1/${type}, not ${JSON.stringify(raw.type)}`]);
   }
-  const envelope = raw.sentAt === undefined ? undefined : sentAtSchema.safeParse(raw);
+  const envelope = raw.sentAt === undefined ? undefined : sentAtField.safeParse(raw);
   const sentAtMs = envelope?.success === true && envelope.data.sentAt !== undefined ? parseTimestamp(envelope.data.sentAt) : undefined;
   const { issues, messages } = checkMessages([raw.type === type ? raw : { ...raw, type }], () => '', () => 'message', sentAtMs, receivedAt);
   if (envelope?.success === false) issues.push(...describeIssues(envelope.error.issues, ''));

@@ -7,7 +7,7 @@ import { parseWebhookJson } from '../../domain/webhooks/webhook-json';
 import { badRequest, notFound } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import { parseOrReject } from '../http/validation';
-import { sourceParams } from '../http/webhook-sources';
+import { sourceParams } from '../../contract/webhook-sources';
 import { acceptedAnswer, type createAfterCommit } from './after-commit';
 import type { BatchRecorder } from './record-batch';
 import type { RefusalLog } from './refusal-log';

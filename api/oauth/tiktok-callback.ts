@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import { claimedActor, claimedWorkspaceId, TikTokConnectionError, type TikTokConnectionService } from '../services/tiktok-connection';
 import { badRequest } from '../http/http-error';
 import { serviceErrorAsHttp } from '../services/service-errors';
@@ -7,16 +6,7 @@ import { parseOrReject } from '../http/validation';
 import { CALLBACK_PAGE_HEADERS, callbackPage } from './callback-page';
 import { nextStepText } from './next-step';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../http/paths';
-
-const param = (whenMissing: string) => z.string({ error: (issue) => (issue.input === undefined ? whenMissing : 'must be given once') }).min(1, whenMissing);
-
-/** TikTok may add parameters of its own, so unknown ones are ignored. */
-const callbackQuery = z.object({
-  auth_code: param('is required: TikTok adds it when the owner approves; start again with signalbox tiktok connect <workspace>').optional(),
-  /** Reported alongside `auth_code` by some sources (UNVERIFIED, reference §8). */
-  code: param('must not be empty').optional(),
-  state: param('is required: TikTok echoes the state of the authorization URL; open the URL Signalbox printed'),
-});
+import { tiktokCallbackQuery } from '../../contract/operations';
 
 const wantsHtml = (accept: string | undefined) => accept !== undefined && accept.includes('text/html');
 
@@ -27,7 +17,7 @@ const wantsHtml = (accept: string | undefined) => accept !== undefined && accept
  */
 export const tiktokOAuthCallbackRoutes: FastifyPluginAsync<{ connections: TikTokConnectionService }> = async (app, { connections }) => {
   async function complete(query: unknown) {
-    const { auth_code: authCode, code, state } = parseOrReject(callbackQuery, query, 'query');
+    const { auth_code: authCode, code, state } = parseOrReject(tiktokCallbackQuery, query, 'query');
     const chosenCode = authCode ?? code;
     if (chosenCode === undefined) {
       const issue = 'auth_code is required: TikTok adds it when the owner approves; start again with signalbox tiktok connect <workspace>';

@@ -1,5 +1,6 @@
 import type { Repositories } from '../../db/repositories';
-import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures, type AdReportRow } from '../../db/repositories/ad-report';
+import type { AdReport as AdReportAnswer } from '../../contract/ad-report';
+import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { readableAdStatus } from '../../domain/ad-status';
 import { TikTokConnectionError } from './tiktok-connection/errors';
@@ -19,32 +20,8 @@ export interface AdReportRequest {
   offset?: number;
 }
 
-export interface AdReportRowView extends AdReportRow {
-  /** The status as Ads Manager words it ("Active", "Paused", "In review"). */
-  statusLabel: string | null;
-}
-
-export interface AdReport {
-  advertiserId: string;
-  level: AdLevel;
-  from: string;
-  to: string;
-  granularity: 'day' | 'total';
-  /** The advertiser's currency, which spend, CPC, CPM, value and `deliveredValue` are in; null until TikTok reported it. */
-  currency: string | null;
-  /** The zone whose days rows are grouped by, on TikTok's side and Signalbox's: the advertiser's (UTC until reported). */
-  timeZone: string;
-  /** What a reader must know to read the figures right (unknown currency or zone, values kept per currency). */
-  notes: string[];
-  rows: AdReportRowView[];
-  /** Every row of the query summed (not only this page), with the ratios recomputed from the sums. */
-  totals: AdReportFigures & { rows: number };
-  /** The campaign and ad group the report is narrowed to, with the names TikTok gave them (null when unnamed or unknown). */
-  scope: { campaign: { id: string; name: string | null } | null; adgroup: { id: string; name: string | null } | null };
-  /** When statistics were last pulled, and why the last pull failed if it did. */
-  statsPulledAt: Date | null;
-  statsPullError: string | null;
-}
+/** The answer of the settings API and the console (contract/ad-report.ts), with the instant still a Date until it is serialised. */
+export type AdReport = Omit<AdReportAnswer, 'statsPulledAt'> & { statsPulledAt: Date | null };
 
 /** Thrown for a bad report request; the message names the field. */
 export class AdReportRequestError extends Error {

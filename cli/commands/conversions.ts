@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { ConversionDetailView, ConversionRetryView, ConversionSummaryView } from '../api-types';
+import type { ConversionDetailView, ConversionRetryView } from '../api-types';
+import type { ConversionSummaryView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ApiKeyView } from '../api-types';
+import type { ApiKeyView, CreatedApiKeyView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -19,7 +19,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
       act(io, async ({ request, print }, workspaceId: string, { name, browser, app }: { name: string; browser?: boolean; app?: boolean }) => {
         if (browser && app) throw new CliError('choose one of --browser and --app');
         const kind = browser ? 'browser' : app ? 'app' : 'secret';
-        const created = await request<ApiKeyView>('POST', keysPath(workspaceId), { body: { name, kind } });
+        const created = await request<CreatedApiKeyView>('POST', keysPath(workspaceId), { body: { name, kind } });
         print(created, (key) => [formatRecord([['ID', key.id], ['Name', key.name], ['Kind', key.kind], ['Key', key.key]]), '', key.notice].join('\n'));
       }, { name: '--name', kind: '--browser or --app' }),
     );

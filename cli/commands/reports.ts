@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AdFiguresView, AdReportView } from '../api-types';
+import type { AdFigures, AdReport } from '../../contract/ad-report';
 import { count, money, percent, ratio } from '../figures';
 import { formatTable, type Cell } from '../output';
 import { act, type CliIo } from '../session';
@@ -14,17 +14,17 @@ interface ReportFlags {
   offset?: string;
 }
 
-const LEVEL_NAMES: Record<AdReportView['level'], string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
+const LEVEL_NAMES: Record<AdReport['level'], string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
 
 /** Each currency's delivered value, never added together: `EUR 100.00 · USD 100.00`. */
-function deliveredValueText(f: AdFiguresView, currency: string | null): string {
+function deliveredValueText(f: AdFigures, currency: string | null): string {
   if (f.deliveredValue !== null) return money(f.deliveredValue);
   const perCurrency = Object.entries(f.deliveredValues).sort(([a], [b]) => (a < b ? -1 : 1));
   if (perCurrency.length === 1 && perCurrency[0]?.[0] === currency) return money(perCurrency[0][1]);
   return perCurrency.length === 0 ? '-' : perCurrency.map(([code, value]) => `${code} ${money(value)}`).join(' · ');
 }
 
-const figureCells = (f: AdFiguresView, currency: string | null): Cell[] => [
+const figureCells = (f: AdFigures, currency: string | null): Cell[] => [
   money(f.spend),
   count(f.impressions),
   count(f.clicks),
@@ -43,7 +43,7 @@ const figureCells = (f: AdFiguresView, currency: string | null): Cell[] => [
 const FIGURE_HEADERS = ['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'cpm', 'conversions', 'cost/conv', 'conv rate', 'value', 'roas', 'delivered', 'delivered value'];
 
 /** The figures as a table: one row per entity (and day with --daily), then the totals of the whole query. */
-export function reportText(report: AdReportView, workspaceId: string, offset: number): string {
+export function reportText(report: AdReport, workspaceId: string, offset: number): string {
   const daily = report.granularity === 'day';
   const leading = daily ? ['date', LEVEL_NAMES[report.level], 'name', 'status'] : [LEVEL_NAMES[report.level], 'name', 'status'];
   const rows: Cell[][] = report.rows.map((row) => [...(daily ? [row.date] : []), row.entityId, row.name, row.statusLabel ?? row.status, ...figureCells(row, report.currency)]);
@@ -82,7 +82,7 @@ export function registerReportCommands(program: Command, io: CliIo): void {
     .option('--offset <n>', 'rows to skip')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: ReportFlags) => {
-        const report = await request<AdReportView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/tiktok/reports`, {
+        const report = await request<AdReport>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/tiktok/reports`, {
           query: {
             level: flags.level,
             from: flags.from,

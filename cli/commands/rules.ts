@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { RuleSuggestionsView, RuleValueView, RuleView } from '../api-types';
+import type { RuleSuggestionsView } from '../api-types';
+import type { RuleValueView, RuleView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { WorkspaceView } from '../api-types';
+import type { WorkspaceView } from '../../contract/views';
 import { CliError } from '../errors';
 import { act, type CliIo } from '../session';
 import { workspaceRecord } from './workspaces';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { SourceView } from '../api-types';
+import type { WebhookSourceView, WebhookSourceWithSecretView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -50,12 +50,12 @@ function mappingOf(options: MappingOptions): Record<string, string | boolean> | 
   return Object.keys(mapping).length === 0 ? undefined : mapping;
 }
 
-function renderSecret(source: SourceView): string {
+function renderSecret(source: WebhookSourceWithSecretView): string {
   const secret: [string, string][] = source.signingSecret === undefined ? [] : [['Signing secret', source.signingSecret]];
   return [formatRecord([['ID', source.id], ['Type', source.type], ['Name', source.name], ['Webhook URL', source.webhookUrl], ['Signature header', source.signatureHeader], ...secret]), '', source.notice].join('\n');
 }
 
-const lastRefusal = (source: SourceView) => (source.lastRefusal === null ? null : `${source.lastRefusal.at} ${source.lastRefusal.status}: ${source.lastRefusal.message}`);
+const lastRefusal = (source: WebhookSourceView) => (source.lastRefusal === null ? null : `${source.lastRefusal.at} ${source.lastRefusal.status}: ${source.lastRefusal.message}`);
 
 export function registerSourceCommands(program: Command, io: CliIo): void {
   const sources = program.command('sources').description('manage the sources that post signed webhooks: Shopify shops, and any platform through a mapping');
@@ -73,7 +73,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     act(io, async ({ request, print }, workspaceId: string, options: MappingOptions & { name: string; shopify?: boolean; webhook?: boolean; secret?: string; signatureHeader?: string }) => {
       if (options.shopify === options.webhook) throw new CliError('choose one of --shopify and --webhook');
       const body = { type: options.shopify ? 'shopify' : 'webhook', name: options.name, signingSecret: options.secret, signatureHeader: options.signatureHeader, mapping: mappingOf(options) };
-      print(await request<SourceView>('POST', sourcesPath(workspaceId), { body }), renderSecret);
+      print(await request<WebhookSourceWithSecretView>('POST', sourcesPath(workspaceId), { body }), renderSecret);
     }, FLAG_NAMES),
   );
 
@@ -82,7 +82,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     .description("list a workspace's sources with their webhook URL, last accepted delivery and last refusal (never their secret)")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const { sources: listed } = await request<{ sources: SourceView[] }>('GET', sourcesPath(workspaceId));
+        const { sources: listed } = await request<{ sources: WebhookSourceView[] }>('GET', sourcesPath(workspaceId));
         print(listed, (rows) => formatTable(['id', 'type', 'name', 'webhook url', 'last delivery', 'last refusal'], rows.map((s) => [s.id, s.type, s.name, s.webhookUrl, s.lastDeliveryAt, lastRefusal(s)])));
       }),
     );
@@ -93,7 +93,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     .option('--secret <secret>', "the secret to use, e.g. the key Shopify shows under Settings → Notifications → Webhooks")
     .action(
       act(io, async ({ request, print }, workspaceId: string, sourceId: string, { secret }: { secret?: string }) => {
-        print(await request<SourceView>('POST', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}/secret`), { body: { signingSecret: secret } }), renderSecret);
+        print(await request<WebhookSourceWithSecretView>('POST', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}/secret`), { body: { signingSecret: secret } }), renderSecret);
       }, FLAG_NAMES),
     );
 
@@ -106,7 +106,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
   ).action(
     act(io, async ({ request, print }, workspaceId: string, sourceId: string, options: MappingOptions & { name?: string; signatureHeader?: string }) => {
       const body = { name: options.name, signatureHeader: options.signatureHeader, mapping: mappingOf(options) };
-      const updated = await request<SourceView>('PATCH', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}`), { body });
+      const updated = await request<WebhookSourceView>('PATCH', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}`), { body });
       print(updated, (source) => formatRecord([['ID', source.id], ['Name', source.name], ['Signature header', source.signatureHeader], ['Mapping', source.mapping]]));
     }, FLAG_NAMES),
   );

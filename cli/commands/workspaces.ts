@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { WorkspaceView } from '../api-types';
+import type { WorkspaceView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 

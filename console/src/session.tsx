@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { get, setCsrfToken } from './api';
-import type { Me, WorkspaceAnswer } from './types';
+import type { ConsoleWorkspaceView, SessionView } from '../../contract/views';
 
 export function useMe() {
   return useQuery({
     queryKey: ['me'],
     queryFn: async () => {
-      const me = await get<Me>('session');
+      const me = await get<SessionView>('session');
       setCsrfToken(me.csrfToken);
       return me;
     },
@@ -18,7 +18,7 @@ export function useMe() {
 /** The workspace of the URL (`/w/:ws/…`) and the person's role in it. */
 export function useWorkspace() {
   const { ws = '' } = useParams();
-  const query = useQuery({ queryKey: ['workspace', ws], queryFn: () => get<WorkspaceAnswer>(`workspaces/${ws}`) });
+  const query = useQuery({ queryKey: ['workspace', ws], queryFn: () => get<ConsoleWorkspaceView>(`workspaces/${ws}`) });
   return { ws, base: `workspaces/${ws}`, ...query };
 }
 

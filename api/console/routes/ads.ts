@@ -1,20 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AdReportService } from '../../services/ad-report-service';
 import type { TikTokConnectionService } from '../../services/tiktok-connection';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
-import { queryText } from '../fields';
+import { adReportQuery } from '../../../contract/console/data-routes';
 
-const reportQuery = z.strictObject({
-  level: z.enum(['campaign', 'adgroup', 'ad'], { error: 'must be campaign, adgroup or ad' }).default('campaign'),
-  from: queryText(10),
-  to: queryText(10),
-  granularity: z.enum(['day', 'total'], { error: 'must be day or total' }).default('total'),
-  campaignId: queryText(32).optional(),
-  adgroupId: queryText(32).optional(),
-});
 
 /** What an export holds, in its file name: `signalbox-ads-of-adgroup-181…-2026-11-01-2026-11-07.csv`. */
 function exportName(e: { level: string; from: string; to: string; campaignId?: string; adgroupId?: string }): string {
@@ -29,12 +20,12 @@ function exportName(e: { level: string; from: string; to: string; campaignId?: s
  */
 export const adRoutes: FastifyPluginAsync<{ reports: AdReportService; connections: TikTokConnectionService }> = async (app, { reports, connections }) => {
   app.get('/ads/report', async (request) => {
-    const query = parseOrReject(reportQuery, request.query, 'query');
+    const query = parseOrReject(adReportQuery, request.query, 'query');
     return reports.report(currentWorkspace(request).id, { ...query, limit: 10_000 });
   });
 
   app.get('/ads/report.csv', async (request, reply) => {
-    const query = parseOrReject(reportQuery, request.query, 'query');
+    const query = parseOrReject(adReportQuery, request.query, 'query');
     const exported = await reports.csv(currentWorkspace(request).id, query);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

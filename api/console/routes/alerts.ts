@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import type { AlertSettings } from '../../../db/repositories/alert-settings';
-import { alertSettingsBody, webhookHint, type AlertSettingsService } from '../../services/alerts/alert-settings';
+import { webhookHint, type AlertSettingsService } from '../../services/alerts/alert-settings';
+import { alertSettingsBody } from '../../../contract/alerts';
 import type { TestAlertService } from '../../services/alerts/test-alert';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs, signedInUser } from '../auth';

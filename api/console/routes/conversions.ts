@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
 import type { Workspace } from '../../../db/repositories/workspaces';
@@ -12,19 +11,12 @@ import { parseOrReject } from '../../http/validation';
 import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
 import { conversionTimeline } from '../conversion-timeline';
-import { queryText } from '../fields';
 import { linkBetween, pathTo } from '../identity-path';
-import { conversionFilter, conversionFilterFields } from '../conversion-filter';
+import { conversionFilter } from '../conversion-filter';
 import type { Knex } from 'knex';
+import { conversionListQuery, conversionParams } from '../../../contract/console/data-routes';
 
-const limitMessage = 'must be a whole number from 1 to 200';
-const listQuery = z.strictObject({
-  ...conversionFilterFields,
-  limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
-  cursor: queryText(200).optional(),
-});
 const REPEATS_SHOWN = 20;
-const idParams = z.object({ conversionId: z.guid({ error: 'must be a conversion ID (a UUID)' }) });
 
 function encodeCursor(row: ConversionRow): string {
   return Buffer.from(JSON.stringify([row.event_time.toISOString(), row.id])).toString('base64url');
@@ -46,7 +38,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
   { db, repos, conversionRetry, workflowLink },
 ) => {
   app.get('/conversions', async (request) => {
-    const query = parseOrReject(listQuery, request.query, 'query');
+    const query = parseOrReject(conversionListQuery, request.query, 'query');
     const workspace = currentWorkspace(request);
     const filter = await conversionFilter(db, repos, workspace, query);
     const rows = await repos.conversionSearch.search(workspace.id, {
@@ -75,7 +67,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
   app.get('/reasons', async () => ({ reasons: Object.entries(REASON_HELP).map(([reason, help]) => ({ reason, ...help })) }));
 
   app.get('/conversions/:conversionId', async (request) => {
-    const { conversionId } = parseOrReject(idParams, request.params, 'path');
+    const { conversionId } = parseOrReject(conversionParams, request.params, 'path');
     const workspace = currentWorkspace(request);
     const workspaceId = workspace.id;
     const row = await repos.conversionSearch.detail(workspaceId, conversionId);
@@ -108,7 +100,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
 
   /** "Send again": a failed (or skipped) conversion goes back to the pipeline; its event_id keeps TikTok counting it once. */
   app.post('/conversions/:conversionId/retry', { preHandler: needs('editor') }, async (request) => {
-    const { conversionId } = parseOrReject(idParams, request.params, 'path');
+    const { conversionId } = parseOrReject(conversionParams, request.params, 'path');
     const workspace = currentWorkspace(request);
     const workspaceId = workspace.id;
     const row = await repos.conversions.findInWorkspace(workspaceId, conversionId);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { EventRow } from '../../../db/types';
 import type { SignInService } from '../../services/accounts/sign-in';
@@ -8,6 +7,7 @@ import { currentWorkspace } from '../auth';
 import { eventOutcome } from '../event-outcome';
 import { refusalWords } from '../refusal-words';
 import { sessionToken } from '../session-cookie';
+import { debuggerQuery } from '../../../contract/console/workspace-routes';
 
 const BACKLOG = 20;
 const PAGE = 200;
@@ -15,8 +15,6 @@ const POLL_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
 const SESSION_CHECK_MS = 60_000;
 
-const id = z.string({ error: 'must be given once' }).regex(/^\d{1,19}$/, 'must be an ID returned by this endpoint');
-const pollQuery = z.strictObject({ afterEventId: id.optional(), afterRefusalId: id.optional() });
 
 interface Cursor {
   afterEventId?: string;
@@ -52,7 +50,7 @@ export const debuggerRoutes: FastifyPluginAsync<{ repos: Repositories; signIn: S
     return { events: views, refusals: refusals.map((refusal) => ({ ...refusal, words: refusalWords(refusal) })), cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
   }
 
-  app.get('/debugger', async (request) => next(currentWorkspace(request).id, parseOrReject(pollQuery, request.query, 'query')));
+  app.get('/debugger', async (request) => next(currentWorkspace(request).id, parseOrReject(debuggerQuery, request.query, 'query')));
 
   app.get('/debugger/stream', async (request: FastifyRequest, reply) => {
     const workspaceId = currentWorkspace(request).id;

@@ -1,16 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { MemberService } from '../../services/accounts/members';
-import { jsonBody } from '../../http/fields';
 import type { PublicLinks } from '../../http/public-links';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
-import { emailField, roleField } from '../fields';
+import { invitationParams, inviteBody, memberParams, roleBody } from '../../../contract/console/workspace-routes';
 
-const inviteBody = jsonBody({ email: emailField, role: roleField });
-const roleBody = jsonBody({ role: roleField });
-const memberParams = z.object({ userId: z.string().min(1).max(100) });
-const invitationParams = z.object({ invitationId: z.string().min(1).max(100) });
 
 /** `/members` and `/invitations`: everyone sees who has access; only owners change it. */
 export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: PublicLinks }> = async (app, { members, links }) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import { COVERED_MATCH_KEYS } from '../../../db/repositories/conversion-figures';
 import { MATCH_KEY_POINTS, matchQuality } from '../../../domain/match-quality';
@@ -8,12 +7,12 @@ import { MATCH_RATE_TARGET } from '../../../domain/match-rate';
 import { reasonHelp } from '../../../domain/reason-help';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
-import { periodFields, resolvePeriod } from '../period';
+import { resolvePeriod } from '../period';
+import { overviewQuery } from '../../../contract/console/workspace-routes';
 
 /** Spec §8: TikTok's learning phase needs at least this many events a week. */
 export const LEARNING_PHASE_EVENTS_PER_WEEK = 50;
 
-const overviewQuery = z.strictObject(periodFields);
 
 /** Overview: what arrived, what became of the conversions, each TikTok event's health and match quality, match keys and event IDs. */
 export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories }> = async (app, { db, repos }) => {

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { IdentityKind } from '../../../db/types';
 import { hashEmail, hashPhone } from '../../../domain/hashing';
@@ -7,12 +6,8 @@ import { badRequest } from '../../http/http-error';
 import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
 import { linkBetween } from '../identity-path';
+import { lookupBody } from '../../../contract/console/workspace-routes';
 
-/** A POST body, not a query string: request logs keep URLs, and an email or phone must not land there. */
-const lookupBody = z.strictObject({
-  kind: z.enum(['anonymous_id', 'user_id', 'email', 'phone'], { error: 'must be anonymous_id, user_id, email or phone' }),
-  value: z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') }).trim().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
-});
 
 /**
  * People (spec §7.7): a visitor or user looked up by anonymous ID, user ID, email or phone. Email and phone are hashed

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
-import { erasureNodes, erasureSubjectBody } from '../../http/erasure-subject';
+import { erasureNodes } from '../../http/erasure-subject';
+import { erasureSubjectBody } from '../../../contract/erasures';
 import { parseOrReject } from '../../http/validation';
 import type { ErasureService } from '../../services/erasure';
 import { actorNames } from '../actor-names';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Knex } from 'knex';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { RequeueFilter } from '../../../db/repositories/conversions';
 import type { Workspace } from '../../../db/repositories/workspaces';
@@ -9,14 +9,13 @@ import { badRequest } from '../../http/http-error';
 import { parseOrReject } from '../../http/validation';
 import type { ConversionRetryService } from '../../services/conversion-retry';
 import { actorOf, currentWorkspace, needs } from '../auth';
-import { conversionFilter, conversionFilterFields } from '../conversion-filter';
+import { conversionFilter } from '../conversion-filter';
+import { sendAgainQuery } from '../../../contract/console/data-routes';
 
-/** The Conversions page's filter, in the query string of both the count and the send itself. */
-const filterQuery = z.strictObject(conversionFilterFields);
 const statusIssue = 'status must be failed or skipped, or not given: only failed and skipped conversions are sent again';
 
 /** What the page's filter selects to send again: finished ones only, less those that could only be skipped again. */
-async function selection(db: Knex, repos: Repositories, workspace: Workspace, query: z.infer<typeof filterQuery>): Promise<{ sendable: RequeueFilter; all: RequeueFilter }> {
+async function selection(db: Knex, repos: Repositories, workspace: Workspace, query: z.infer<typeof sendAgainQuery>): Promise<{ sendable: RequeueFilter; all: RequeueFilter }> {
   const filter = await conversionFilter(db, repos, workspace, query);
   if (filter.status === 'pending' || filter.status === 'delivered') throw badRequest(statusIssue, [statusIssue]);
   const rules = await repos.conversionRules.list(workspace.id);
@@ -32,14 +31,14 @@ async function selection(db: Knex, repos: Repositories, workspace: Workspace, qu
 export const sendAgainRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; conversionRetry: ConversionRetryService }> = async (app, { db, repos, conversionRetry }) => {
   app.get('/conversions/send-again', async (request) => {
     const workspace = currentWorkspace(request);
-    const { sendable, all } = await selection(db, repos, workspace, parseOrReject(filterQuery, request.query, 'query'));
+    const { sendable, all } = await selection(db, repos, workspace, parseOrReject(sendAgainQuery, request.query, 'query'));
     const [count, matching] = await Promise.all([repos.conversions.countFiltered(workspace.id, sendable), repos.conversions.countFiltered(workspace.id, all)]);
     return { count, leftOut: matching - count, limit: SEND_AGAIN_LIMIT };
   });
 
   app.post('/conversions/send-again', { preHandler: needs('editor') }, async (request) => {
     const workspace = currentWorkspace(request);
-    const { sendable } = await selection(db, repos, workspace, parseOrReject(filterQuery, request.query, 'query'));
+    const { sendable } = await selection(db, repos, workspace, parseOrReject(sendAgainQuery, request.query, 'query'));
     const count = await repos.conversions.countFiltered(workspace.id, sendable);
     if (count > SEND_AGAIN_LIMIT) {
       const issue = `the filter selects ${count.toLocaleString('en')} conversions, more than ${SEND_AGAIN_LIMIT.toLocaleString('en')} at once: narrow it (a shorter period, a reason or a TikTok event)`;

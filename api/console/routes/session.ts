@@ -1,21 +1,14 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { User } from '../../../db/repositories/users';
 import type { MemberService } from '../../services/accounts/members';
 import type { SignedIn, SignInService } from '../../services/accounts/sign-in';
 import { notFound } from '../../http/http-error';
-import { jsonBody } from '../../http/fields';
 import { parseOrReject } from '../../http/validation';
 import { requireSession, signedInUser } from '../auth';
-import { emailField, passwordField } from '../fields';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie';
+import { acceptInvitationBody, passwordChangeBody, sessionParams, signInBody, tokenParams } from '../../../contract/console/account-routes';
 
-const signInBody = jsonBody({ email: emailField, password: passwordField });
-const acceptBody = jsonBody({ password: passwordField, name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional() });
-const passwordChangeBody = jsonBody({ currentPassword: passwordField, newPassword: passwordField });
-const tokenParams = z.object({ token: z.string().min(1).max(200) });
-const sessionParams = z.object({ sessionId: z.string().min(1).max(100) });
 
 export interface SessionRoutesOptions {
   repos: Repositories;
@@ -50,7 +43,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
 
   app.post('/invitations/:token/accept', async (request, reply) => {
     const { token } = parseOrReject(tokenParams, request.params, 'path');
-    const body = parseOrReject(acceptBody, request.body, 'body');
+    const body = parseOrReject(acceptInvitationBody, request.body, 'body');
     const user = await members.accept(token, body, request.ip);
     return opened(request, reply, await signIn.openSession(user, clientOf(request)));
   });

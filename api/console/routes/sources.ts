@@ -1,23 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { TikTokConnectionService } from '../../services/tiktok-connection';
 import { REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from '../../services/tiktok-connection';
 import type { Repositories } from '../../../db/repositories';
 import { AD_URL_PARAMETERS } from '../../../domain/ad-click';
 import { notFound } from '../../http/http-error';
-import { createKeyBody, keyParams } from '../../http/api-keys';
-import { jsonBody } from '../../http/fields';
-import { advertiserIdField, pixelCodeField } from '../../http/tiktok-fields';
+import { createKeyBody, keyParams } from '../../../contract/api-keys';
 import type { PublicLinks } from '../../http/public-links';
 import type { ApiKeyService } from '../../services/settings/api-keys';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
+import { advertiserBody, appBody, pixelBody } from '../../../contract/tiktok-fields';
 
-const advertiserBody = jsonBody({ advertiserId: advertiserIdField });
-const pixelBody = jsonBody({ pixelCode: pixelCodeField });
-const appBody = jsonBody({
-  appId: z.string({ error: 'must be a string of digits, or null to stop sending app events' }).trim().regex(/^\d{1,32}$/, 'must be the TikTok App ID: digits only, e.g. 7123456789012345678').nullable(),
-});
 
 export interface SourceRoutesOptions {
   repos: Repositories;

@@ -1,17 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { Repositories } from '../../../db/repositories';
 import type { TikTokConnectionService } from '../../services/tiktok-connection';
-import { settingsChangesBody, type WorkspaceSettingsService } from '../../services/settings/workspace-settings';
+import { type WorkspaceSettingsService } from '../../services/settings/workspace-settings';
+import { settingsChangesBody } from '../../../contract/workspaces';
 import { parseOrReject } from '../../http/validation';
 import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
 import { changeSummary, fieldChanges } from '../change-log-text';
+import { changeLogQuery } from '../../../contract/console/workspace-routes';
 
-const changeLogQuery = z.strictObject({
-  limit: z.coerce.number({ error: 'must be a whole number from 1 to 200' }).int().min(1, 'must be a whole number from 1 to 200').max(200, 'must be a whole number from 1 to 200').default(50),
-  beforeId: z.string({ error: 'must be given once' }).regex(/^\d{1,19}$/, 'must be an entry ID').optional(),
-});
 
 export interface WorkspaceRoutesOptions {
   repos: Repositories;

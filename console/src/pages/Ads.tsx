@@ -13,10 +13,10 @@ import { adColumns } from './ads/columns';
 import { NotConnected } from './ads/NotConnected';
 import { PullNow } from './ads/PullNow';
 import { NO_SIGNALBOX_ROAS, NO_TIKTOK_ROAS } from './ads/Roas';
-import type { Named, Report, Row } from './ads/types';
+import type { AdReport, AdReportRow, NamedEntity } from '../../../contract/ad-report';
 import { pullOutcome, pullStart, WATCH_EVERY_MS, type PullStart } from './ads/pull-outcome';
 
-const nameOf = (entity: Named | null | undefined, fallback: string) => entity?.name ?? fallback;
+const nameOf = (entity: NamedEntity | null | undefined, fallback: string) => entity?.name ?? fallback;
 
 export function AdsPage() {
   const { ws, base, data: workspace } = useWorkspace();
@@ -34,7 +34,7 @@ export function AdsPage() {
   const [pulling, setPulling] = useState<(PullStart & { closeNotice: () => void }) | null>(null);
   const report = useQuery({
     queryKey: ['ads', ws, query.toString()],
-    queryFn: () => get<Report>(`${base}/ads/report?${query.toString()}`),
+    queryFn: () => get<AdReport>(`${base}/ads/report?${query.toString()}`),
     refetchInterval: pulling ? WATCH_EVERY_MS : false,
     enabled: hasAdvertiser,
   });
@@ -52,7 +52,7 @@ export function AdsPage() {
   const dailyQuery = new URLSearchParams({ level: adgroupId ? 'ad' : 'campaign', granularity: 'day', from: period.from, to: period.to, ...(campaignId ? { campaignId } : {}), ...(adgroupId ? { adgroupId } : {}) });
   const daily = useQuery({
     queryKey: ['ads-daily', ws, dailyQuery.toString()],
-    queryFn: () => get<Report>(`${base}/ads/report?${dailyQuery.toString()}`),
+    queryFn: () => get<AdReport>(`${base}/ads/report?${dailyQuery.toString()}`),
     enabled: hasAdvertiser,
   });
   const days = useMemo(() => daysBetween(period.from, period.to), [period.from, period.to]);
@@ -84,7 +84,7 @@ export function AdsPage() {
     if (drill.adgroup) next.set('adgroup', drill.adgroup);
     return `?${next.toString()}`;
   };
-  const drill = (row: Row) =>
+  const drill = (row: AdReportRow) =>
     row.level === 'campaign' ? at({ campaign: row.entityId }) : row.level === 'adgroup' && campaignId ? at({ campaign: campaignId, adgroup: row.entityId }) : null;
   const scope = report.data?.scope;
   const columns = adColumns(level, report.data?.currency ?? null, drill);

@@ -7,10 +7,11 @@ import { ErrorNote, FactDetails, Help, Loading, Status, WhyNot, Words } from '..
 import { FormError } from '../components/Form';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
-import type { ConversionSummary, Help as HelpText } from '../types';
+import type { ConversionSummaryView } from '../../../contract/views';
+import type { Help as HelpText } from '../types';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
-interface Detail extends ConversionSummary {
+interface Detail extends ConversionSummaryView {
   userId: string | null;
   anonymousId: string | null;
   updatedAt: string;
@@ -19,7 +20,6 @@ interface Detail extends ConversionSummary {
   ttp: string | null;
   requestPayload: unknown;
   tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
-  warnings: { code: string; field?: string; found?: string; message: string }[];
   matchKeys: Record<string, { source: string; anonymousId?: string }> | null;
   identityPath: { kind: string; value: string; linkFromPrevious: string | null }[] | null;
   identityPathRecorded: boolean;
@@ -29,7 +29,7 @@ interface Detail extends ConversionSummary {
   withoutClickHelp: HelpText | null;
   repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
   repeatedHelp: HelpText | null;
-  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummary['status'] }[];
+  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummaryView['status'] }[];
   canSendAgain: boolean;
   /** Why "Send again" is not offered, e.g. sending again would only skip it again. */
   sendAgainRefusal: string | null;

@@ -9,14 +9,14 @@ import { Pager } from '../components/Pager';
 import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
-import type { ConversionSummary } from '../types';
 import { LINKED_FILTERS, LinkedFilters } from './conversions/LinkedFilters';
+import type { ConsoleConversionRow } from '../../../contract/views';
 import { SendAgainByFilter } from './conversions/SendAgainByFilter';
 
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to', ...LINKED_FILTERS] as const;
 
 /** The reason, TikTok's code, and whether it went without a click, in a few words. */
-function reasonText(c: ConversionSummary, label: (reason: string | null) => string): string {
+function reasonText(c: ConsoleConversionRow, label: (reason: string | null) => string): string {
   const why = label(c.reason) || (c.tiktokCode ? `TikTok code ${c.tiktokCode}` : null);
   return [why, c.sentWithoutClick ? 'sent without a click' : null].filter((part) => part !== null).join(' · ');
 }
@@ -33,12 +33,12 @@ export function ConversionsPage() {
   const [sentAt, setSentAt] = useState<number | null>(null);
   const page = useQuery({
     queryKey: ['conversions', ws, query.toString()],
-    queryFn: () => get<{ conversions: ConversionSummary[]; nextCursor: string | null }>(`${base}/conversions?${query.toString()}`),
+    queryFn: () => get<{ conversions: ConsoleConversionRow[]; nextCursor: string | null }>(`${base}/conversions?${query.toString()}`),
     placeholderData: keepPreviousData,
     // While a shown conversion is pending the table follows it: briskly for a minute after "Send again", then slowly.
     refetchInterval: (q) => (q.state.data?.conversions.some((c) => c.status === 'pending') ? (sentAt !== null && Date.now() - sentAt < 60_000 ? 1_500 : 15_000) : false),
   });
-  const columns: ColumnDef<ConversionSummary, unknown>[] = [
+  const columns: ColumnDef<ConsoleConversionRow, unknown>[] = [
     { header: 'When', accessorKey: 'eventTime', cell: (c) => <Link to={`/w/${ws}/conversions/${c.row.original.id}`}>{dateTime(c.row.original.eventTime)}</Link> },
     { header: 'Status', accessorKey: 'status', cell: (c) => <Status status={c.row.original.status} testMode={c.row.original.testMode} /> },
     { header: 'Reason', accessorKey: 'reason', cell: (c) => reasonText(c.row.original, reasons.label) },

@@ -5,7 +5,7 @@ import { api, ApiError, get, setCsrfToken } from '../api';
 import { ErrorNote, Loading } from '../components/bits';
 import { Field, Form, FormError, Submit } from '../components/Form';
 import { dateTime } from '../format';
-import type { Me } from '../types';
+import type { SessionView } from '../../../contract/views';
 
 interface PendingInvitation {
   email: string;
@@ -20,7 +20,7 @@ export function InvitationPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => get<PendingInvitation>(`invitations/${encodeURIComponent(token)}`) });
   const accept = useMutation({
-    mutationFn: (body: { password: string; name?: string }) => api<Me>('POST', `invitations/${encodeURIComponent(token)}/accept`, body),
+    mutationFn: (body: { password: string; name?: string }) => api<SessionView>('POST', `invitations/${encodeURIComponent(token)}/accept`, body),
     onSuccess: (me) => {
       setCsrfToken(me.csrfToken);
       const joined = me.workspaces.find((w) => w.workspaceName === invitation.data?.workspaceName) ?? me.workspaces[0];

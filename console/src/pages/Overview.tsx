@@ -9,7 +9,8 @@ import { SetupChecklist } from '../components/Setup';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
-import type { ConversionStatus, Help as HelpText } from '../types';
+import type { ConversionStatus } from '../../../contract/views';
+import type { Help as HelpText } from '../types';
 import { MATCH_KEYS } from '../words';
 
 interface Overview {

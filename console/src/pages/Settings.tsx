@@ -8,7 +8,7 @@ import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason, type ReadO
 import { Pager } from '../components/Pager';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
-import type { Role } from '../types';
+import type { Role } from '../../../contract/views';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';

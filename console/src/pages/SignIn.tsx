@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api';
 import { Field, Form, FormError, Submit } from '../components/Form';
-import type { Me } from '../types';
+import type { SessionView } from '../../../contract/views';
 
 /** Only paths of the console itself: `next` comes from the URL and must not send anyone elsewhere. */
 function safeNext(next: string | null): string {
@@ -14,7 +14,7 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const signIn = useMutation({
-    mutationFn: (body: { email: string; password: string }) => api<Me>('POST', 'session', body),
+    mutationFn: (body: { email: string; password: string }) => api<SessionView>('POST', 'session', body),
     onSuccess: (me) => {
       setCsrfToken(me.csrfToken);
       window.location.assign(safeNext(params.get('next')));

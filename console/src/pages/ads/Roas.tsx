@@ -1,5 +1,5 @@
 import { Button, Tooltip, TooltipTrigger } from 'react-aria-components';
-import type { Figures } from './types';
+import type { AdFigures } from '../../../../contract/ad-report';
 
 /** Why a ROAS is a dash rather than a number, for the tooltip and the note under the table. */
 export const NO_TIKTOK_ROAS = 'TikTok attributed no conversion here, so its ROAS says nothing yet (it would read 0).';
@@ -20,13 +20,13 @@ function Unknown({ why }: { why: string }) {
 }
 
 /** TikTok's ROAS, a dash while TikTok reports no conversion (its 0 would read as a loss). */
-export function TikTokRoas({ figures }: { figures: Figures }) {
+export function TikTokRoas({ figures }: { figures: AdFigures }) {
   if (!figures.conversions || figures.roas === null) return <Unknown why={NO_TIKTOK_ROAS} />;
   return <>{ratio(figures.roas)}</>;
 }
 
 /** Signalbox's ROAS: what it delivered, in value, per unit of spend. */
-export function SignalboxRoas({ figures }: { figures: Figures }) {
+export function SignalboxRoas({ figures }: { figures: AdFigures }) {
   if (figures.deliveredRoas === null) return <Unknown why={NO_SIGNALBOX_ROAS} />;
   return <>{ratio(figures.deliveredRoas)}</>;
 }

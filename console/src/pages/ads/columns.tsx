@@ -3,10 +3,10 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { money, number } from '../../format';
 import { SignalboxRoas, TikTokRoas } from './Roas';
-import type { Figures, Row } from './types';
+import type { AdFigures, AdReportRow } from '../../../../contract/ad-report';
 
 /** The delivered value in the advertiser's currency, else each currency apart. */
-const deliveredText = (figures: Figures) =>
+const deliveredText = (figures: AdFigures) =>
   figures.deliveredValue !== null
     ? money(figures.deliveredValue)
     : Object.entries(figures.deliveredValues)
@@ -19,9 +19,9 @@ const LEVEL_NAMES = { campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad' } as c
  * TikTok's figures, then Signalbox's: money without its currency in every cell (the headers name it), so that the
  * table fits a laptop's width; on a phone it scrolls inside its frame.
  */
-export function adColumns(level: Row['level'], currency: string | null, drill: (row: Row) => string | null): ColumnDef<Row, unknown>[] {
+export function adColumns(level: AdReportRow['level'], currency: string | null, drill: (row: AdReportRow) => string | null): ColumnDef<AdReportRow, unknown>[] {
   const inCurrency = currency ? ` (${currency})` : '';
-  const figure = (header: string, id: string, cell: (row: Row) => ReactNode): ColumnDef<Row, unknown> => ({ header, id, cell: (c) => cell(c.row.original), meta: { numeric: true } });
+  const figure = (header: string, id: string, cell: (row: AdReportRow) => ReactNode): ColumnDef<AdReportRow, unknown> => ({ header, id, cell: (c) => cell(c.row.original), meta: { numeric: true } });
   return [
     {
       header: LEVEL_NAMES[level],

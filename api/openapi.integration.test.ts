@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { ALL_ROUTES } from '../contract';
+import type { RouteContract } from '../contract/route';
+import { COMMITTED_OPENAPI } from '../devstack/write-openapi';
+import { trackingScriptFrom } from './ingest/tracking-script';
+import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { adminCall, asPerson, createWorkspace, personIn } from '../test/helpers/console-client';
+import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
+
+let testDb: TestDatabase;
+let subject: TestApp;
+let app: FastifyInstance;
+const registered: { method: string; url: string }[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  // With a tracking script, so that its route is registered too.
+  subject = buildTestApp(testDb.db, { trackingScript: trackingScriptFrom(Buffer.from('/* signalbox */')) });
+  app = subject.app;
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) registered.push({ method, url: options.url });
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.destroy();
+});
+
+/** The schema a route declares for an answer's status; the test fails when there is none. */
+function declared(method: RouteContract['method'], path: string, status: number): z.ZodType {
+  const contract = ALL_ROUTES.find((candidate) => candidate.method === method && candidate.path === path);
+  const schema = contract?.answers[status]?.schema;
+  if (schema === undefined) throw new Error(`${method} ${path} declares no schema for ${status}`);
+  return schema;
+}
+
+describe('the OpenAPI document', () => {
+  it('served at /openapi.json is the committed docs/openapi.json (npm run openapi writes it)', async () => {
+    const response = await app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(JSON.parse(readFileSync(COMMITTED_OPENAPI, 'utf8')));
+  });
+
+  it('describes every route the app registers, and no route it does not', () => {
+    // Fastify adds a HEAD route beside each GET by itself.
+    const routes = registered.filter((route) => route.method !== 'HEAD').map((route) => `${route.method} ${route.url}`);
+    const contracts = ALL_ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(routes.length).toBeGreaterThan(100);
+    expect([...routes].sort()).toEqual([...contracts].sort());
+  });
+
+  it('is shown at /docs with the reference page\'s own scripts and styles, from this server', async () => {
+    const page = await app.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(assets).toEqual(['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/reference.js']);
+    for (const asset of assets) {
+      const response = await app.inject({ method: 'GET', url: asset });
+      expect(response.statusCode).toBe(200);
+      expect(response.body.length).toBeGreaterThan(50);
+    }
+    expect((await app.inject({ method: 'GET', url: '/docs/package.json' })).json()).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/^file /) });
+  });
+});
+
+describe('real answers match the answer schemas the document declares', () => {
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+  it('a settings API workspace, created, changed and listed, and its API keys', async () => {
+    const created = await app.inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'Settings shop' } });
+    expect(created.statusCode).toBe(201);
+    const workspace = declared('POST', '/admin/workspaces', 201).parse(created.json()) as { id: string };
+    const changed = await app.inject({ method: 'PATCH', url: `/admin/workspaces/${workspace.id}/settings`, headers: admin, payload: { allowedOrigins: ['https://shop.example'], exchangeRates: { EUR: '1.08' } } });
+    expect(declared('PATCH', '/admin/workspaces/:workspaceId/settings', 200).parse(changed.json())).toMatchObject({ allowedOrigins: ['https://shop.example'] });
+    const listed = await app.inject({ method: 'GET', url: '/admin/workspaces', headers: admin });
+    declared('GET', '/admin/workspaces', 200).parse(listed.json());
+    const key = await app.inject({ method: 'POST', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin, payload: { name: 'site', kind: 'browser' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/api-keys', 201).parse(key.json())).toMatchObject({ kind: 'browser', key: expect.stringMatching(/^pk_/) });
+    const keys = await app.inject({ method: 'GET', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin });
+    declared('GET', '/admin/workspaces/:workspaceId/api-keys', 200).parse(keys.json());
+    const missing = await app.inject({ method: 'GET', url: '/admin/workspaces/ws_missing', headers: admin });
+    expect(missing.statusCode).toBe(404);
+    declared('GET', '/admin/workspaces/:workspaceId', 404).parse(missing.json());
+  });
+
+  it('an ingest batch, stored and then sent again', async () => {
+    const workspace = await subject.repos.workspaces.create('Answers shop');
+    const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');
+    const send = () =>
+      app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: `Bearer ${key}` }, payload: { batch: [{ type: 'track', event: 'Order Completed', userId: 'u-1', messageId: 'answer-1' }] } });
+    const first = await send();
+    expect(first.statusCode).toBe(200);
+    expect(declared('POST', '/v1/batch', 200).parse(first.json())).toEqual({ success: true });
+    const again = await send();
+    expect(declared('POST', '/v1/batch', 200).parse(again.json())).toEqual({ success: true, duplicates: { messages: 1, conversions: 0 } });
+  });
+
+  it('a refusal of ingest, and a 400 naming the field', async () => {
+    const refused = await app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: 'Bearer dk_unknown' }, payload: { batch: [] } });
+    expect(refused.statusCode).toBe(401);
+    expect(declared('POST', '/v1/batch', 401).parse(refused.json())).toMatchObject({ error: 'unauthorized' });
+    const workspace = await subject.repos.workspaces.create('Refusals shop');
+    const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');
+    const invalid = await app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: `Bearer ${key}` }, payload: { batch: [] } });
+    expect(invalid.statusCode).toBe(400);
+    expect(declared('POST', '/v1/batch', 400).parse(invalid.json())).toMatchObject({ error: 'invalid_request', issues: ['batch must hold at least one message'] });
+  });
+
+  it('the console\'s session, workspace and Conversions table, and a write without the CSRF token', async () => {
+    const workspaceId = await createWorkspace(app, 'Console shop');
+    const owner = await personIn(app, workspaceId, 'owner@console-shop.example', 'owner');
+    const call = asPerson(app, owner);
+    expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/Order%20Completed`, {})).statusCode).toBe(200);
+    const { key } = await subject.repos.apiKeys.create(workspaceId, 'backend');
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/v1/batch',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { batch: [{ type: 'track', event: 'Order Completed', userId: 'u-7', messageId: 'console-answer-1', properties: { total: 30, currency: 'USD' } }] },
+    });
+    expect(sent.statusCode).toBe(200);
+
+    declared('GET', '/console/api/session', 200).parse((await call('GET', 'session')).json());
+    const workspacePath = `workspaces/${workspaceId}`;
+    expect(declared('GET', '/console/api/workspaces/:workspaceId', 200).parse((await call('GET', workspacePath)).json())).toMatchObject({ role: 'owner', tiktok: null });
+    const page = declared('GET', '/console/api/workspaces/:workspaceId/conversions', 200).parse((await call('GET', `${workspacePath}/conversions`)).json()) as { conversions: { sourceEvent: string }[] };
+    expect(page.conversions.map((conversion) => conversion.sourceEvent)).toEqual(['Order Completed']);
+    const unguarded = await call('PATCH', `${workspacePath}/settings`, { testMode: false }, { 'x-csrf-token': 'not-the-token' });
+    expect(unguarded.statusCode).toBe(403);
+    expect(declared('PATCH', '/console/api/workspaces/:workspaceId/settings', 403).parse(unguarded.json())).toMatchObject({ error: 'csrf_token_invalid' });
+  });
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { errors } from '../errors';
+import { jsonBody } from '../fields';
+import { sessionView } from '../views';
+import { consoleRoute } from './console-route';
+import { emailField, passwordField } from './fields';
+
+export const signInBody = jsonBody({ email: emailField, password: passwordField });
+export const acceptInvitationBody = jsonBody({ password: passwordField, name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional() });
+export const passwordChangeBody = jsonBody({ currentPassword: passwordField, newPassword: passwordField });
+export const tokenParams = z.object({ token: z.string().min(1).max(200) });
+export const sessionParams = z.object({ sessionId: z.string().min(1).max(100) });
+export const passwordResetRequestBody = jsonBody({ email: emailField });
+export const passwordResetBody = jsonBody({ newPassword: passwordField });
+
+const signedIn = (description: string) => ({ description: `${description}; sets the session cookie`, schema: sessionView });
+
+export const ACCOUNT_ROUTES = [
+  consoleRoute({ method: 'POST', path: '/console/api/session', summary: 'Sign in', signedOut: true, body: signInBody, answers: { 200: signedIn('Signed in'), ...errors(400, 401, 429) } }),
+  consoleRoute({ method: 'GET', path: '/console/api/session', summary: 'The signed-in person and their workspaces', answers: { 200: { description: 'The session', schema: sessionView } } }),
+  consoleRoute({ method: 'DELETE', path: '/console/api/session', summary: 'Sign out', answers: { 200: { description: 'Signed out; the cookie is cleared', schema: z.strictObject({ signedOut: z.literal(true) }) } } }),
+  consoleRoute({
+    method: 'PUT',
+    path: '/console/api/session/password',
+    summary: 'Change one\'s password (other sessions end)',
+    body: passwordChangeBody,
+    answers: { 200: { description: 'Changed', schema: z.strictObject({ changed: z.literal(true) }) }, ...errors(400, 429) },
+  }),
+  consoleRoute({ method: 'GET', path: '/console/api/sessions', summary: 'One\'s live sessions', answers: { 200: { description: 'The sessions' } } }),
+  consoleRoute({
+    method: 'DELETE',
+    path: '/console/api/sessions/:sessionId',
+    summary: 'End one of one\'s sessions',
+    params: sessionParams,
+    answers: { 200: { description: 'Ended', schema: z.strictObject({ revoked: z.literal(true) }) }, ...errors(404) },
+  }),
+  consoleRoute({ method: 'GET', path: '/console/api/invitations/:token', summary: 'What an invitation link offers', signedOut: true, params: tokenParams, answers: { 200: { description: 'The invitation' }, ...errors(404) } }),
+  consoleRoute({
+    method: 'POST',
+    path: '/console/api/invitations/:token/accept',
+    summary: 'Accept an invitation (and choose a password for a new account)',
+    signedOut: true,
+    params: tokenParams,
+    body: acceptInvitationBody,
+    answers: { 200: signedIn('Joined and signed in'), ...errors(400, 404) },
+  }),
+  consoleRoute({
+    method: 'POST',
+    path: '/console/api/password-resets',
+    summary: 'Mail a password reset link',
+    description: 'Answers the same whether or not the address has an account.',
+    signedOut: true,
+    body: passwordResetRequestBody,
+    answers: { 202: { description: 'A link is mailed if the address has an account' }, ...errors(400, 429) },
+  }),
+  consoleRoute({ method: 'GET', path: '/console/api/password-resets/:token', summary: 'Whether a reset link is still valid', signedOut: true, params: tokenParams, answers: { 200: { description: 'Valid' }, ...errors(404) } }),
+  consoleRoute({
+    method: 'POST',
+    path: '/console/api/password-resets/:token',
+    summary: 'Choose a new password with a reset link',
+    signedOut: true,
+    params: tokenParams,
+    body: passwordResetBody,
+    answers: { 200: { description: 'Changed; every session of the account ended' }, ...errors(400, 404) },
+  }),
+];

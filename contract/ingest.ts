@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { MESSAGE_TYPES } from '../sdk/src/rules/index.js';
+import { errorAnswer, errors } from './errors';
+import { batchBody, singleMessageBody } from './messages';
+import { route, type RouteContract } from './route';
+import { PUBLIC, WRITE_KEY } from './security';
+import { sourceParams } from './webhook-sources';
+
+/** What `/v1` answers once the messages are stored (committed before the answer). */
+export const acceptedBody = z
+  .strictObject({
+    success: z.literal(true),
+    duplicates: z
+      .strictObject({
+        messages: z.number().int().meta({ description: 'Messages stored before (same messageId): not stored again' }),
+        conversions: z.number().int().meta({ description: 'Conversions already made from those messages: not made again' }),
+      })
+      .optional()
+      .meta({ description: 'Only when some of the request was stored before' }),
+  })
+  .meta({ id: 'Accepted' });
+
+export type AcceptedBody = z.infer<typeof acceptedBody>;
+
+const ingestErrors = {
+  ...errors(400, 401, 403, 413, 429, 503),
+  401: errorAnswer('The API key is missing, malformed, unknown or revoked', { error: 'unauthorized', message: 'API key is unknown or revoked' }),
+  403: errorAnswer(
+    'The key may not be used this way: a browser key from an origin the workspace does not allow, a secret key from a page or in a URL, X-Workspace-Id of another workspace',
+    { error: 'forbidden', message: "Origin https://elsewhere.example is not one of this workspace's allowedOrigins: add it in the workspace settings" },
+  ),
+};
+
+const stored = { 200: { description: 'Stored: every message was checked and committed before this answer', schema: acceptedBody, example: { success: true } } };
+
+const batchRoute = (path: string, summary: string) =>
+  route({
+    method: 'POST',
+    path,
+    summary,
+    description:
+      'Segment-compatible. Every message is checked before any is stored: a 400 lists each problem of each message and stores nothing. Bodies are JSON whatever the Content-Type (gzip and deflate accepted).',
+    tag: 'Ingest',
+    security: WRITE_KEY,
+    body: batchBody,
+    bodyExample: { batch: [{ type: 'track', event: 'Order Completed', userId: 'user-1', messageId: 'm-1', timestamp: '2026-01-31T12:00:00Z', properties: { value: 25, currency: 'USD', order_id: 'A-1' } }] },
+    answers: { ...stored, ...ingestErrors },
+  });
+
+const singleRoute = (path: string, type: string) =>
+  route({
+    method: 'POST',
+    path,
+    summary: `One ${type} message`,
+    description: `Segment-compatible. The body is one message; its \`type\`, when given, must be \`${type}\`.`,
+    tag: 'Ingest',
+    security: WRITE_KEY,
+    body: singleMessageBody,
+    answers: { ...stored, ...ingestErrors },
+  });
+
+/** Segment's browser library posts one message to `/v1/<first letter of its type>`, its mobile libraries batch to `/v1/b`. */
+const SEGMENT_SHORT_PATHS = { t: 'track', i: 'identify', p: 'page', s: 'screen', g: 'group', a: 'alias' } as const;
+
+export const ingestBatch = batchRoute('/v1/batch', 'A batch of messages');
+
+export const browserConfigParams = z.object({ key: z.string().meta({ description: 'A browser key (pk_...)' }) });
+
+export const webhookDeliveryBody = z
+  .strictObject({
+    success: z.literal(true),
+    stored: z.literal(0).optional(),
+    note: z.string().optional(),
+    duplicates: acceptedBody.shape.duplicates,
+  })
+  .meta({ description: 'As `/v1/batch` answers; a Shopify cart with no line item answers `stored: 0` with a note' });
+
+export const INGEST_ROUTES: readonly RouteContract[] = [
+  ingestBatch,
+  batchRoute('/v1/b', 'A batch of messages (Segment\'s mobile libraries\' path)'),
+  ...MESSAGE_TYPES.map((type) => singleRoute(`/v1/${type}`, type)),
+  ...Object.entries(SEGMENT_SHORT_PATHS).map(([letter, type]) => singleRoute(`/v1/${letter}`, type)),
+  route({
+    method: 'OPTIONS',
+    path: '/v1/*',
+    summary: 'CORS preflight of the ingest paths',
+    description: 'Answered for an Origin that any workspace allows; the request that follows is checked against its own key\'s workspace.',
+    tag: 'Ingest',
+    security: PUBLIC,
+    answers: { 204: { description: 'The Origin may post' }, ...errors(400, 403) },
+  }),
+  route({
+    method: 'GET',
+    path: '/js/v1/config/:key',
+    summary: 'The tracking script\'s settings for a browser key',
+    description: 'Whether the workspace waits for consent, and its attribution window. Public like the key; cached for 5 minutes.',
+    tag: 'Ingest',
+    security: PUBLIC,
+    params: browserConfigParams,
+    answers: {
+      200: {
+        description: 'The settings',
+        schema: z.strictObject({ consentRequired: z.boolean(), attributionDays: z.number().int() }),
+        example: { consentRequired: false, attributionDays: 7 },
+      },
+      ...errors(404),
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/js/v1/signalbox.js',
+    summary: 'The browser tracking script',
+    description: 'Public, cacheable for a day, gzipped when accepted, with an ETag.',
+    tag: 'Ingest',
+    security: PUBLIC,
+    answers: { 200: { description: 'The script', contentType: 'application/javascript' }, 304: { description: 'Not modified since the ETag of If-None-Match' } },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/webhooks/:sourceId',
+    summary: 'A webhook source\'s delivery (Shopify, or any platform posting signed JSON)',
+    description:
+      'Authenticated by its signature over the raw body: Shopify\'s `X-Shopify-Hmac-Sha256` (with `X-Shopify-Topic`), or HMAC-SHA256 of the body in the source\'s signature header (`X-Signature` unless set). The body becomes Segment messages through the source\'s mapping, checked and stored as `/v1/batch` stores them.',
+    tag: 'Ingest',
+    security: PUBLIC,
+    params: sourceParams,
+    body: z.record(z.string(), z.unknown()).meta({ description: 'The platform\'s JSON, as it sends it' }),
+    answers: { 200: { description: 'Stored', schema: webhookDeliveryBody }, ...errors(400, 401, 404, 413, 429, 503) },
+  }),
+];

@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { TagName } from './tags';
+
+/** The ways a caller proves who it is; `contract/security.ts` describes each for the OpenAPI document. */
+export type SecuritySchemeName = 'writeKeyBasic' | 'writeKeyBearer' | 'writeKeyQuery' | 'adminToken' | 'consoleSession' | 'csrfToken';
+
+/** Any one of the listed sets is enough; each set needs all of its schemes. Empty: public. */
+export type Security = readonly (readonly SecuritySchemeName[])[];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** One status of a route's answer. */
+export interface Answer {
+  description: string;
+  /** The JSON body; absent for an empty body or one that is not JSON (see `contentType`). */
+  schema?: z.ZodType;
+  /** Default `application/json` when there is a schema. */
+  contentType?: string;
+  example?: unknown;
+}
+
+/**
+ * One route of the HTTP API: what it takes and what it answers. The route's handler parses its parameters, query and
+ * body with these same schemas, and the OpenAPI document (api/http/openapi.ts) is generated from them.
+ */
+export interface RouteContract {
+  method: HttpMethod;
+  /** As Fastify writes it: `/admin/workspaces/:workspaceId`, `*` for the rest of a path. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** The group the reference lists it under. */
+  tag: TagName;
+  security: Security;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Default `application/json` when there is a body. */
+  bodyContentType?: string;
+  bodyExample?: unknown;
+  answers: Readonly<Record<number, Answer>>;
+}
+
+/** Declares a route, keeping its schemas' own types for the handler that parses with them. */
+export function route<const R extends RouteContract>(contract: R): R {
+  return contract;
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+/* Answer shapes the console and the CLI read too: this file imports nothing but zod, so the browser's build can take it. */
+
+/** An instant as the API writes it: ISO-8601 in UTC. */
+export const instant = z.iso.datetime();
+
+export const workspaceView = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    attributionWindowDays: z.number().int(),
+    testMode: z.boolean(),
+    testEventCode: z.string().nullable(),
+    defaultPhoneRegion: z.string(),
+    allowedOrigins: z.array(z.string()),
+    consentRequired: z.boolean(),
+    exchangeRates: z.record(z.string(), z.string()),
+    eventRetentionDays: z.number().int(),
+    matchWithoutClick: z.boolean(),
+    pipelinePartitions: z.number().int(),
+    createdAt: instant,
+  })
+  .meta({ id: 'Workspace' });
+export type WorkspaceView = z.infer<typeof workspaceView>;
+
+export const apiKeyKind = z.enum(['secret', 'browser', 'app']);
+
+export const apiKeyView = z
+  .strictObject({
+    id: z.string(),
+    workspaceId: z.string(),
+    name: z.string(),
+    kind: apiKeyKind,
+    displayPrefix: z.string().meta({ description: 'The key\'s first characters, to recognise it' }),
+    createdAt: instant,
+    revokedAt: instant.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKeyView = z.infer<typeof apiKeyView>;
+
+/** A key as created: the only answer that holds the key itself. */
+export const createdApiKeyView = z.strictObject({ ...apiKeyView.shape, key: z.string().meta({ description: 'The full key: shown once, never stored' }), notice: z.string() });
+export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
+
+export const ruleValueView = z.union([
+  z.strictObject({ source: z.literal('order_total'), currency: z.string().optional() }),
+  z.strictObject({ source: z.literal('fixed'), amount: z.number(), currency: z.string().optional() }),
+  z.strictObject({ source: z.literal('none') }),
+]);
+
+export type RuleValueView = z.infer<typeof ruleValueView>;
+
+/** A conversion rule in the shape the API accepts, so that one read back can be sent again unchanged. */
+export const ruleView = z
+  .strictObject({ event: z.string(), tiktokEvent: z.string(), alsoSendAs: z.array(z.string()), value: ruleValueView })
+  .meta({ id: 'ConversionRule' });
+export type RuleView = z.infer<typeof ruleView>;
+
+/** Something about a delivered conversion worth fixing at its source, e.g. a value that could not be read. */
+export const conversionWarning = z.strictObject({
+  code: z.string().meta({ description: 'e.g. value_unreadable' }),
+  field: z.string().optional().meta({ description: 'The message field concerned, e.g. properties.total' }),
+  found: z.string().optional().meta({ description: 'What was found there, as JSON text, shortened' }),
+  message: z.string().meta({ description: 'One sentence for a person' }),
+});
+
+export const conversionStatus = z.enum(['pending', 'delivered', 'skipped', 'failed']);
+export type ConversionStatus = z.infer<typeof conversionStatus>;
+
+/** One line of a conversions list. */
+export const conversionSummaryView = z
+  .strictObject({
+    id: z.string(),
+    status: conversionStatus,
+    reason: z.string().nullable().meta({ description: 'Why it was skipped or failed, as a stable code' }),
+    sourceEvent: z.string(),
+    tiktokEvent: z.string(),
+    eventId: z.string(),
+    messageEvent: z.strictObject({ position: z.number().int(), of: z.number().int() }).meta({ description: 'Which of the TikTok events sent for its message this is' }),
+    eventTime: instant,
+    value: z.number().nullable(),
+    currency: z.string().nullable(),
+    testMode: z.boolean(),
+    sentWithoutClick: z.boolean(),
+    tiktokRequestId: z.string().nullable(),
+    warnings: z.array(conversionWarning),
+    createdAt: instant,
+    completedAt: instant.nullable(),
+  })
+  .meta({ id: 'ConversionSummary' });
+export type ConversionSummaryView = z.infer<typeof conversionSummaryView>;
+
+export const webhookSourceView = z
+  .strictObject({
+    id: z.string(),
+    workspaceId: z.string(),
+    type: z.enum(['shopify', 'webhook']),
+    name: z.string(),
+    signatureHeader: z.string(),
+    mapping: z.record(z.string(), z.union([z.string(), z.boolean()])).nullable(),
+    createdAt: instant,
+    secretSetAt: instant,
+    lastDeliveryAt: instant.nullable(),
+    lastRefusal: z.strictObject({ at: instant, status: z.number().int(), message: z.string() }).nullable(),
+    webhookUrl: z.string().meta({ description: 'Where the platform posts: PUBLIC_URL/v1/webhooks/<id>' }),
+  })
+  .meta({ id: 'WebhookSource' });
+export type WebhookSourceView = z.infer<typeof webhookSourceView>;
+
+/** A source as an answer that set its secret gives it: the secret when Signalbox made it, and what to do next. */
+export const webhookSourceWithSecretView = z.strictObject({
+  ...webhookSourceView.shape,
+  signingSecret: z.string().optional().meta({ description: 'Only when Signalbox made the secret: shown this once' }),
+  notice: z.string(),
+});
+export type WebhookSourceWithSecretView = z.infer<typeof webhookSourceWithSecretView>;
+
+export const roleView = z.enum(['owner', 'editor', 'viewer']);
+export type Role = z.infer<typeof roleView>;
+
+/** The console's signed-in person, with the session's CSRF token and the workspaces they may open. */
+export const sessionView = z
+  .strictObject({
+    user: z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant }),
+    csrfToken: z.string().meta({ description: 'Send it as X-CSRF-Token on every write' }),
+    sessionId: z.string(),
+    workspaces: z.array(z.strictObject({ workspaceId: z.string(), workspaceName: z.string(), role: roleView })),
+  })
+  .meta({ id: 'ConsoleSession' });
+export type SessionView = z.infer<typeof sessionView>;
+
+/** Every console page's banner and menu: the workspace, the person's role in it, the TikTok connection in brief. */
+export const consoleWorkspaceView = z.strictObject({
+  workspace: workspaceView,
+  role: roleView,
+  tiktok: z
+    .strictObject({
+      status: z.string(),
+      advertiserId: z.string().nullable(),
+      advertiserName: z.string().nullable(),
+      pixelCode: z.string().nullable(),
+      pixelName: z.string().nullable(),
+      timeZone: z.string().nullable(),
+      currency: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ConsoleWorkspaceView = z.infer<typeof consoleWorkspaceView>;
+
+/** A line of the console's Conversions table: the summary, TikTok's code and the click's visitor. */
+export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.shape, tiktokCode: z.number().int().nullable(), clickAnonymousId: z.string().nullable() });
+export type ConsoleConversionRow = z.infer<typeof consoleConversionRow>;
+
+export const consoleConversionPage = z.strictObject({ conversions: z.array(consoleConversionRow), nextCursor: z.string().nullable() }).meta({ id: 'ConsoleConversionPage' });
