@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_PIXEL_CODE } from '../devstack/tiktok-fake';
 import { createConversionRetryService } from '../api/services/conversion-retry';
 import { OWNER, startConsoleInBrowser, type ConsoleInBrowser } from './helpers/console-browser';
@@ -253,6 +254,11 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await open('conversions?reason=no_ttclid');
     await page.locator('select[name="reason"] option:checked').filter({ hasText: 'No TikTok click found' }).waitFor({ state: 'attached' });
     await page.locator('tr').filter({ hasText: 'F-1002' }).getByText('No TikTok click found').waitFor();
+    // The filtered table as a CSV file: the same conversions, in the same words.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download these conversions (CSV)' }).click()]);
+    const csv = (await readFile(await download.path(), 'utf8')).split('\r\n');
+    expect(csv[0]).toMatch(/^When \(.+\),Status,Reason,TikTok event,Your event,Order or event ID,Value,Currency,Test mode,Conversion ID$/);
+    expect(csv.slice(1).filter((line) => line !== '')).toEqual([expect.stringMatching(/,skipped,No TikTok click found,CompletePayment,purchase,F-1002,12,EUR,no,/)]);
 
     await open(`conversions/${skipped.id}`);
     await page.getByRole('heading', { name: 'Why: No TikTok click found' }).waitFor();

@@ -192,3 +192,48 @@ describe('retention, consent and exchange rates', () => {
     expect((await lastLogEntry()).summary).toBe('Set the exchange rates to EUR 1.08, required consent before tracking and changed how long events are kept to 14 days');
   });
 });
+
+describe('the Conversions table as a CSV file', () => {
+  const csvOf = async (query: string) => {
+    const answer = await viewer('GET', `${ws}/conversions.csv?${query}`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(answer.headers['content-disposition']).toBe(`attachment; filename="signalbox-conversions-${workspaceId}.csv"`);
+    return answer.body.split('\r\n').filter((line) => line !== '');
+  };
+
+  beforeAll(async () => {
+    // More than one page of the table (50) and of the export's own reads (500): 520 purchases, a few with awkward IDs.
+    const batch = Array.from({ length: 520 }, (_, index) => purchase(`CSV-${String(index).padStart(3, '0')}`, { userId: `csv-${index}` }));
+    for (let start = 0; start < batch.length; start += 100) await ingest(batch.slice(start, start + 100));
+    await ingest([purchase('CSV-"quoted", and more', { userId: 'csv-q' }), purchase('=HYPERLINK("x")', { userId: 'csv-formula' })]);
+    await finish('CSV-007', 'skipped', 'no_ttclid');
+  });
+
+  it('holds every conversion of the filter, once, newest event first, with the table\'s columns in words', async () => {
+    const lines = await csvOf('timeZone=Europe/Berlin');
+    expect(lines[0]).toBe('When (Europe/Berlin),Status,Reason,TikTok event,Your event,Order or event ID,Value,Currency,Test mode,Conversion ID');
+    const ids = lines.slice(1).map((line) => line.split(',')[5]).filter((id) => id !== undefined && /^CSV-\d{3}$/.test(id));
+    expect(new Set(ids).size).toBe(520);
+    expect(ids).toHaveLength(520);
+    const skipped = lines.find((line) => line.includes(',CSV-007,'));
+    expect(skipped).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},skipped,No TikTok click found,CompletePayment,purchase,CSV-007,20,,no,[0-9a-f-]{36}$/);
+    const times = lines.slice(1).map((line) => line.slice(0, 19));
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('writes a cell with quotes or commas quoted, and a formula as text', async () => {
+    const lines = await csvOf('q=csv-q');
+    expect(lines[1]).toContain(',"CSV-""quoted"", and more",');
+    expect((await csvOf('q=csv-formula'))[1]).toContain(`,"'=HYPERLINK(""x"")",`);
+  });
+
+  it('takes the same filter as the table: the status, and a refusal naming the field', async () => {
+    const skippedOnly = (await csvOf('status=skipped')).slice(1);
+    expect(skippedOnly.every((line) => line.split(',')[1] === 'skipped')).toBe(true);
+    expect(skippedOnly.filter((line) => line.includes(',CSV-'))).toEqual([expect.stringContaining(',CSV-007,')]);
+    const refused = await viewer('GET', `${ws}/conversions.csv?status=sent`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Repositories } from '../../db/repositories';
+import type { ConversionSearch } from '../../db/repositories/conversion-search';
 import type { TextMatch } from '../../db/repositories/conversion-text-match';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
@@ -46,6 +47,12 @@ export async function conversionFilter(db: Knex, repos: Repositories, workspace:
     eventTo: period?.to,
     text,
   };
+}
+
+/** The filter as the conversions search takes it (without its page). */
+export function searchOf(filter: ConversionFilter): Omit<ConversionSearch, 'limit' | 'before'> {
+  const { eventFrom, eventTo, ...rest } = filter;
+  return { ...rest, from: eventFrom, to: eventTo };
 }
 
 async function textMatch(repos: Repositories, workspaceId: string, text: string): Promise<TextMatch> {

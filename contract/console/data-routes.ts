@@ -21,6 +21,9 @@ export const conversionListQuery = z.strictObject({
 /** "Send again" by the Conversions table's filter. */
 export const sendAgainQuery = z.strictObject(conversionFilterFields);
 
+/** The Conversions table's filter, for its CSV file. */
+export const conversionExportQuery = z.strictObject(conversionFilterFields);
+
 export const conversionParams = z.object({ conversionId: z.guid({ error: 'must be a conversion ID (a UUID)' }) });
 
 /** The ad report's query as the console asks for it (campaigns over the whole period unless told otherwise). */
@@ -44,6 +47,14 @@ export const CONSOLE_DATA_ROUTES = [
     params: inWorkspace(),
     query: conversionListQuery,
     answers: { 200: { description: 'A page of conversions', schema: consoleConversionPage }, ...errors(400) },
+  }),
+  consoleRoute({
+    method: 'GET',
+    path: path('/conversions.csv'),
+    summary: 'The Conversions table of the same filter as a CSV file (its columns, times in the zone asked), streamed',
+    params: inWorkspace(),
+    query: conversionExportQuery,
+    answers: { 200: { description: 'A header line, then one line per conversion, newest event first', contentType: 'text/csv' }, ...errors(400) },
   }),
   consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons' } } }),
   consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion' }, ...errors(400) } }),

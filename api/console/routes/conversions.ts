@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
@@ -12,9 +13,10 @@ import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
 import { conversionTimeline } from '../conversion-timeline';
 import { linkBetween, pathTo } from '../identity-path';
-import { conversionFilter } from '../conversion-filter';
+import { conversionFilter, searchOf } from '../conversion-filter';
 import type { Knex } from 'knex';
-import { conversionListQuery, conversionParams } from '../../../contract/console/data-routes';
+import { conversionExportQuery, conversionListQuery, conversionParams } from '../../../contract/console/data-routes';
+import { conversionsCsv } from '../conversions-csv';
 
 const REPEATS_SHOWN = 20;
 
@@ -42,16 +44,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     const workspace = currentWorkspace(request);
     const filter = await conversionFilter(db, repos, workspace, query);
     const rows = await repos.conversionSearch.search(workspace.id, {
-      status: filter.status,
-      reason: filter.reason,
-      tiktokEvent: filter.tiktokEvent,
-      tiktokCode: filter.tiktokCode,
-      missing: filter.missing,
-      repeated: filter.repeated,
-      withoutClick: filter.withoutClick,
-      from: filter.eventFrom,
-      to: filter.eventTo,
-      text: filter.text,
+      ...searchOf(filter),
       limit: query.limit + 1,
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     });
@@ -61,6 +54,17 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       conversions: page.map((row) => ({ ...conversionSummary(row), tiktokCode: row.tiktok_code, clickAnonymousId: row.click_anonymous_id })),
       nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null,
     };
+  });
+
+  /** The table of the same filter as a CSV file, written as it is read. */
+  app.get('/conversions.csv', async (request, reply) => {
+    const query = parseOrReject(conversionExportQuery, request.query, 'query');
+    const workspace = currentWorkspace(request);
+    const filter = await conversionFilter(db, repos, workspace, query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="signalbox-conversions-${workspace.id}.csv"`)
+      .send(Readable.from(conversionsCsv(repos, workspace.id, filter, query.timeZone)));
   });
 
   /** Every reason a conversion can carry, in a few words and explained: the filter's choices and their labels. */

@@ -114,6 +114,11 @@ export function ConversionsPage() {
         <LinkedFilters />
       </form>
       <SendAgainByFilter filter={filter} onSent={() => setSentAt(Date.now())} />
+      <p>
+        <a className="button small" href={`/console/api/${base}/conversions.csv?${filter.toString()}`} download>
+          Download these conversions (CSV)
+        </a>
+      </p>
       {page.isPending && <Loading what="conversions" />}
       {page.isError && <ErrorNote error={page.error} />}
       {page.data && <DataTable rows={page.data.conversions} columns={columns} empty="No conversion matches. Conversions appear when an event that a rule maps arrives." />}
