@@ -124,6 +124,16 @@ describe('ad performance and the event debugger in Chromium', () => {
     await brand.getByRole('button', { name: /^No figure: TikTok attributed no conversion/ }).waitFor();
     // TikTok ROAS, then Signalbox's delivered, value and ROAS: no 0 posing as a return.
     expect((await brand.locator('td').allTextContents()).slice(-4)).toEqual(['—', '0', '–', '—']);
+    // Each campaign's status as Ads Manager words it, and a totals row: the clicks and spend of every campaign summed.
+    const statuses = await page.locator('tbody td[data-label="Status"]').allTextContents();
+    expect(statuses.length).toBeGreaterThan(1);
+    for (const status of statuses) expect(status).toMatch(/^(Active|Paused)$/);
+    const figures = async (where: string, label: string) => (await page.locator(`${where} td[data-label^="${label}"]`).allTextContents()).map((text) => Number(text.replace(/[^\d.]/g, '')));
+    expect(await page.locator('tfoot td').first().textContent()).toBe('Total');
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    expect(await figures('tfoot', 'TikTok: Clicks')).toEqual([sum(await figures('tbody', 'TikTok: Clicks'))]);
+    const [spendTotal] = await figures('tfoot', 'TikTok: Spend');
+    expect(spendTotal).toBeCloseTo(sum(await figures('tbody', 'TikTok: Spend')), 2);
     await session.shots('02-ads-campaigns');
   });
 

@@ -16,14 +16,15 @@ function labelOf<Row>(column: Column<Row, unknown>): string {
 }
 
 /**
- * A plain table (TanStack Table), column groups included; `empty` shows when there are no rows. On a phone each row
- * becomes a card, each cell under its header's words (`data-label`), so that no column is out of sight in a frame
- * that scrolls sideways.
+ * A plain table (TanStack Table), column groups included, with a footer row when columns have footers (totals);
+ * `empty` shows when there are no rows. On a phone each row becomes a card, each cell under its header's words
+ * (`data-label`), so that no column is out of sight in a frame that scrolls sideways.
  */
 export function DataTable<Row>({ rows, columns, empty, caption, className }: { rows: Row[]; columns: ColumnDef<Row, unknown>[]; empty: string; caption?: string; className?: string }) {
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel() });
   if (rows.length === 0) return <p className="empty">{empty}</p>;
   const numeric = (meta: { numeric?: boolean } | undefined) => (meta?.numeric ? 'num' : undefined);
+  const hasFooter = table.getAllLeafColumns().some((column) => column.columnDef.footer !== undefined);
   return (
     <div className={`table-wrap${className ? ` ${className}` : ''}`}>
       <table>
@@ -50,6 +51,17 @@ export function DataTable<Row>({ rows, columns, empty, caption, className }: { r
             </tr>
           ))}
         </tbody>
+        {hasFooter && (
+          <tfoot>
+            <tr>
+              {(table.getFooterGroups()[0]?.headers ?? []).map((footer) => (
+                <td key={footer.id} className={numeric(footer.column.columnDef.meta)} data-label={labelOf(footer.column)}>
+                  {flexRender(footer.column.columnDef.footer, footer.getContext())}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        )}
       </table>
     </div>
   );

@@ -87,7 +87,7 @@ export function AdsPage() {
   const drill = (row: AdReportRow) =>
     row.level === 'campaign' ? at({ campaign: row.entityId }) : row.level === 'adgroup' && campaignId ? at({ campaign: campaignId, adgroup: row.entityId }) : null;
   const scope = report.data?.scope;
-  const columns = adColumns(level, report.data?.currency ?? null, drill);
+  const columns = adColumns(level, report.data?.currency ?? null, drill, report.data?.totals);
   const exportLabel = adgroupId
     ? `Export CSV: the ads of ${nameOf(scope?.adgroup, `ad group ${adgroupId}`)}`
     : campaignId

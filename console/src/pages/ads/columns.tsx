@@ -17,11 +17,18 @@ const LEVEL_NAMES = { campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad' } as c
 
 /**
  * TikTok's figures, then Signalbox's: money without its currency in every cell (the headers name it), so that the
- * table fits a laptop's width; on a phone it scrolls inside its frame.
+ * table fits a laptop's width; on a phone each row is a card. The footer holds the totals of every row (ratios from the
+ * sums, as the server computes them).
  */
-export function adColumns(level: AdReportRow['level'], currency: string | null, drill: (row: AdReportRow) => string | null): ColumnDef<AdReportRow, unknown>[] {
+export function adColumns(level: AdReportRow['level'], currency: string | null, drill: (row: AdReportRow) => string | null, totals?: AdFigures): ColumnDef<AdReportRow, unknown>[] {
   const inCurrency = currency ? ` (${currency})` : '';
-  const figure = (header: string, id: string, cell: (row: AdReportRow) => ReactNode): ColumnDef<AdReportRow, unknown> => ({ header, id, cell: (c) => cell(c.row.original), meta: { numeric: true } });
+  const figure = (header: string, id: string, cell: (figures: AdFigures) => ReactNode): ColumnDef<AdReportRow, unknown> => ({
+    header,
+    id,
+    cell: (c) => cell(c.row.original),
+    ...(totals ? { footer: () => cell(totals) } : {}),
+    meta: { numeric: true },
+  });
   return [
     {
       header: LEVEL_NAMES[level],
@@ -31,7 +38,9 @@ export function adColumns(level: AdReportRow['level'], currency: string | null, 
         const label = c.row.original.name ?? c.row.original.entityId;
         return link ? <Link to={link}>{label}</Link> : label;
       },
+      ...(totals ? { footer: () => 'Total' } : {}),
     },
+    { header: 'Status', id: 'status', cell: (c) => c.row.original.statusLabel ?? '–', ...(totals ? { footer: () => '' } : {}) },
     {
       header: 'TikTok',
       id: 'tiktok',
