@@ -7,6 +7,7 @@ import { consoleAppRoutes } from './console/static-app';
 import { createMemberService } from './services/accounts/members';
 import { createPasswordAttempts } from './services/accounts/password-attempts';
 import { createSignInService } from './services/accounts/sign-in';
+import { createInvitationMail } from './services/accounts/invitation-mail';
 import { createPasswordResetService } from './services/accounts/password-reset';
 import { createPublicLinks } from './http/public-links';
 import { createAlertSettingsService } from './services/alerts/alert-settings';
@@ -155,6 +156,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     testAlerts,
     pastEvents,
     passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
+    mailInvitation: createInvitationMail({ mailer: deps.mailer, links }),
     links,
     workflowLink: deps.workflowLink,
   });

@@ -11,6 +11,14 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/** What every send fails with when no mail server is configured. */
+export class NoMailServerError extends Error {
+  constructor() {
+    super('no mail server is configured (SMTP_URL is not set)');
+    this.name = 'NoMailServerError';
+  }
+}
+
 /** Each wait on the mail server ends: an evaluation or a reset request never hangs on it. */
 const TIMEOUT_MS = 10_000;
 
@@ -20,7 +28,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   if (smtpUrl === undefined) {
     return {
       send: async () => {
-        throw new Error('no mail server is configured (SMTP_URL is not set)');
+        throw new NoMailServerError();
       },
     };
   }

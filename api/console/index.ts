@@ -12,6 +12,7 @@ import type { TestAlertService } from '../services/alerts/test-alert';
 import type { PastEventService } from '../services/past-events';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { PublicLinks } from '../http/public-links';
+import type { InvitationMail } from '../services/accounts/invitation-mail';
 import type { TikTokServices } from '../services/tiktok-services';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
@@ -47,6 +48,8 @@ export interface ConsoleApiOptions {
   testAlerts: TestAlertService;
   pastEvents: PastEventService;
   passwordResets: PasswordResetService;
+  /** Mails an invitation's link to the person invited. */
+  mailInvitation: InvitationMail;
   links: PublicLinks;
   workflowLink?: WorkflowLink;
 }
@@ -56,7 +59,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, pastEvents, passwordResets, links, workflowLink } = options;
+  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, pastEvents, passwordResets, mailInvitation, links, workflowLink } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -83,7 +86,7 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(diagnosticsRoutes, { db, repos });
       await workspace.register(peopleRoutes, { repos });
       await workspace.register(adRoutes, { reports: tiktok.reports, connections: tiktok.connections });
-      await workspace.register(memberRoutes, { members, links });
+      await workspace.register(memberRoutes, { members, links, mailInvitation });
       await workspace.register(privacyRoutes, { repos, erasures });
       await workspace.register(alertRoutes, { repos, alerts, testAlerts });
     },

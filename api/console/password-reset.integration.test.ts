@@ -89,3 +89,33 @@ describe('password reset by mail', () => {
     expect([bad.statusCode, bad.json().issues]).toEqual([400, ['email must be an email address, e.g. jo@shop.example']]);
   });
 });
+
+describe('invitations by mail', () => {
+  let inviter: Person;
+  beforeAll(async () => {
+    inviter = await personIn(app, fernShop, 'inviter@fern.example', 'owner');
+  });
+
+  it('mails the invited person the link under PUBLIC_URL, whatever Host the request names, and answers the same link', async () => {
+    const before = new Set(sink.messages());
+    const invited = await asPerson(app, inviter)('POST', `workspaces/${fernShop}/invitations`, { email: 'Jo@Fern.example', role: 'editor' }, { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' });
+    expect(invited.statusCode).toBe(201);
+    const mail = await sink.waitFor((m) => !before.has(m) && m.to.includes('jo@fern.example'));
+    expect(mail.subject).toBe('inviter@fern.example invites you to Fern shop on Signalbox');
+    expect(mail.text).toContain('invites you to the Signalbox workspace "Fern shop" as editor.');
+    expect(mail.text).not.toContain('attacker');
+    expect(linkIn(mail.text)).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
+    expect(invited.json()).toMatchObject({ email: 'jo@fern.example', role: 'editor', url: linkIn(mail.text), mail: { sentTo: 'jo@fern.example' } });
+  });
+
+  it('still answers the link to copy, saying why, when the mail cannot go', async () => {
+    const unmailed = buildTestApp(testDb.db).app;
+    try {
+      const invited = await asPerson(unmailed, inviter)('POST', `workspaces/${fernShop}/invitations`, { email: 'sam@fern.example', role: 'viewer' });
+      expect(invited.statusCode).toBe(201);
+      expect(invited.json()).toMatchObject({ url: expect.stringMatching(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}')), mail: { notSent: 'this Signalbox has no mail server set up' } });
+    } finally {
+      await unmailed.close();
+    }
+  });
+});

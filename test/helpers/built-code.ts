@@ -5,7 +5,7 @@ import { buildTrackingScript } from '../../web/build';
 
 const ROOT = path.join(__dirname, '..', '..');
 // sdk/src/rules: the message rules the ingest API shares with the client library, compiled into the server too.
-const SOURCE_DIRS = ['activities', 'adplatform', 'api', 'cli', 'config', 'db', 'devstack', 'domain', 'notify', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
+const SOURCE_DIRS = ['activities', 'adplatform', 'api', 'cli', 'config', 'contract', 'db', 'devstack', 'domain', 'notify', 'temporal', 'worker', 'workflows', 'sdk/src/rules'];
 
 /**
  * The server code as `npm run build` lays it out (compiled with esbuild, file by file), with the tracking script, in a

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { InvitationMail } from '../../services/accounts/invitation-mail';
 import type { MemberService } from '../../services/accounts/members';
 import type { PublicLinks } from '../../http/public-links';
 import { parseOrReject } from '../../http/validation';
-import { actorOf, currentWorkspace, needs } from '../auth';
+import { actorOf, currentWorkspace, needs, signedInUser } from '../auth';
 import { invitationParams, inviteBody, memberParams, roleBody } from '../../../contract/console/workspace-routes';
 
-
 /** `/members` and `/invitations`: everyone sees who has access; only owners change it. */
-export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: PublicLinks }> = async (app, { members, links }) => {
+export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: PublicLinks; mailInvitation: InvitationMail }> = async (app, { members, links, mailInvitation }) => {
   const owner = { preHandler: needs('owner') };
 
   app.get('/members', async (request) => {
@@ -30,9 +30,11 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: P
 
   app.post('/invitations', owner, async (request, reply) => {
     const { email, role } = parseOrReject(inviteBody, request.body, 'body');
-    const invitation = await members.invite(actorOf(request), currentWorkspace(request).id, email, role);
+    const workspace = currentWorkspace(request);
+    const invitation = await members.invite(actorOf(request), workspace.id, email, role);
+    const mail = await mailInvitation(invitation, { workspaceName: workspace.name, invitedBy: signedInUser(request).email });
     const { token, ...shown } = invitation;
-    return reply.code(201).send({ ...shown, url: links.invitation(token) });
+    return reply.code(201).send({ ...shown, url: links.invitation(token), mail });
   });
 
   app.delete('/invitations/:invitationId', owner, async (request) => {

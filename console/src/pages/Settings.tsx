@@ -106,18 +106,24 @@ function MatchWithoutClick({ base, readOnly }: { base: string; readOnly: ReadOnl
   );
 }
 
+/** An invitation just made: its link, and whether it went out by mail. */
+interface Invited {
+  url: string;
+  mail: { sentTo: string } | { notSent: string };
+}
+
 function Team({ base, cannot }: { base: string; cannot: string | null }) {
   const owner = cannot === null;
   const queries = useQueryClient();
   const members = useQuery({ queryKey: ['members', base], queryFn: () => get<Members>(`${base}/members`) });
-  const [link, setLink] = useState<string | null>(null);
+  const [invited, setInvited] = useState<Invited | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) => api<{ url: string }>('POST', `${base}/invitations`, body),
-    meta: { done: 'Invitation link created' },
+    mutationFn: (body: { email: string; role: string }) => api<Invited>('POST', `${base}/invitations`, body),
+    meta: { done: 'Invitation created' },
     onSuccess: (answer) => {
-      setLink(answer.url);
+      setInvited(answer);
       setErrors({});
       void refresh();
     },
@@ -180,13 +186,14 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
                 <option value="owner">owner</option>
               </select>
             </label>
-            <Submit pending={invite.isPending}>Create invitation link</Submit>
+            <Submit pending={invite.isPending}>Invite</Submit>
           </div>
         </Form>
       )}
-      {link && (
+      {invited && (
         <p className="notice" role="status">
-          Send this link to them; it works once, for 7 days: <code className="secret">{link}</code> <CopyButton text={link} />
+          {'sentTo' in invited.mail ? `Mailed the invitation to ${invited.mail.sentTo}. You can also send them the link` : `The invitation was not mailed (${invited.mail.notSent}). Send them the link yourself`}; it works
+          once, for 7 days: <code className="secret">{invited.url}</code> <CopyButton text={invited.url} />
         </p>
       )}
     </section>
