@@ -412,4 +412,24 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await page.getByRole('link', { name: 'CompletePayment' }).waitFor();
     await shots('17-conversion-two-events');
   });
+
+  it('renames the workspace on Settings and creates another from the account page, each in the switcher', async () => {
+    await open('settings');
+    const nameField = page.getByLabel('Name', { exact: true });
+    await refusedThenOneClick(nameField, { value: ' ', message: 'must not be empty' }, 'Fern & Moss', 'Rename');
+    await toast('Workspace renamed');
+    const switcher = page.locator('label.switcher select');
+    await switcher.locator('option:checked', { hasText: 'Fern & Moss' }).waitFor({ state: 'attached' });
+    await page.getByRole('region', { name: 'Change log' }).getByText('Renamed the workspace from “Fern shop” to “Fern & Moss”').waitFor();
+    await shots('17-workspace-renamed');
+
+    await page.goto(`${ingestUrl}/console/account`);
+    await page.getByLabel('Workspace name', { exact: true }).fill('Moss outlet');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.waitForURL(/\/w\/ws_[0-9a-f]+\/overview$/);
+    expect(page.url()).not.toContain(workspaceId);
+    await page.getByText('0 of 7 steps done.').waitFor();
+    expect(await page.locator('label.switcher select option').allTextContents()).toEqual(expect.arrayContaining(['Fern & Moss', 'Moss outlet']));
+    await shots('18-workspace-created');
+  });
 });

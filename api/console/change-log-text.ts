@@ -211,6 +211,8 @@ export function changeSummary({ action, target, before, after }: LoggedChange, n
     'invitation.create': () => `invited ${target} as ${role(after)}`,
     'invitation.revoke': () => `withdrew the invitation of ${target}`,
     'invitation.accept': () => `accepted the invitation and joined as ${role(after)}`,
+    'workspace.create': () => `created the workspace ${quoted(after?.name)}`,
+    'workspace.rename': () => `renamed the workspace from ${quoted(before?.name)} to ${quoted(after?.name)}`,
     'conversions.retry': () => retryClause(after),
     'erasure.run': () => erasureClause(after),
     'alerts.update': () => 'changed the alerts',

@@ -13,6 +13,7 @@ import type { PastEventService } from '../services/past-events';
 import type { PasswordResetService } from '../services/accounts/password-reset';
 import type { PublicLinks } from '../http/public-links';
 import type { InvitationMail } from '../services/accounts/invitation-mail';
+import { createConsoleWorkspaceService } from '../services/accounts/workspaces';
 import type { TikTokServices } from '../services/tiktok-services';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
@@ -68,13 +69,14 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
     refuseForeignOrigin(request);
   });
 
-  await app.register(sessionRoutes, { repos, signIn, members });
+  const consoleWorkspaces = createConsoleWorkspaceService({ db, repos });
+  await app.register(sessionRoutes, { repos, signIn, members, workspaces: consoleWorkspaces });
   await app.register(passwordResetRoutes, { passwordResets });
   await app.register(
     async (workspace) => {
       requireSession(workspace, signIn);
       loadWorkspaceMembership(workspace, { users: repos.users, workspaces: repos.workspaces });
-      await workspace.register(workspaceRoutes, { repos, workspaceSettings: settings.workspaceSettings, connections: tiktok.connections });
+      await workspace.register(workspaceRoutes, { repos, workspaceSettings: settings.workspaceSettings, connections: tiktok.connections, workspaces: consoleWorkspaces });
       await workspace.register(overviewRoutes, { db, repos });
       await workspace.register(setupRoutes, { repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys, links });

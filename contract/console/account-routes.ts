@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
-import { sessionView } from '../views';
+import { sessionView, workspaceView } from '../views';
+import { createWorkspaceBody } from '../workspaces';
 import { consoleRoute } from './console-route';
 import { emailField, passwordField } from './fields';
 
@@ -19,6 +20,13 @@ export const ACCOUNT_ROUTES = [
   consoleRoute({ method: 'POST', path: '/console/api/session', summary: 'Sign in', signedOut: true, body: signInBody, answers: { 200: signedIn('Signed in'), ...errors(400, 401, 429) } }),
   consoleRoute({ method: 'GET', path: '/console/api/session', summary: 'The signed-in person and their workspaces', answers: { 200: { description: 'The session', schema: sessionView } } }),
   consoleRoute({ method: 'DELETE', path: '/console/api/session', summary: 'Sign out', answers: { 200: { description: 'Signed out; the cookie is cleared', schema: z.strictObject({ signedOut: z.literal(true) }) } } }),
+  consoleRoute({
+    method: 'POST',
+    path: '/console/api/workspaces',
+    summary: 'Create another workspace, owned by the signed-in person (the change log records it)',
+    body: createWorkspaceBody,
+    answers: { 201: { description: 'The new workspace', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+  }),
   consoleRoute({
     method: 'PUT',
     path: '/console/api/session/password',

@@ -4,7 +4,7 @@ import { erasureSubjectBody } from '../erasures';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
 import { consoleWorkspaceView, workspaceView } from '../views';
-import { inWorkspace, settingsChangesBody } from '../workspaces';
+import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { emailField, periodFields, roleField } from './fields';
 
@@ -35,6 +35,15 @@ const path = consoleWorkspacePath;
 
 export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'GET', path: path(''), summary: 'The workspace, the person\'s role and the TikTok connection in brief', params: inWorkspace(), answers: { 200: { description: 'The workspace', schema: consoleWorkspaceView } } }),
+  consoleRoute({
+    method: 'PATCH',
+    path: path(''),
+    summary: 'Rename the workspace (the change log records it)',
+    role: 'owner',
+    params: inWorkspace(),
+    body: createWorkspaceBody,
+    answers: { 200: { description: 'The workspace renamed', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+  }),
   consoleRoute({
     method: 'PATCH',
     path: path('/settings'),

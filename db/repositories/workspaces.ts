@@ -74,6 +74,11 @@ export function createWorkspaceRepository(db: Knex) {
       return rows.map(toWorkspace);
     },
 
+    async rename(id: string, name: string, executor: Knex = db): Promise<Workspace | undefined> {
+      const [row] = await executor('workspaces').where({ id }).update({ name, updated_at: executor.fn.now() }).returning('*');
+      return row && toWorkspace(row);
+    },
+
     async updateSettings(id: string, changes: Partial<WorkspaceSettings>, executor: Knex = db): Promise<Workspace | undefined> {
       const [row] = await executor('workspaces')
         .where({ id })

@@ -2,24 +2,26 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import type { User } from '../../../db/repositories/users';
 import type { MemberService } from '../../services/accounts/members';
+import type { ConsoleWorkspaceService } from '../../services/accounts/workspaces';
 import type { SignedIn, SignInService } from '../../services/accounts/sign-in';
 import { notFound } from '../../http/http-error';
 import { parseOrReject } from '../../http/validation';
-import { requireSession, signedInUser } from '../auth';
+import { actorOf, requireSession, signedInUser } from '../auth';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie';
 import { acceptInvitationBody, passwordChangeBody, sessionParams, signInBody, tokenParams } from '../../../contract/console/account-routes';
-
+import { createWorkspaceBody } from '../../../contract/workspaces';
 
 export interface SessionRoutesOptions {
   repos: Repositories;
   signIn: SignInService;
   members: MemberService;
+  workspaces: ConsoleWorkspaceService;
 }
 
 const clientOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] ?? null });
 
 /** Signing in and out, the person's own sessions, and accepting an invitation link. */
-export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { repos, signIn, members }) => {
+export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { repos, signIn, members, workspaces }) => {
   async function me(user: User, csrfToken: string, sessionId: string) {
     return { user, csrfToken, sessionId, workspaces: await repos.users.memberships(user.id) };
   }
@@ -60,6 +62,12 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       await repos.consoleSessions.revoke(signedInUser(request).id, (request.consoleSession as NonNullable<typeof request.consoleSession>).id);
       clearSessionCookie(request, reply);
       return { signedOut: true };
+    });
+
+    /** Another workspace, owned by the person who makes it. */
+    signedIn.post('/workspaces', async (request, reply) => {
+      const { name } = parseOrReject(createWorkspaceBody, request.body, 'body');
+      return reply.code(201).send({ workspace: await workspaces.create(actorOf(request), signedInUser(request).id, name) });
     });
 
     signedIn.put('/session/password', async (request) => {

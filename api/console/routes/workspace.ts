@@ -2,22 +2,23 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Repositories } from '../../../db/repositories';
 import type { TikTokConnectionService } from '../../services/tiktok-connection';
 import { type WorkspaceSettingsService } from '../../services/settings/workspace-settings';
-import { settingsChangesBody } from '../../../contract/workspaces';
+import { createWorkspaceBody, settingsChangesBody } from '../../../contract/workspaces';
+import type { ConsoleWorkspaceService } from '../../services/accounts/workspaces';
 import { parseOrReject } from '../../http/validation';
 import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
 import { changeSummary, fieldChanges } from '../change-log-text';
 import { changeLogQuery } from '../../../contract/console/workspace-routes';
 
-
 export interface WorkspaceRoutesOptions {
   repos: Repositories;
   workspaceSettings: WorkspaceSettingsService;
   connections: TikTokConnectionService;
+  workspaces: ConsoleWorkspaceService;
 }
 
 /** The workspace itself: its settings and role (every page's banner and menu), settings changes, the change log. */
-export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async (app, { repos, workspaceSettings }) => {
+export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async (app, { repos, workspaceSettings, workspaces }) => {
   app.get('/', async (request) => {
     const workspace = currentWorkspace(request);
     const connection = await repos.tiktokConnections.summary(workspace.id);
@@ -37,6 +38,12 @@ export const workspaceRoutes: FastifyPluginAsync<WorkspaceRoutesOptions> = async
               currency: connection.advertiserCurrency,
             },
     };
+  });
+
+  /** A new name (owners); the change log records it. */
+  app.patch('/', { preHandler: needs('owner') }, async (request) => {
+    const { name } = parseOrReject(createWorkspaceBody, request.body, 'body');
+    return { workspace: await workspaces.rename(actorOf(request), currentWorkspace(request), name) };
   });
 
   app.patch('/settings', { preHandler: needs('editor') }, async (request) => {

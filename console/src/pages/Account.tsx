@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, ApiError, get } from '../api';
 import { Loading } from '../components/bits';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -31,6 +31,17 @@ export function AccountPage() {
       return queries.invalidateQueries({ queryKey: ['sessions'] });
     },
     onError: (error) => setPasswordErrors(error instanceof ApiError ? error.fieldErrors() : {}),
+  });
+  const navigate = useNavigate();
+  const [workspaceErrors, setWorkspaceErrors] = useState<Record<string, string>>({});
+  const createWorkspace = useMutation({
+    mutationFn: (name: string) => api<{ workspace: { id: string } }>('POST', 'workspaces', { name }),
+    meta: { done: 'Workspace created' },
+    onSuccess: async ({ workspace }) => {
+      await queries.invalidateQueries({ queryKey: ['me'] });
+      await navigate(`/w/${workspace.id}/overview`);
+    },
+    onError: (error) => setWorkspaceErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
   if (me.isPending || sessions.isPending) return <Loading what="your account" />;
   return (
@@ -71,6 +82,13 @@ export function AccountPage() {
         <FormError error={changePassword.error instanceof ApiError && Object.keys(changePassword.error.fieldErrors()).length === 0 ? changePassword.error : null} />
         {changePassword.isSuccess && <p role="status">Password changed. Every other browser signed in as you has been signed out.</p>}
         <Submit pending={changePassword.isPending}>Change password</Submit>
+      </Form>
+      <h2>Another workspace</h2>
+      <p className="muted">For another shop or brand: you own it, and invite others from its Settings page.</p>
+      <Form label="Create a workspace" errors={workspaceErrors} onSubmit={(data) => createWorkspace.mutate(String(data.get('name') ?? ''))}>
+        <Field name="name" label="Workspace name" isRequired />
+        <FormError error={createWorkspace.error instanceof ApiError && Object.keys(createWorkspace.error.fieldErrors()).length === 0 ? createWorkspace.error : null} />
+        <Submit pending={createWorkspace.isPending}>Create workspace</Submit>
       </Form>
     </main>
   );

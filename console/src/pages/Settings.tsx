@@ -12,6 +12,7 @@ import type { Role } from '../../../contract/views';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
+import { WorkspaceName } from './settings/WorkspaceName';
 
 interface Members {
   members: { id: string; email: string; name: string; role: Role; memberSince: string }[];
@@ -31,6 +32,7 @@ export function SettingsPage() {
     <>
       <h1>Settings</h1>
       <RoleNote readOnly={readOnly} />
+      <WorkspaceName />
       <WorkspaceSettings base={base} readOnly={readOnly} />
       <MatchWithoutClick base={base} readOnly={readOnly} />
       <PersonalData readOnly={readOnly} />
