@@ -36,11 +36,12 @@ export function printFootprint(results: readonly SizeResult[]): void {
   }
 }
 
-/** The console API's p95 per call at each size. */
+/** The console API's p95 per call at each size (a call the store had no data for yet: -). */
 export function printConsole(results: readonly SizeResult[]): void {
   console.log(`\nconsole API p95 ms (hot workspace)  ${results.map((r) => fmt(r.size).padStart(12)).join(' ')}`);
-  for (const [i, call] of (results[0]?.console ?? []).entries()) {
-    console.log(`${call.label.padEnd(35)} ${results.map((r) => fmt(r.console[i]?.p95 ?? Number.NaN, 1).padStart(12)).join(' ')}`);
+  for (const { label } of results.at(-1)?.console ?? []) {
+    const p95 = (r: SizeResult) => r.console.find((call) => call.label === label)?.p95;
+    console.log(`${label.padEnd(35)} ${results.map((r) => (p95(r) === undefined ? '-' : fmt(p95(r) as number, 1)).padStart(12)).join(' ')}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import { startConsoleApi } from '../console/timing';
+import { CONSOLE_SECRET_KEY, startConsoleApi } from '../console/timing';
 import { startInfrastructure } from '../pipeline/infrastructure';
 import { measureSize, type GrowthSettings, type SizeResult } from './measure';
 import { printConsole, printFootprint, printRates, printVerdicts } from './report';
@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     const hot = await repos.workspaces.create('Growth hot shop');
     const others = await Promise.all([1, 2, 3, 4, 5].map(async (i) => (await repos.workspaces.create(`Growth shop ${i}`)).id));
     const { key } = await repos.apiKeys.create(hot.id, 'growth bench');
+    // The console's ads pages answer only a connected workspace; its token is sealed with the console API's key.
+    await createRepositories(infra.db, createSecretBox(CONSOLE_SECRET_KEY)).tiktokConnections.put(hot.id, { accessToken: 'growth-token', advertiserId: '7391846250173946281', pixelCode: 'CGROWTHPIXEL00000001' });
     const consoleApi = await startConsoleApi(infra.db, infra.databaseUrl, hot.id);
     const results: SizeResult[] = [];
     let loaded = 0;
