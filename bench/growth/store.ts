@@ -48,7 +48,7 @@ async function companions(db: Knex, workspaceId: string, afterId: number, count:
   );
   await db.raw(
     `INSERT INTO clicks (workspace_id, anonymous_id, ttclid, captured_at, page_url, campaign_id, adgroup_id, ad_id)
-     SELECT ?, ? || '-' || g, 'E.C.P.' || ? || g, t.at, 'https://shop.example/landing?ttclid=E.C.P.' || ? || g,
+     SELECT ?, ? || '-' || g, 'E.C.P.' || ? || g, t.at, 'https://shop.example/landing' || chr(63) || 'ttclid=E.C.P.' || ? || g,
             (1800000000000000000 + g % 10)::text, (1810000000000000000 + g % 50)::text, (1820000000000000000 + g % 200)::text
      FROM generate_series(4, ?, 4) g, (SELECT max(received_at) AS at FROM events WHERE workspace_id = ? AND id > ?) t`,
     [workspaceId, tag, tag, tag, count / 10, ...range],
