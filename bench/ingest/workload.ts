@@ -44,10 +44,11 @@ function csvField(value: string | null): string {
 
 /** The `events` row ingest stores for an event, as a CSV line for COPY. */
 export function eventCsvLine(workspaceId: string, event: BenchEvent): string {
-  return [workspaceId, event.messageId, event.type, event.event, event.userId, event.anonymousId, event.timestamp, JSON.stringify(event)].map(csvField).join(',') + '\n';
+  return [workspaceId, event.messageId, event.type, event.event, event.userId, event.anonymousId, event.timestamp, event.timestamp, JSON.stringify(event)].map(csvField).join(',') + '\n';
 }
 
-export const EVENT_COPY_COLUMNS = '(workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)';
+/** Received when it occurred: a store loaded over past days holds each day's events under that day. */
+export const EVENT_COPY_COLUMNS = '(workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, received_at, message)';
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));

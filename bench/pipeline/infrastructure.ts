@@ -56,6 +56,7 @@ export async function startInfrastructure() {
 
   return {
     db,
+    databaseUrl,
     secretKey,
     temporalAddress: temporal.address,
     ingestUrl,

@@ -1,0 +1,66 @@
+import type { SizeResult } from './measure';
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+/** One table row a stored size: ingest, pipeline and CPU. */
+export function printRates(results: readonly SizeResult[]): void {
+  console.log(`\n${'stored events'.padStart(13)} ${'batch/s'.padStart(8)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'single/s'.padStart(8)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'failed'.padStart(6)} ${'µs CPU/ev b'.padStart(11)} ${'µs CPU/ev s'.padStart(11)} ${'pipeline/s'.padStart(10)} ${'p99 ms'.padStart(7)}`);
+  for (const r of results) {
+    console.log(
+      [
+        fmt(r.size).padStart(13),
+        fmt(rate(r.batches)).padStart(8),
+        fmt(r.batches.latency.p50).padStart(5),
+        fmt(r.batches.latency.p99).padStart(5),
+        fmt(rate(r.singles)).padStart(8),
+        fmt(r.singles.latency.p50).padStart(5),
+        fmt(r.singles.latency.p99).padStart(5),
+        fmt(r.batches.failed + r.singles.failed).padStart(6),
+        fmt(r.batchCpuUs).padStart(11),
+        fmt(r.singleCpuUs).padStart(11),
+        fmt(r.pipeline.perSecond, 1).padStart(10),
+        fmt(r.pipeline.latency.p99).padStart(7),
+      ].join(' '),
+    );
+  }
+  console.log('(latencies in ms; CPU per event of the ingest process, b: batches, s: single events)');
+}
+
+/** Bytes per stored row of each table, table + TOAST + indexes. */
+export function printFootprint(results: readonly SizeResult[]): void {
+  console.log(`\n${'stored events'.padStart(13)} ${(results[0]?.tables ?? []).map((t) => `${t.table} rows, bytes/row`.padStart(34)).join(' ')}`);
+  for (const r of results) {
+    console.log(`${fmt(r.size).padStart(13)} ${r.tables.map((t) => `${fmt(t.rows)}, ${t.rows === 0 ? '-' : fmt(t.bytes / t.rows)}`.padStart(34)).join(' ')}`);
+  }
+}
+
+/** The console API's p95 per call at each size (a call the store had no data for yet: -). */
+export function printConsole(results: readonly SizeResult[]): void {
+  console.log(`\nconsole API p95 ms (hot workspace)  ${results.map((r) => fmt(r.size).padStart(12)).join(' ')}`);
+  for (const { label } of results.at(-1)?.console ?? []) {
+    const p95 = (r: SizeResult) => r.console.find((call) => call.label === label)?.p95;
+    console.log(`${label.padEnd(35)} ${results.map((r) => (p95(r) === undefined ? '-' : fmt(p95(r) as number, 1)).padStart(12)).join(' ')}`);
+  }
+}
+
+/** Issue 30's targets: at the largest size ≥ 90% of the empty store's rates, p99 ≤ 1.5×; bytes per event reported. */
+export function printVerdicts(results: readonly SizeResult[]): void {
+  const empty = results[0] as SizeResult;
+  const largest = results.at(-1) as SizeResult;
+  console.log(`\nVerdicts (issue 30), ${fmt(largest.size)} stored events against ${fmt(empty.size)}:`);
+  const share = (name: string, now: number, then: number) => console.log(`  ${name} rate: ${fmt((now / then) * 100, 1)}% of the empty store's (${fmt(now, 1)} vs ${fmt(then, 1)}/s; >= 90%): ${verdict(now >= 0.9 * then)}`);
+  const p99 = (name: string, now: number, then: number) => console.log(`  ${name} p99: ${fmt(now / then, 2)}× (${fmt(now)} vs ${fmt(then)} ms; <= 1.5×): ${verdict(now <= 1.5 * then)}`);
+  share('ingest, batches', rate(largest.batches), rate(empty.batches));
+  p99('ingest, batches', largest.batches.latency.p99, empty.batches.latency.p99);
+  share('ingest, single events', rate(largest.singles), rate(empty.singles));
+  p99('ingest, single events', largest.singles.latency.p99, empty.singles.latency.p99);
+  share('pipeline', largest.pipeline.perSecond, empty.pipeline.perSecond);
+  p99('pipeline', largest.pipeline.latency.p99, empty.pipeline.latency.p99);
+  const events = largest.tables.find((t) => t.table === 'events');
+  const all = largest.tables.reduce((sum, t) => sum + t.bytes, 0);
+  if (events !== undefined && events.rows > 0) {
+    console.log(`  bytes per stored event: ${fmt(events.bytes / events.rows)} in events (table + indexes), ${fmt(all / events.rows)} with the other four tables (no verdict; the goal is half of today's)`);
+  }
+}

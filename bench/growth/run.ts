@@ -1,0 +1,79 @@
+import { createRepositories } from '../../db/repositories';
+import { createSecretBox } from '../../db/secret-box';
+import { CONSOLE_SECRET_KEY, startConsoleApi } from '../console/timing';
+import { startInfrastructure } from '../pipeline/infrastructure';
+import { measureSize, type GrowthSettings, type SizeResult } from './measure';
+import { printConsole, printFootprint, printRates, printVerdicts } from './report';
+import { growStore, PROPORTIONS } from './store';
+
+/**
+ * Issue 30's growth benchmark: the same ingest, pipeline and console loads on a store grown, by COPY, to each of
+ * BENCH_GROWTH_SIZES events (spread over 30 days and six workspaces, half of them in one hot workspace), then the
+ * verdicts at the largest size against the empty store.
+ *
+ *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), DATABASE_URL (admin connection, default local)
+ */
+function sizes(text: string): number[] {
+  const list = text.split(',').map((item) => Number(item.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_GROWTH_SIZES must be whole numbers of events, comma-separated: got "${text}"`);
+  if (list.some((n, i) => i > 0 && n <= (list[i - 1] as number))) throw new Error(`BENCH_GROWTH_SIZES must grow from one size to the next (the store is only added to): got "${text}"`);
+  return list;
+}
+
+const SIZES = sizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
+const SETTINGS: GrowthSettings = {
+  batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 50_000),
+  batch: 100,
+  senders: Number(process.env.BENCH_GROWTH_SENDERS ?? 4),
+  singleRate: 1_000,
+  singleSeconds: Number(process.env.BENCH_GROWTH_SINGLE_SECONDS ?? 20),
+  conversions: Number(process.env.BENCH_GROWTH_CONVERSIONS ?? 2_000),
+  consoleRounds: Number(process.env.BENCH_GROWTH_CONSOLE_ROUNDS ?? 20),
+};
+
+async function main(): Promise<void> {
+  console.log(`Signalbox growth benchmark: stores of ${SIZES.map((s) => s.toLocaleString('en-US')).join(', ')} events; ${PROPORTIONS}`);
+  console.log(
+    `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
+      `to the hot workspace; ${SETTINGS.conversions.toLocaleString('en-US')} clicked purchases through the workers to the fake TikTok; the console API's pages ${SETTINGS.consoleRounds} times each`,
+  );
+  const infra = await startInfrastructure();
+  try {
+    const repos = createRepositories(infra.db, createSecretBox(infra.secretKey));
+    const hot = await repos.workspaces.create('Growth hot shop');
+    const others = await Promise.all([1, 2, 3, 4, 5].map(async (i) => (await repos.workspaces.create(`Growth shop ${i}`)).id));
+    const { key } = await repos.apiKeys.create(hot.id, 'growth bench');
+    // The console's ads pages answer only a connected workspace; its token is sealed with the console API's key.
+    await createRepositories(infra.db, createSecretBox(CONSOLE_SECRET_KEY)).tiktokConnections.put(hot.id, { accessToken: 'growth-token', advertiserId: '7391846250173946281', pixelCode: 'CGROWTHPIXEL00000001' });
+    const consoleApi = await startConsoleApi(infra.db, infra.databaseUrl, hot.id);
+    const results: SizeResult[] = [];
+    let loaded = 0;
+    try {
+      for (const size of SIZES) {
+        const started = performance.now();
+        await growStore(infra.db, infra.databaseUrl, { hot: hot.id, others }, loaded, size, console.log);
+        loaded = size;
+        // What the console-rollup job keeps current in production: the console reads the rollups.
+        await repos.eventCounts.rollUp(new Date());
+        await repos.conversionCounts.rollUp(new Date());
+        await repos.deliveredDaily.rollUp(new Date());
+        console.log(`store at ${size.toLocaleString('en-US')} loaded events (and what earlier sizes' measurements wrote) in ${((performance.now() - started) / 1000).toFixed(0)} s; measuring`);
+        results.push(await measureSize(infra, key, { call: consoleApi.call, workspaceId: hot.id }, size, SETTINGS));
+        printRates(results.slice(-1));
+      }
+    } finally {
+      await consoleApi.close();
+    }
+    printRates(results);
+    printFootprint(results);
+    printConsole(results);
+    printVerdicts(results);
+  } finally {
+    await infra.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
