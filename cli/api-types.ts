@@ -129,28 +129,3 @@ export interface MatchKeyCoverageView {
   delivered: number;
   keys: { key: string; conversions: number; share: number | null; sources: { message: number; visitor: number; identity: number } }[];
 }
-
-export interface DiagnosticsView {
-  workspaceId: string;
-  days: number;
-  from: string;
-  to: string;
-  events: {
-    tiktokEvent: string;
-    received: number;
-    delivered: number;
-    deliveredInTestMode: number;
-    pending: number;
-    skipped: number;
-    failed: number;
-    refused: number;
-    built: number;
-    missing: { value: number; currency: number; contents: number } | null;
-    missingAny: number;
-    repeated: number;
-    repeats: number;
-    deliveredWithoutClick: number;
-    withoutClickShare: number | null;
-    topRefusals: { tiktokCode: number | null; conversions: number; words: string; example: { conversionId: string; eventId: string; message: string | null } }[];
-  }[];
-}

@@ -153,3 +153,37 @@ export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.sh
 export type ConsoleConversionRow = z.infer<typeof consoleConversionRow>;
 
 export const consoleConversionPage = z.strictObject({ conversions: z.array(consoleConversionRow), nextCursor: z.string().nullable() }).meta({ id: 'ConsoleConversionPage' });
+
+const count = z.number().int();
+
+/** One TikTok event's diagnostics for a period (the console's and the settings API's). */
+export const eventDiagnosticsView = z.strictObject({
+  tiktokEvent: z.string(),
+  received: count.meta({ description: 'Conversions made for this TikTok event, whatever became of them' }),
+  delivered: count,
+  deliveredInTestMode: count,
+  pending: count,
+  skipped: count,
+  failed: count,
+  refused: count.meta({ description: 'Of those failed, refused by TikTok' }),
+  built: count.meta({ description: 'Conversions whose request was built: what the missing parameters are counted of' }),
+  missing: z.strictObject({ value: count, currency: count, contents: count }).nullable().meta({ description: 'null for events without recommended parameters' }),
+  missingAny: count,
+  repeated: count.meta({ description: 'Conversions whose order ID or event ID came again in later events' }),
+  repeats: count,
+  deliveredWithoutClick: count,
+  withoutClickShare: z.number().nullable().meta({ description: 'deliveredWithoutClick / delivered, to 4 decimals; null when nothing was delivered' }),
+  topRefusals: z.array(
+    z.strictObject({
+      tiktokCode: z.number().int().nullable(),
+      conversions: count,
+      words: z.string(),
+      example: z.strictObject({ conversionId: z.string(), eventId: z.string(), message: z.string().nullable() }),
+    }),
+  ),
+});
+export type EventDiagnosticsView = z.infer<typeof eventDiagnosticsView>;
+
+/** `GET /admin/workspaces/:id/diagnostics`. */
+export const diagnosticsView = z.strictObject({ workspaceId: z.string(), days: count, from: z.string(), to: z.string(), events: z.array(eventDiagnosticsView) });
+export type DiagnosticsView = z.infer<typeof diagnosticsView>;

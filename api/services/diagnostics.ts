@@ -1,17 +1,11 @@
 import type { Repositories } from '../../db/repositories';
-import type { EventDiagnostics, RefusalGroup } from '../../db/repositories/diagnostics';
+import type { EventDiagnosticsView } from '../../contract/views';
+import type { EventDiagnostics } from '../../db/repositories/diagnostics';
 import { recommendsParameters } from '../../domain/recommended-parameters';
 import { tiktokRefusalWords } from '../http/tiktok-refusal-words';
 
 /** The refusal reasons shown per TikTok event, most frequent first. */
 export const TOP_REFUSALS = 3;
-
-export interface EventDiagnosticsView extends EventDiagnostics {
-  /** deliveredWithoutClick / delivered, to 4 decimals; null when nothing was delivered. */
-  withoutClickShare: number | null;
-  /** TikTok's refusals by code, the most frequent first, each in words with its latest conversion as an example. */
-  topRefusals: (Omit<RefusalGroup, 'tiktokEvent'> & { words: string })[];
-}
 
 const NOTHING: Omit<EventDiagnostics, 'tiktokEvent'> = {
   received: 0, delivered: 0, deliveredInTestMode: 0, pending: 0, skipped: 0, failed: 0, refused: 0, built: 0, missing: null, missingAny: 0, repeated: 0, repeats: 0, deliveredWithoutClick: 0,

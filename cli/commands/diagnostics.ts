@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DiagnosticsView } from '../api-types';
+import type { DiagnosticsView } from '../../contract/views';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
 

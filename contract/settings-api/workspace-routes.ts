@@ -6,7 +6,7 @@ import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, createdApiKeyView, instant, ruleView, workspaceView } from '../views';
+import { apiKeyView, createdApiKeyView, diagnosticsView, instant, ruleView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -134,7 +134,7 @@ export const WORKSPACE_ROUTES = [
     summary: 'Per TikTok event over the last days: received, delivered, refused by TikTok and why, missing recommended parameters, repeats, delivered without a click',
     params: inWorkspace(),
     query: diagnosticsDaysQuery,
-    answers: { 200: { description: 'The diagnostics per TikTok event' }, ...errors(400) },
+    answers: { 200: { description: 'The diagnostics per TikTok event', schema: diagnosticsView }, ...errors(400) },
   }),
   adminRoute({
     method: 'POST',

@@ -3,7 +3,8 @@ import { get } from '../api';
 import { ErrorNote, Loading } from '../components/bits';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { useTimeZone, useWorkspace } from '../session';
-import { EventDiagnosticsCard, type EventDiagnostics } from './diagnostics/EventDiagnosticsCard';
+import type { EventDiagnosticsView as EventDiagnostics } from '../../../contract/views';
+import { EventDiagnosticsCard } from './diagnostics/EventDiagnosticsCard';
 
 /** Per TikTok event, what became of its conversions, as TikTok Events Manager's diagnostics show it. */
 export function DiagnosticsPage() {

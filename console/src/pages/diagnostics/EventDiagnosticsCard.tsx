@@ -2,27 +2,9 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PeriodChoice } from '../../components/Period';
 import { number, percent } from '../../format';
+import type { EventDiagnosticsView as EventDiagnostics } from '../../../../contract/views';
 
-type Parameter = 'value' | 'currency' | 'contents';
-
-export interface EventDiagnostics {
-  tiktokEvent: string;
-  received: number;
-  delivered: number;
-  deliveredInTestMode: number;
-  pending: number;
-  skipped: number;
-  failed: number;
-  refused: number;
-  built: number;
-  missing: Record<Parameter, number> | null;
-  missingAny: number;
-  repeated: number;
-  repeats: number;
-  deliveredWithoutClick: number;
-  withoutClickShare: number | null;
-  topRefusals: { tiktokCode: number | null; conversions: number; words: string; example: { conversionId: string; eventId: string; message: string | null } }[];
-}
+type Parameter = keyof NonNullable<EventDiagnostics['missing']>;
 
 const PARAMETERS: [Parameter, string][] = [
   ['value', 'value'],
