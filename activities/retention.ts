@@ -1,3 +1,4 @@
+import { addDays, type Day } from '../db/repositories/event-days';
 import type { ActivityDeps } from './deps';
 
 export interface RetentionOptions {
@@ -17,6 +18,38 @@ export interface RetentionReport {
 }
 
 const DAY_MS = 86_400_000;
+
+export interface RetiredDays {
+  /** Days whose partition was dropped: past every workspace's retention period. */
+  dropped: Day[];
+  /** Days past it that a pending conversion's event keeps (dropped by a later run). */
+  kept: Day[];
+  /** Days whose partition was created ahead. */
+  created: Day[];
+}
+
+/**
+ * Creates the coming days' partitions of `events` and drops those of the days every workspace's retention period has
+ * passed: a day leaves whole, not row by row. A workspace with a shorter period than the longest has its expired events
+ * removed by removeExpiredEvents before that.
+ */
+export async function retireEventDays(deps: ActivityDeps): Promise<RetiredDays> {
+  const now = Date.now();
+  const created = await deps.repos.eventDays.ensureComing(new Date(now));
+  const longest = Math.max(0, ...(await deps.repos.workspaces.list()).map((ws) => ws.eventRetentionDays));
+  const horizon = now - longest * DAY_MS;
+  const retired: RetiredDays = { dropped: [], kept: [], created };
+  for (const day of await deps.repos.eventDays.list()) {
+    if (Date.parse(addDays(day, 1)) > horizon) break;
+    if (await deps.repos.eventDays.holdsPending(day)) {
+      retired.kept.push(day);
+      continue;
+    }
+    await deps.repos.eventDays.drop(day);
+    retired.dropped.push(day);
+  }
+  return retired;
+}
 
 /** Each workspace's raw events older than its retention period: deleted, or stripped when a conversion refers to them. */
 export async function removeExpiredEvents(deps: ActivityDeps, options: RetentionOptions): Promise<RetentionReport> {

@@ -65,6 +65,8 @@ export interface EventRow {
   anonymous_id: string | null;
   occurred_at: Date;
   received_at: Date;
+  /** The UTC day it was stored on: its partition of `events`. */
+  received_on: Date;
   message: Record<string, unknown>;
   /** A repeated order_id / event_id: the conversion this event repeats (no new conversion was made). */
   duplicate_of_conversion_id: string | null;
@@ -177,6 +179,11 @@ export interface ConversionRow {
   id: string;
   workspace_id: string;
   event_row_id: string;
+  /** The UTC day its event was stored on: the event's partition. */
+  event_received_on: Date;
+  /** The event's user and anonymous IDs, kept when the event is gone (erasure clears them). */
+  user_id: string | null;
+  anonymous_id: string | null;
   message_id: string;
   source_event: string;
   tiktok_event: string;

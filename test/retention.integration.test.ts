@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addDays, createEventDayRepository, dayOf } from '../db/repositories/event-days';
 import type { Workspace } from '../db/repositories/workspaces';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../temporal/schedules';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
@@ -19,6 +20,14 @@ async function receivedDaysAgo(ws: Workspace, days: number, messages: unknown[])
   await pipeline.ingest(ws, messages, { start: false });
   const ids = messages.map((m) => (m as { messageId: string }).messageId);
   await db('events').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ received_at: db.raw(`now() - interval '${days} days'`) });
+}
+
+/** Events as ingest stores them, then moved to the partition of an earlier day (with their conversions' day). */
+async function receivedOn(ws: Workspace, day: string, messages: unknown[]): Promise<void> {
+  await pipeline.ingest(ws, messages, { start: false });
+  const ids = messages.map((m) => (m as { messageId: string }).messageId);
+  await db('events').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ received_on: new Date(day), received_at: new Date(`${day}T12:00:00Z`) });
+  await db('conversions').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ event_received_on: new Date(day) });
 }
 
 async function eventsOf(ws: Workspace) {
@@ -46,7 +55,7 @@ describe('event retention', () => {
       args: [{ batchSize: 2, maxBatches: 1 }],
     });
 
-    expect(report).toEqual({ deleted: 3, stripped: 1, complete: true });
+    expect(report).toEqual({ daysDropped: [], deleted: 3, stripped: 1, complete: true });
     expect(await eventsOf(weekly)).toEqual([
       { messageId: 'w-old-delivered', stripped: true, holdsEmail: false },
       { messageId: 'w-old-pending', stripped: false, holdsEmail: true },
@@ -59,6 +68,36 @@ describe('event retention', () => {
     const stripped = await db('events').where({ workspace_id: weekly.id, message_id: 'w-old-delivered' }).first();
     expect(stripped?.message).toEqual({ type: 'track', event: 'purchase', messageId: 'w-old-delivered', timestamp: expect.any(String) });
     expect(await db('conversions').where({ workspace_id: weekly.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: '2' }]);
+  });
+
+  it("drops a day past every workspace's period whole, and keeps a day holding a pending conversion's event until it is final", async () => {
+    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const days = createEventDayRepository(db);
+    const today = dayOf(new Date());
+    const [older, old] = [addDays(today, -41), addDays(today, -40)];
+    await days.ensure(older, old);
+    const page = (id: string) => ({ ...landing(`anon-${id}`, ttclid(), daysAgo(41)), messageId: id });
+    const purchase = (id: string) => ({ ...track('purchase', { anonymousId: `anon-${id}` }, { order_id: `order-${id}`, total: 10 }), messageId: id });
+    await receivedOn(ws, older, [page('older-page'), purchase('older-pending')]);
+    await receivedOn(ws, old, [page('old-page'), purchase('old-delivered')]);
+    await db('conversions').where({ workspace_id: ws.id, message_id: 'old-delivered' }).update({ status: 'delivered' });
+    const retain = (run: string) =>
+      pipeline.client.workflow.execute('retentionWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `retention-days-${run}-${ws.id}`, args: [{}] });
+
+    // The day kept whole for its pending conversion still loses its other expired events row by row.
+    expect(await retain('first')).toMatchObject({ daysDropped: [old], deleted: 1, complete: true });
+    expect(await days.list()).toEqual(expect.arrayContaining([older, today, addDays(today, 7)]));
+    expect(await days.list()).not.toContain(old);
+    expect((await eventsOf(ws)).map((e) => e.messageId)).toEqual(['older-pending']);
+
+    await db('conversions').where({ workspace_id: ws.id, message_id: 'older-pending' }).update({ status: 'delivered' });
+    expect(await retain('second')).toMatchObject({ daysDropped: [older] });
+    expect(await eventsOf(ws)).toEqual([]);
+    // The conversions stay, and keep who they were for: an erasure finds them without their events.
+    expect(await db('conversions').where({ workspace_id: ws.id }).orderBy('message_id').select('message_id', 'anonymous_id')).toEqual([
+      { message_id: 'old-delivered', anonymous_id: 'anon-old-delivered' },
+      { message_id: 'older-pending', anonymous_id: 'anon-older-pending' },
+    ]);
   });
 
   it('runs from an hourly schedule the worker registers once', async () => {

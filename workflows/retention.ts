@@ -1,7 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities, RetentionOptions } from '../activities/types';
 
-const { removeExpiredEvents } = proxyActivities<Activities>({
+const { removeExpiredEvents, retireEventDays } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
@@ -11,14 +11,21 @@ export const DEFAULT_RETENTION = { batchSize: 1_000, maxBatches: 100 };
 const MAX_RUNS = 20;
 
 export interface RetentionSummary {
+  /** Days of events dropped whole (their partition), past every workspace's retention period. */
+  daysDropped: string[];
   deleted: number;
   stripped: number;
   /** False when this run stopped at its limit; the next scheduled run continues. */
   complete: boolean;
 }
 
-/** Run by the `signalbox-retention` schedule: enforces every workspace's event retention period in bounded batches. */
+/**
+ * Run by the `signalbox-retention` schedule: drops the days of events past every workspace's retention period, then
+ * enforces each workspace's own period on what is left in bounded batches.
+ */
 export async function retentionWorkflow(options: Partial<Omit<RetentionOptions, 'fromWorkspaceId'>> = {}): Promise<RetentionSummary> {
+  // Runs started before partitions by day replay without this step.
+  const daysDropped = patched('event-days') ? (await retireEventDays()).dropped : [];
   const total = { deleted: 0, stripped: 0 };
   let resumeAt: string | null | undefined;
   for (let run = 0; run < MAX_RUNS && resumeAt !== null; run += 1) {
@@ -27,5 +34,5 @@ export async function retentionWorkflow(options: Partial<Omit<RetentionOptions, 
     total.stripped += report.stripped;
     resumeAt = report.resumeAt;
   }
-  return { ...total, complete: resumeAt === null };
+  return { daysDropped, ...total, complete: resumeAt === null };
 }
