@@ -7,7 +7,7 @@ import { deliverConversionGroup, type DeliverGroupInput } from './group/deliver-
 import type { GroupStep } from './group/internal-error';
 import { prepareConversionGroup, type PrepareGroupInput } from './group/prepare-group';
 import { sendPastEventsBatch, type PastEventBatchInput } from './past-events';
-import { removeExpiredEvents, retireEventDays, type RetentionOptions } from './retention';
+import { removeExpiredEvents, type RetentionOptions } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
 import type { AdStatsRangeInput } from './ad-stats-types';
 
@@ -27,7 +27,6 @@ export function createActivities(deps: ActivityDeps) {
     evaluateAlerts: () => evaluateAlerts(deps),
     sendTestAlert: (input: TestAlertInput) => sendTestAlert(deps, input),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),
-    retireEventDays: () => retireEventDays(deps),
     sendPastEventsBatch: (input: PastEventBatchInput) => sendPastEventsBatch(deps, input),
     forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),

@@ -21,6 +21,7 @@ export interface WorkspaceRow {
   exchange_rates: Record<string, string> | null;
   /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
   event_retention_days: number;
+  conversion_retention_days: number;
   /** A conversion without a click inside the attribution window is sent all the same, for TikTok to match on its other keys. */
   /** Group workflows the workspace's conversions are split among (1–16). */
   match_without_click: boolean;

@@ -55,7 +55,7 @@ describe('event retention', () => {
       args: [{ batchSize: 2, maxBatches: 1 }],
     });
 
-    expect(report).toEqual({ daysDropped: [], deleted: 3, stripped: 1, complete: true });
+    expect(report).toEqual({ daysDropped: [], deleted: 3, stripped: 1, conversionsDeleted: 0, complete: true });
     expect(await eventsOf(weekly)).toEqual([
       { messageId: 'w-old-delivered', stripped: true, holdsEmail: false },
       { messageId: 'w-old-pending', stripped: false, holdsEmail: true },
@@ -98,6 +98,29 @@ describe('event retention', () => {
       { message_id: 'old-delivered', anonymous_id: 'anon-old-delivered' },
       { message_id: 'older-pending', anonymous_id: 'anon-older-pending' },
     ]);
+  });
+
+  it("deletes each workspace's settled conversions past its conversion retention period with their timeline, never a pending one", async () => {
+    const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { conversionRetentionDays: 28 } });
+    const longer = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const purchase = (id: string) => ({ ...track('purchase', { anonymousId: `anon-${id}` }, { order_id: `order-${id}`, total: 10 }), messageId: id });
+    await pipeline.ingest(ws, [purchase('old-delivered'), purchase('old-failed'), purchase('old-pending'), purchase('recent-delivered')], { start: false });
+    await pipeline.ingest(longer, [purchase('longer-delivered')], { start: false });
+    const age = (workspaceId: string, ids: string[], days: number) =>
+      db('conversions').where({ workspace_id: workspaceId }).whereIn('message_id', ids).update({ created_at: db.raw(`now() - interval '${days} days'`) });
+    await age(ws.id, ['old-delivered', 'old-failed', 'old-pending'], 29);
+    await age(longer.id, ['longer-delivered'], 29);
+    await db('conversions').whereIn('message_id', ['old-delivered', 'recent-delivered', 'longer-delivered']).update({ status: 'delivered' });
+    await db('conversions').where({ message_id: 'old-failed' }).update({ status: 'failed' });
+    const timeline = await db('conversions').where({ workspace_id: ws.id, message_id: 'old-delivered' }).first('id');
+    await db('conversion_history').insert({ conversion_id: timeline?.id, step: 'outcome' });
+
+    const report = await pipeline.client.workflow.execute('retentionWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `retention-conversions-${ws.id}`, args: [{ batchSize: 1 }] });
+
+    expect(report).toMatchObject({ conversionsDeleted: 2, complete: true });
+    expect(await db('conversions').where({ workspace_id: ws.id }).orderBy('message_id').pluck('message_id')).toEqual(['old-pending', 'recent-delivered']);
+    expect(await db('conversions').where({ workspace_id: longer.id }).pluck('message_id')).toEqual(['longer-delivered']);
+    expect(await db('conversion_history').where({ conversion_id: timeline?.id })).toEqual([]);
   });
 
   it('runs from an hourly schedule the worker registers once', async () => {

@@ -1,7 +1,7 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities, RetentionOptions } from '../activities/types';
 
-const { removeExpiredEvents, retireEventDays } = proxyActivities<Activities>({
+const { removeExpiredEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
@@ -15,24 +15,26 @@ export interface RetentionSummary {
   daysDropped: string[];
   deleted: number;
   stripped: number;
+  conversionsDeleted: number;
   /** False when this run stopped at its limit; the next scheduled run continues. */
   complete: boolean;
 }
 
 /**
  * Run by the `signalbox-retention` schedule: drops the days of events past every workspace's retention period, then
- * enforces each workspace's own period on what is left in bounded batches.
+ * enforces each workspace's own period on what is left, in bounded batches.
  */
 export async function retentionWorkflow(options: Partial<Omit<RetentionOptions, 'fromWorkspaceId'>> = {}): Promise<RetentionSummary> {
-  // Runs started before partitions by day replay without this step.
-  const daysDropped = patched('event-days') ? (await retireEventDays()).dropped : [];
-  const total = { deleted: 0, stripped: 0 };
+  const total = { daysDropped: [] as string[], deleted: 0, stripped: 0, conversionsDeleted: 0 };
   let resumeAt: string | null | undefined;
   for (let run = 0; run < MAX_RUNS && resumeAt !== null; run += 1) {
     const report = await removeExpiredEvents({ ...DEFAULT_RETENTION, ...options, fromWorkspaceId: resumeAt });
+    // A worker of the release before days reports none.
+    total.daysDropped.push(...(report.daysDropped ?? []));
     total.deleted += report.deleted;
     total.stripped += report.stripped;
+    total.conversionsDeleted += report.conversionsDeleted ?? 0;
     resumeAt = report.resumeAt;
   }
-  return { daysDropped, ...total, complete: resumeAt === null };
+  return { ...total, complete: resumeAt === null };
 }

@@ -173,7 +173,11 @@ describe('diagnostics per TikTok event', () => {
         for (const child of node.Plans ?? []) walk(child as typeof node);
       };
       walk(plan.Plan);
-      expect(scans.filter((scan) => scan.startsWith('Seq Scan'))).toEqual([]);
+      // Only an empty partition of events (a coming day's) is read whole: it has no pages to read.
+      for (const table of scans.filter((scan) => scan.startsWith('Seq Scan')).map((scan) => scan.split(' ')[3] as string)) {
+        const { rows } = await testDb.db.raw<{ rows: { holds: boolean }[] }>('SELECT EXISTS (SELECT FROM ??) AS holds', [table]);
+        expect({ table, holdsRows: rows[0]?.holds }).toEqual({ table: expect.stringMatching(/^events_\d{8}$/), holdsRows: false });
+      }
       expect(scans).toEqual(expect.arrayContaining(indexes.map((index) => expect.stringMatching(new RegExp(`using ${index}$`)))));
     }
   });

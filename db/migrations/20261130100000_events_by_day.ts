@@ -79,7 +79,8 @@ export async function up(knex: Knex): Promise<void> {
     await trx.raw('CREATE INDEX events_duplicate_of ON events (duplicate_of_conversion_id) WHERE duplicate_of_conversion_id IS NOT NULL');
     await trx.raw('CREATE INDEX events_received_at_brin ON events USING brin (received_at)');
     if (keepStored) {
-      await trx.raw("ALTER TABLE events_before_days ALTER COLUMN received_on DROP DEFAULT, ADD CONSTRAINT events_before_days_day CHECK (received_on = '-infinity')");
+      await trx.raw(`ALTER TABLE events_before_days ALTER COLUMN received_on DROP DEFAULT, ADD CONSTRAINT events_before_days_day CHECK (received_on = '-infinity'),
+                     DROP CONSTRAINT events_before_days_pkey, ADD CONSTRAINT events_before_days_id PRIMARY KEY USING INDEX events_before_days_id`);
       await trx.raw("ALTER TABLE events ATTACH PARTITION events_before_days FOR VALUES FROM (MINVALUE) TO ('1970-01-01')");
     } else {
       await trx.raw('DROP TABLE events_before_days');
