@@ -8,6 +8,8 @@ export interface RetentionOptions {
   maxBatches: number;
   /** Where the previous run stopped: workspaces are taken in ID order from this one on. */
   fromWorkspaceId?: string;
+  /** It stopped at that workspace's conversions, its events done. */
+  fromConversions?: boolean;
 }
 
 export interface RetentionReport {
@@ -17,6 +19,8 @@ export interface RetentionReport {
   stripped: number;
   /** Settled conversions past their workspace's conversion retention period, deleted. */
   conversionsDeleted: number;
+  /** Whether to continue with that workspace's conversions, its events done. */
+  resumeAtConversions?: boolean;
   /** The workspace to continue with when `maxBatches` ran out; null when every workspace is done. */
   resumeAt: string | null;
 }
@@ -67,24 +71,33 @@ export async function removeExpiredEvents(deps: ActivityDeps, options: Retention
   const report: RetentionReport = { daysDropped: days?.dropped ?? [], deleted: 0, stripped: 0, conversionsDeleted: 0, resumeAt: null };
   const workspaces = (await deps.repos.workspaces.list()).filter((ws) => options.fromWorkspaceId === undefined || ws.id >= options.fromWorkspaceId);
   let batches = 0;
-  for (const workspace of workspaces.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const eventCutoff = new Date(now - workspace.eventRetentionDays * DAY_MS);
+  /** Runs `batch` until it removes less than a full batch; false when the run's batches ran out first. */
+  const drain = async (batch: () => Promise<number>): Promise<boolean> => {
     for (;;) {
-      if (batches === options.maxBatches) return { ...report, resumeAt: workspace.id };
+      if (batches === options.maxBatches) return false;
       batches += 1;
-      const removed = await deps.repos.retention.removeExpired(workspace.id, eventCutoff, options.batchSize);
-      report.deleted += removed.deleted;
-      report.stripped += removed.stripped;
-      if (removed.deleted + removed.stripped < options.batchSize) break;
+      if ((await batch()) < options.batchSize) return true;
     }
+  };
+  for (const workspace of workspaces.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const resumingConversions = workspace.id === options.fromWorkspaceId && options.fromConversions === true;
+    const eventCutoff = new Date(now - workspace.eventRetentionDays * DAY_MS);
+    const eventsDone =
+      resumingConversions ||
+      (await drain(async () => {
+        const removed = await deps.repos.retention.removeExpired(workspace.id, eventCutoff, options.batchSize);
+        report.deleted += removed.deleted;
+        report.stripped += removed.stripped;
+        return removed.deleted + removed.stripped;
+      }));
+    if (!eventsDone) return { ...report, resumeAt: workspace.id, resumeAtConversions: false };
     const conversionCutoff = new Date(now - workspace.conversionRetentionDays * DAY_MS);
-    for (;;) {
-      if (batches === options.maxBatches) return { ...report, resumeAt: workspace.id };
-      batches += 1;
+    const conversionsDone = await drain(async () => {
       const deleted = await deps.repos.retention.removeExpiredConversions(workspace.id, conversionCutoff, options.batchSize);
       report.conversionsDeleted += deleted;
-      if (deleted < options.batchSize) break;
-    }
+      return deleted;
+    });
+    if (!conversionsDone) return { ...report, resumeAt: workspace.id, resumeAtConversions: true };
   }
   return report;
 }

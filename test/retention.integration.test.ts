@@ -48,7 +48,7 @@ describe('event retention', () => {
     await receivedDaysAgo(monthly, 9, [page('m-old-page'), purchase('m-old-purchase')]);
     await db('conversions').where({ workspace_id: weekly.id, message_id: 'w-old-delivered' }).update({ status: 'delivered' });
 
-    // Two events per batch, one batch per activity run: the workflow has to come back four times.
+    // Two events (or conversions) per batch, one batch per activity run: the workflow comes back for each batch.
     const report = await pipeline.client.workflow.execute('retentionWorkflow', {
       taskQueue: pipeline.taskQueue,
       workflowId: `retention-${weekly.id}`,
