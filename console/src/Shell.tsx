@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { Button } from 'react-aria-components';
 import { api } from './api';
@@ -90,7 +91,10 @@ export function Shell() {
         <SetupStatus />
         <ScrollToHash />
         <main id="main" className="page">
-          <Outlet />
+          {/* The navigation stays while a page's code loads. */}
+          <Suspense fallback={<Loading what="the page" />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

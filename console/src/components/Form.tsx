@@ -127,13 +127,3 @@ export function Submit({ children, pending }: { children: ReactNode; pending?: b
     </Button>
   );
 }
-
-/** A message for errors that belong to no field. */
-export function FormError({ error }: { error: unknown }) {
-  if (error === null || error === undefined) return null;
-  return (
-    <p role="alert" className="form-error">
-      {error instanceof Error ? error.message : String(error)}
-    </p>
-  );
-}

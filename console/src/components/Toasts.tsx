@@ -1,30 +1,32 @@
-import { Button, Text, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastQueue as ToastQueue, UNSTABLE_ToastRegion as ToastRegion } from 'react-aria-components';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { UNSTABLE_ToastQueue as ToastQueue } from 'react-aria-components';
 
 const queue = new ToastQueue<string>({ maxVisibleToasts: 3 });
+let anyQueued = false;
+
+// The region's code loads with the first toast, so it is in no page's first load.
+const ToastRegion = lazy(() => import('./ToastRegion'));
 
 /**
  * A short confirmation in the corner of the screen ("Settings saved"), gone after a few seconds; with `until: 'closed'`
  * it stays until the returned function closes it (a "Pulling…" that lasts as long as the pull).
  */
 export function notify(text: string, { until = 'timeout' }: { until?: 'timeout' | 'closed' } = {}): () => void {
+  anyQueued = true;
   const key = queue.add(text, until === 'timeout' ? { timeout: 5_000 } : {});
   return () => queue.close(key);
 }
 
-/** Where `notify` shows its confirmations (react-aria's toast region: announced, dismissable, paused on hover). */
+/** Where `notify` shows its confirmations, from the first one on. */
 export function Toasts() {
+  const shown = useSyncExternalStore(
+    (changed) => queue.subscribe(changed),
+    () => anyQueued,
+  );
+  if (!shown) return null;
   return (
-    <ToastRegion queue={queue} className="toasts">
-      {({ toast }) => (
-        <Toast toast={toast} className="toast">
-          <ToastContent>
-            <Text slot="title">{toast.content}</Text>
-          </ToastContent>
-          <Button slot="close" className="toast-close" aria-label="Dismiss">
-            ×
-          </Button>
-        </Toast>
-      )}
-    </ToastRegion>
+    <Suspense fallback={null}>
+      <ToastRegion queue={queue} />
+    </Suspense>
   );
 }

@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router';
 import { api, ApiError, get } from '../api';
 import { Loading } from '../components/bits';
 import { ConfirmButton } from '../components/ConfirmButton';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, Submit } from '../components/Form';
+import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useMe } from '../session';
 

@@ -5,7 +5,8 @@ import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../api';
 import { Loading, WhyNot } from '../components/bits';
 import { DataTable } from '../components/DataTable';
-import { Checkboxes, Field, Form, FormError, RoleNote, Submit, useReadOnlyReason, type ReadOnlyReason } from '../components/Form';
+import { Checkboxes, Field, Form, RoleNote, Submit, useReadOnlyReason, type ReadOnlyReason } from '../components/Form';
+import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 

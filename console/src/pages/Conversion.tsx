@@ -4,7 +4,7 @@ import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api, get } from '../api';
 import { ErrorNote, FactDetails, Help, Loading, Status, WhyNot, Words } from '../components/bits';
-import { FormError } from '../components/Form';
+import { FormError } from '../components/FormError';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import type { ConversionSummaryView } from '../../../contract/views';

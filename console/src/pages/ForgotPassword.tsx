@@ -2,7 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError } from '../api';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, Submit } from '../components/Form';
+import { FormError } from '../components/FormError';
 
 /** Asks for a link to set a new password; the answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {

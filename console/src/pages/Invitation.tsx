@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, ApiError, get, setCsrfToken } from '../api';
 import { ErrorNote, Loading } from '../components/bits';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, Submit } from '../components/Form';
+import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import type { SessionView } from '../../../contract/views';
 

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, get } from '../api';
 import { Loading } from '../components/bits';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, Submit } from '../components/Form';
+import { FormError } from '../components/FormError';
 
 /** The page a reset mail links to: the new password, then sign in with it (every session was ended). */
 export function ResetPasswordPage() {

@@ -2,7 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ApiError, setCsrfToken } from '../api';
-import { Field, Form, FormError, Submit } from '../components/Form';
+import { Field, Form, Submit } from '../components/Form';
+import { FormError } from '../components/FormError';
 import type { SessionView } from '../../../contract/views';
 
 /** Only paths of the console itself: `next` comes from the URL and must not send anyone elsewhere. */

@@ -3,7 +3,8 @@ import { useId, useState } from 'react';
 import { Button, Switch } from 'react-aria-components';
 import { api, ApiError } from '../api';
 import { WhyNot } from '../components/bits';
-import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason } from '../components/Form';
+import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../components/Form';
+import { FormError } from '../components/FormError';
 import { useWorkspace, whyNot } from '../session';
 
 interface TestAnswer {

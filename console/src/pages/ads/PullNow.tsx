@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { Button } from 'react-aria-components';
 import { api } from '../../api';
 import { WhyNot } from '../../components/bits';
-import { FormError } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { notify } from '../../components/Toasts';
 
 /**

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, get } from '../../api';
-import { FormError } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { Loading, WhyNot } from '../../components/bits';
 import { LazyModal } from '../../components/LazyModal';
 import { canEdit, roleTooLow, useWorkspace } from '../../session';

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ApiError } from '../../api';
-import { Field, Form, FormError } from '../../components/Form';
+import { Field, Form } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { dateTime, number } from '../../format';
 
 export interface PastEventRun {

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Dialog, Heading, Modal } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../../api';
-import { Field, Form, FormError, useReadOnly } from '../../components/Form';
+import { Field, Form, useReadOnly } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { FactDetails } from '../../components/bits';
+import { LazyModal } from '../../components/LazyModal';
 import { dateTime } from '../../format';
 import { useWorkspace, whyNot } from '../../session';
 
@@ -80,26 +82,23 @@ export function Erasure() {
           <FactDetails summary="What was found and removed" facts={facts(erase.data.counts)} />
         </div>
       )}
-      <Modal className="modal" isDismissable isOpen={subject !== null} onOpenChange={(open) => !open && setSubject(null)}>
-        <Dialog className="dialog">
-          <Heading slot="title">Erase this person?</Heading>
-          {subject !== null && Object.keys(subject).length === 0 ? (
-            <p>Give at least one of email, phone, user ID or anonymous ID.</p>
-          ) : (
-            <p>
-              Everything linked to {named} is deleted now, in every device and account linked to it. This cannot be undone.
-            </p>
-          )}
-          <div className="actions">
-            <Button className="button" onPress={() => setSubject(null)} autoFocus>
-              Cancel
-            </Button>
-            <Button className="button danger" isDisabled={subject === null || Object.keys(subject).length === 0} isPending={erase.isPending} onPress={() => subject && erase.mutate(subject)}>
-              Erase for good
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
+      <LazyModal isOpen={subject !== null} title="Erase this person?" onClose={() => setSubject(null)}>
+        {subject !== null && Object.keys(subject).length === 0 ? (
+          <p>Give at least one of email, phone, user ID or anonymous ID.</p>
+        ) : (
+          <p>
+            Everything linked to {named} is deleted now, in every device and account linked to it. This cannot be undone.
+          </p>
+        )}
+        <div className="actions">
+          <Button className="button" onPress={() => setSubject(null)} autoFocus>
+            Cancel
+          </Button>
+          <Button className="button danger" isDisabled={subject === null || Object.keys(subject).length === 0} isPending={erase.isPending} onPress={() => subject && erase.mutate(subject)}>
+            Erase for good
+          </Button>
+        </div>
+      </LazyModal>
       <h3>Erasures</h3>
       {log.data?.erasures.length === 0 && <p className="empty">None yet.</p>}
       <ul className="erasure-log">

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { api, ApiError } from '../../api';
-import { Field, Form, FormError, Submit, type ReadOnlyReason } from '../../components/Form';
+import { Field, Form, Submit, type ReadOnlyReason } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { useWorkspace } from '../../session';
 
 /** How long raw events and conversions are kept, and whether the tracking tag waits for the visitor's consent. */

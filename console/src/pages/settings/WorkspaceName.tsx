@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ApiError } from '../../api';
-import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason } from '../../components/Form';
+import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../../components/Form';
+import { FormError } from '../../components/FormError';
 import { useWorkspace, whyNot } from '../../session';
 
 /** The workspace's name, which owners change (the change log records it). */
