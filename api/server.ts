@@ -5,7 +5,7 @@ import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
 import { createDatabase, databaseTimeouts } from '../db/knex';
 import { pendingMigrations } from '../db/migration-status';
-import { createRepositories } from '../db/repositories';
+import { createRepositories, type Repositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
 import { temporalConnectionOptions } from '../temporal/connection';
@@ -56,6 +56,15 @@ function trustedHops(hops: number) {
  */
 async function openFirstConnection(db: Knex, log: Logger): Promise<void> {
   await db.raw('SELECT 1').catch((error: unknown) => log.warn({ err: error }, 'PostgreSQL not reachable at start-up; requests that store get 503 until it is'));
+}
+
+/**
+ * The partitions of `events` for today and the coming week, in case the worker's retention schedule (which creates
+ * them every hour) has not run for days: ingest cannot store an event of a day without one. In the background: a
+ * partition waits for a moment when no transaction writes events.
+ */
+function ensureComingEventDays(repos: Repositories, log: Logger): void {
+  repos.eventDays.ensureComing().catch((error: unknown) => log.warn({ err: error }, 'could not create the coming days’ partitions of events'));
 }
 
 /**
@@ -121,6 +130,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
   });
 
   await openFirstConnection(db, databaseLog);
+  ensureComingEventDays(repos, databaseLog);
   const url = await app.listen({ port: env.PORT, host: env.HOST });
   app.log.info(
     { url, temporal: env.TEMPORAL_ADDRESS, tiktok: env.TIKTOK_API_URL, tiktokOAuth: env.TIKTOK_APP_ID === undefined ? 'not configured (manual tokens only)' : oauthRedirectUri },

@@ -17,6 +17,7 @@ export const workspaceView = z
     consentRequired: z.boolean(),
     exchangeRates: z.record(z.string(), z.string()),
     eventRetentionDays: z.number().int(),
+    conversionRetentionDays: z.number().int(),
     matchWithoutClick: z.boolean(),
     pipelinePartitions: z.number().int(),
     createdAt: instant,

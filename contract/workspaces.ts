@@ -15,6 +15,7 @@ const windowMessage = 'must be a whole number of days from 1 to 90';
 const MAX_ALLOWED_ORIGINS = 100;
 const MAX_EXCHANGE_RATES = 200;
 const retentionMessage = 'must be a whole number of days from 1 to 3650';
+const conversionRetentionMessage = 'must be a whole number of days from 28 (TikTok\'s attribution window) to 3650';
 const partitionsMessage = `must be a whole number of workflows from 1 to ${MAX_PIPELINE_PARTITIONS}`;
 const RATE_RULE = 'must be a positive decimal: what one unit of that currency is worth in the TikTok advertiser\'s currency, e.g. "1.08"';
 
@@ -56,11 +57,17 @@ export const settingsChangesBody = jsonBody({
     .refine((rates) => Object.keys(rates).length <= MAX_EXCHANGE_RATES, `must hold at most ${MAX_EXCHANGE_RATES} currencies`)
     .optional(),
   eventRetentionDays: z.number({ error: retentionMessage }).int(retentionMessage).min(1, retentionMessage).max(3650, retentionMessage).optional(),
+  conversionRetentionDays: z
+    .number({ error: conversionRetentionMessage })
+    .int(conversionRetentionMessage)
+    .min(28, conversionRetentionMessage)
+    .max(3650, conversionRetentionMessage)
+    .optional(),
   matchWithoutClick: z.boolean({ error: 'must be true or false' }).optional(),
   pipelinePartitions: z.number({ error: partitionsMessage }).int(partitionsMessage).min(1, partitionsMessage).max(MAX_PIPELINE_PARTITIONS, partitionsMessage).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick, pipelinePartitions',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;

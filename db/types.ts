@@ -21,6 +21,7 @@ export interface WorkspaceRow {
   exchange_rates: Record<string, string> | null;
   /** Raw events older than this are deleted, or stripped of everything personal when a conversion refers to them. */
   event_retention_days: number;
+  conversion_retention_days: number;
   /** A conversion without a click inside the attribution window is sent all the same, for TikTok to match on its other keys. */
   /** Group workflows the workspace's conversions are split among (1–16). */
   match_without_click: boolean;
@@ -65,6 +66,8 @@ export interface EventRow {
   anonymous_id: string | null;
   occurred_at: Date;
   received_at: Date;
+  /** The UTC day it was stored on: its partition of `events`. */
+  received_on: Date;
   message: Record<string, unknown>;
   /** A repeated order_id / event_id: the conversion this event repeats (no new conversion was made). */
   duplicate_of_conversion_id: string | null;
@@ -177,6 +180,11 @@ export interface ConversionRow {
   id: string;
   workspace_id: string;
   event_row_id: string;
+  /** The UTC day its event was stored on: the event's partition. */
+  event_received_on: Date;
+  /** The event's user and anonymous IDs, kept when the event is gone (erasure clears them). */
+  user_id: string | null;
+  anonymous_id: string | null;
   message_id: string;
   source_event: string;
   tiktok_event: string;

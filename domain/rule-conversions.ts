@@ -17,6 +17,8 @@ export interface StoredEvent {
   message: TrackedMessage;
   occurredAt: Date;
   rowId: string;
+  /** The UTC day it was stored on (YYYY-MM-DD): its partition of `events`. */
+  receivedOn: string;
   /** Sent with an app key: a mobile-app event whatever its context says. */
   fromAppKey: boolean;
 }
@@ -24,6 +26,10 @@ export interface StoredEvent {
 /** A conversion a rule makes of a stored event, to record. */
 export interface RuleConversion {
   eventRowId: string;
+  eventReceivedOn: string;
+  /** The event's user and anonymous IDs, kept by the conversion when its event is gone (erasure finds it by them). */
+  userId: string | null;
+  anonymousId: string | null;
   messageId: string;
   sourceEvent: string;
   tiktokEvent: string;
@@ -56,7 +62,7 @@ export const conversionKey = (c: { tiktokEvent: string; eventId: string }) => `$
 export function conversionsFor(workspaceId: string, stored: readonly StoredEvent[], rules: ReadonlyMap<string, MappingRule>) {
   const conversions = new Map<string, RuleConversion>();
   const repeats: RepeatedConversion[] = [];
-  for (const { message, occurredAt, rowId, fromAppKey } of stored) {
+  for (const { message, occurredAt, rowId, receivedOn, fromAppKey } of stored) {
     const rule = message.type === 'track' && message.event !== undefined ? rules.get(message.event) : undefined;
     if (rule === undefined) continue;
     const { value, currency, warning } = conversionValue(rule, message.properties);
@@ -68,6 +74,9 @@ export function conversionsFor(workspaceId: string, stored: readonly StoredEvent
       }
       conversions.set(key, {
         eventRowId: rowId,
+        eventReceivedOn: receivedOn,
+        userId: message.userId ?? null,
+        anonymousId: message.anonymousId ?? null,
         messageId: message.messageId,
         sourceEvent: rule.sourceEvent,
         tiktokEvent,

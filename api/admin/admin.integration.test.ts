@@ -42,7 +42,7 @@ describe('admin auth', () => {
 describe('workspaces', () => {
   it('creates, lists and shows workspaces with the default settings', async () => {
     const created = await newWorkspace('Bakery');
-    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, matchWithoutClick: false, pipelinePartitions: 1 });
+    expect(created).toMatchObject({ name: 'Bakery', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', eventRetentionDays: 30, conversionRetentionDays: 90, matchWithoutClick: false, pipelinePartitions: 1 });
     expect((await admin('GET', '/admin/workspaces')).json().workspaces.map((w: Workspace) => w.id)).toContain(created.id);
     expect((await admin('GET', `/admin/workspaces/${created.id}`)).json()).toEqual(created);
   });
@@ -107,6 +107,7 @@ describe('settings', () => {
       defaultPhoneRegion: 'XX',
       testMode: 'yes',
       eventRetentionDays: 0,
+      conversionRetentionDays: 27,
       matchWithoutClick: 'on',
       pipelinePartitions: 17,
     });
@@ -115,6 +116,7 @@ describe('settings', () => {
       'testMode must be true or false',
       'defaultPhoneRegion must be an ISO 3166 alpha-2 country code with a phone numbering plan, e.g. US or GB',
       'eventRetentionDays must be a whole number of days from 1 to 3650',
+      "conversionRetentionDays must be a whole number of days from 28 (TikTok's attribution window) to 3650",
       'matchWithoutClick must be true or false',
       'pipelinePartitions must be a whole number of workflows from 1 to 16',
     ]);
@@ -122,7 +124,7 @@ describe('settings', () => {
       expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: partitions })).json().issues).toEqual(['pipelinePartitions must be a whole number of workflows from 1 to 16']);
     }
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, matchWithoutClick, pipelinePartitions',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions',
     );
   });
 

@@ -53,6 +53,7 @@ const SETTINGS: Record<string, { label: string; clause: (value: unknown) => stri
   consentRequired: { label: 'Consent required', clause: (v) => (v ? 'required consent before tracking' : 'stopped requiring consent before tracking') },
   exchangeRates: { label: 'Exchange rates', clause: (v) => (plainValue(v) === 'none' ? 'cleared the exchange rates' : `set the exchange rates to ${plainValue(v)}`) },
   eventRetentionDays: { label: 'Event retention', clause: (v) => `changed how long events are kept to ${days(v)}` },
+  conversionRetentionDays: { label: 'Conversion retention', clause: (v) => `changed how long conversions are kept to ${days(v)}` },
   matchWithoutClick: { label: 'Match without a click', clause: (v) => `turned matching without a click ${v ? 'on' : 'off'}` },
   pipelinePartitions: { label: 'Pipeline partitions', clause: (v) => `set the pipeline partitions to ${String(v)}` },
 };

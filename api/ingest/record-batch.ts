@@ -150,10 +150,10 @@ export function createBatchStore(repos: Repositories, knownLinks: KnownLinks = c
 
     if (!mappedNames.anyOf(workspace.id, eventNames)) {
       try {
-        const rules = await repos.ingestWrites.storeUnmapped(workspace.id, events, profiles, eventNames);
+        const { rules, storedBefore } = await repos.ingestWrites.storeUnmapped(workspace.id, events, profiles, eventNames);
         if (rules.size === 0) {
           knownLinks.remember(workspace.id, profiles.links);
-          return { inserted: new Set(byId.keys()), repeated: new Set(), conversions: [] };
+          return { inserted: new Set([...byId.keys()].filter((id) => !storedBefore.has(id))), repeated: new Set(), conversions: [] };
         }
       } catch (error) {
         if (!isStoredBefore(error)) throw error;
@@ -162,12 +162,12 @@ export function createBatchStore(repos: Repositories, knownLinks: KnownLinks = c
 
     // Some event is mapped to a conversion, or was stored before (a retried request).
     const result = await repos.ingestWrites.transaction(async (trx) => {
-      const { rowIds, rules } = await trx.storeEvents(workspace.id, events, eventNames);
+      const { rowIds, receivedOn, rules } = await trx.storeEvents(workspace.id, events, eventNames);
       mappedNames.learn(workspace.id, eventNames, rules);
       const inserted = first.filter((r) => rowIds.has(r.message.messageId));
       profiles = profilesOf(workspace, inserted, knownLinks);
       await trx.recordProfiles(workspace.id, profiles);
-      const stored = inserted.map((r) => ({ ...r, rowId: rowIds.get(r.message.messageId) as string }));
+      const stored = inserted.map((r) => ({ ...r, rowId: rowIds.get(r.message.messageId) as string, receivedOn }));
       const candidates = conversionsFor(workspace.id, stored, rules);
       const { created, repeated } = await trx.recordConversions(workspace.id, candidates);
       const messageOf = new Map(candidates.candidates.map((c) => [conversionKey(c), c.messageId]));

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
 
 export interface SeedSize {
   events: number;
@@ -19,10 +20,12 @@ export const BENCH_ADVERTISER = '7391846250173946281';
 export async function seed(db: Knex, size: SeedSize): Promise<void> {
   const every = Math.max(1, Math.round(size.events / size.conversions));
   const span = `${size.days} days`;
+  const today = dayOf(new Date());
+  await createEventDayRepository(db).ensure(addDays(today, -size.days - 1), today);
   await db.raw(`INSERT INTO workspaces (id, name) SELECT ?, 'Console bench' UNION ALL SELECT 'ws_small_' || g, 'Small ' || g FROM generate_series(1, 5) g`, [BENCH_WORKSPACE]);
   await db.raw(
-    `INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, received_at, message)
-     SELECT ?, 'm-' || g, t.type, t.name, 'u-' || (g % 50000), 'a-' || (g % 200000), at, at,
+    `INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, received_at, received_on, message)
+     SELECT ?, 'm-' || g, t.type, t.name, 'u-' || (g % 50000), 'a-' || (g % 200000), at, at, (at AT TIME ZONE 'UTC')::date,
             jsonb_build_object('type', t.type, 'messageId', 'm-' || g, 'event', t.name, 'userId', 'u-' || (g % 50000), 'anonymousId', 'a-' || (g % 200000),
               'properties', jsonb_build_object('order_id', 'o-' || g, 'total', (g % 200) + 0.5, 'currency', 'USD'),
               'context', jsonb_build_object('ip', '203.0.113.' || (g % 250), 'userAgent', 'Mozilla/5.0 (bench)', 'page', jsonb_build_object('url', 'https://shop.example/p/' || (g % 1000))))
@@ -33,10 +36,10 @@ export async function seed(db: Knex, size: SeedSize): Promise<void> {
     [BENCH_WORKSPACE, size.events, size.events, every, every],
   );
   await db.raw(
-    `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, value, currency, status, reason,
+    `INSERT INTO conversions (workspace_id, event_row_id, event_received_on, user_id, anonymous_id, message_id, source_event, tiktok_event, event_id, event_time, value, currency, status, reason,
                               workflow_id, attempts, ttclid, click_captured_at, click_anonymous_id, click_campaign_id, click_adgroup_id, click_ad_id,
                               tiktok_code, tiktok_message, tiktok_request_id, request_payload, created_at, completed_at)
-     SELECT e.workspace_id, e.id, e.message_id, 'purchase', 'CompletePayment', 'o-' || substr(e.message_id, 3), e.occurred_at, 10.5, 'USD', s.status, s.reason,
+     SELECT e.workspace_id, e.id, e.received_on, e.user_id, e.anonymous_id, e.message_id, 'purchase', 'CompletePayment', 'o-' || substr(e.message_id, 3), e.occurred_at, 10.5, 'USD', s.status, s.reason,
             'conversion-bench-' || e.id, CASE WHEN s.status = 'pending' THEN 0 ELSE 1 END,
             CASE WHEN s.status = 'delivered' THEN 'E.C.P.' || e.id END, CASE WHEN s.status = 'delivered' THEN e.occurred_at - interval '1 hour' END,
             CASE WHEN s.status = 'delivered' THEN e.anonymous_id END,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
 import { copyEvents } from '../ingest/copy';
 import { benchEvents } from '../ingest/workload';
 
@@ -24,9 +25,9 @@ export interface StoreWorkspaces {
 async function companions(db: Knex, workspaceId: string, afterId: number, count: number, tag: string): Promise<void> {
   const range = [workspaceId, afterId] as const;
   await db.raw(
-    `INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, event_time, value, currency, status, reason, workflow_id,
+    `INSERT INTO conversions (workspace_id, event_row_id, event_received_on, user_id, anonymous_id, message_id, source_event, tiktok_event, event_id, event_time, value, currency, status, reason, workflow_id,
                               attempts, ttclid, click_captured_at, click_anonymous_id, request_payload, created_at, completed_at)
-     SELECT e.workspace_id, e.id, e.message_id, 'purchase', 'CompletePayment', 'order-' || e.id, e.occurred_at, 42.5, 'USD', s.status,
+     SELECT e.workspace_id, e.id, e.received_on, e.user_id, e.anonymous_id, e.message_id, 'purchase', 'CompletePayment', 'order-' || e.id, e.occurred_at, 42.5, 'USD', s.status,
             CASE s.status WHEN 'skipped' THEN 'no_ttclid' WHEN 'failed' THEN 'tiktok_rejected' END, 'conversion-growth-' || e.id, 1,
             CASE WHEN s.status = 'delivered' THEN 'E.C.P.' || e.id END, e.occurred_at - interval '1 hour', e.anonymous_id,
             CASE WHEN s.status = 'delivered' THEN jsonb_build_object('event_source', 'web', 'event_source_id', 'CGROWTHPIXEL00000001', 'data', jsonb_build_array(jsonb_build_object(
@@ -69,6 +70,8 @@ async function companions(db: Knex, workspaceId: string, afterId: number, count:
  */
 export async function growStore(db: Knex, url: string, workspaces: StoreWorkspaces, from: number, to: number, log: (line: string) => void): Promise<void> {
   const chunks = Math.ceil((to - from) / CHUNK);
+  const today = dayOf(new Date());
+  await createEventDayRepository(db).ensure(addDays(today, -31), today);
   const started = performance.now();
   for (let c = 0; c < chunks; c += 1) {
     const count = Math.min(CHUNK, to - from - c * CHUNK);

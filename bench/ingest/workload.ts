@@ -44,11 +44,11 @@ function csvField(value: string | null): string {
 
 /** The `events` row ingest stores for an event, as a CSV line for COPY. */
 export function eventCsvLine(workspaceId: string, event: BenchEvent): string {
-  return [workspaceId, event.messageId, event.type, event.event, event.userId, event.anonymousId, event.timestamp, event.timestamp, JSON.stringify(event)].map(csvField).join(',') + '\n';
+  return [workspaceId, event.messageId, event.type, event.event, event.userId, event.anonymousId, event.timestamp, event.timestamp, event.timestamp.slice(0, 10), JSON.stringify(event)].map(csvField).join(',') + '\n';
 }
 
-/** Received when it occurred: a store loaded over past days holds each day's events under that day. */
-export const EVENT_COPY_COLUMNS = '(workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, received_at, message)';
+/** Received when it occurred: a store loaded over past days holds each day's events under that day (and its partition). */
+export const EVENT_COPY_COLUMNS = '(workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, received_at, received_on, message)';
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));

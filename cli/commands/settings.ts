@@ -13,6 +13,7 @@ interface SettingsFlags {
   allowedOrigins?: string;
   clearAllowedOrigins?: boolean;
   retentionDays?: string;
+  conversionRetentionDays?: string;
   consentRequired?: boolean;
   exchangeRates?: string;
   clearExchangeRates?: boolean;
@@ -49,6 +50,7 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.allowedOrigins !== undefined) body.allowedOrigins = flags.allowedOrigins.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
   if (flags.clearAllowedOrigins) body.allowedOrigins = [];
   if (flags.retentionDays !== undefined) body.eventRetentionDays = numberOrText(flags.retentionDays);
+  if (flags.conversionRetentionDays !== undefined) body.conversionRetentionDays = numberOrText(flags.conversionRetentionDays);
   if (flags.consentRequired !== undefined) body.consentRequired = flags.consentRequired;
   if (flags.exchangeRates !== undefined) body.exchangeRates = exchangeRatesOf(flags.exchangeRates);
   if (flags.clearExchangeRates) body.exchangeRates = {};
@@ -56,7 +58,7 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.pipelinePartitions !== undefined) body.pipelinePartitions = numberOrText(flags.pipelinePartitions);
   if (Object.keys(body).length === 0) {
     throw new CliError(
-      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days, --match-without-click/--no-match-without-click or --pipeline-partitions',
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days, --conversion-retention-days, --match-without-click/--no-match-without-click or --pipeline-partitions',
     );
   }
   return body;
@@ -77,7 +79,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event retention, matching without a click or pipeline partitions')
+    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event and conversion retention, matching without a click or pipeline partitions')
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -91,6 +93,7 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--exchange-rates <rates>', "what one unit of each currency is worth in the TikTok advertiser's currency, for reports (replaces the list), e.g. EUR=1.08,JPY=0.0065")
     .option('--clear-exchange-rates', 'reports show delivered values per currency again')
     .option('--retention-days <days>', 'days raw events keep their message, then deleted or stripped of personal data (1-3650, default 30)')
+    .option('--conversion-retention-days <days>', 'days a settled conversion is kept, then deleted with its timeline (28-3650, default 90)')
     .option('--match-without-click', 'also send conversions without a TikTok click inside the window, for TikTok to match on email, phone, IP, user agent, _ttp…')
     .option('--no-match-without-click', 'send only conversions with a click inside the attribution window (the default)')
     .option('--pipeline-partitions <count>', "group workflows the workspace's conversions are split among, for a very large shop (1-16, default 1)")

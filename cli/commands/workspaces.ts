@@ -15,6 +15,7 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Consent required', ws.consentRequired ? 'yes: the tracking script stores and sends nothing until consent.grant()' : 'no'],
     ['Exchange rates', Object.entries(ws.exchangeRates ?? {}).map(([code, rate]) => `${code} ${rate}`).join(', ')],
     ['Event retention', `${ws.eventRetentionDays} days`],
+    ['Conversion retention', `${ws.conversionRetentionDays} days`],
     ['Match without click', ws.matchWithoutClick ? 'yes: conversions without a click inside the window are sent for TikTok to match on other keys' : 'no: only conversions with a click inside the window are sent'],
     ['Pipeline partitions', String(ws.pipelinePartitions)],
     ['Created', ws.createdAt],

@@ -138,7 +138,7 @@ export function createConversionGroupRepository(db: Knex) {
     /** Claimed conversions that have no request yet (new ones, or sent back for a retry by an operator). */
     async toPrepare(claimId: string, executor: Knex = db): Promise<PrepareCandidate[]> {
       const rows = await executor('conversions as c')
-        .join('events as e', 'e.id', 'c.event_row_id')
+        .join('events as e', (on) => on.on('e.id', 'c.event_row_id').andOn('e.received_on', 'c.event_received_on'))
         .where({ 'c.claim_id': claimId, 'c.status': 'pending' })
         .whereNull('c.request_payload')
         .orderBy(['c.created_at', 'c.id'])

@@ -6,7 +6,7 @@ export interface TextMatch {
   text: string;
   /** TikTok events the workspace converts to: an order ID also finds its additional events (`<id>:<TikTok event>`). */
   knownTiktokEvents: readonly string[];
-  /** The user IDs and anonymous IDs whose events' conversions match, as stored (any case of the text; an email's person). */
+  /** The user IDs and anonymous IDs whose conversions match, as stored (any case of the text; an email's person). */
   userIds: readonly string[];
   anonymousIds: readonly string[];
 }
@@ -22,12 +22,12 @@ export function conversionIdsMatching(executor: Knex, workspaceId: string, match
   const ids = executor.select('id').from('conversions').where('workspace_id', workspaceId).whereRaw('lower(event_id) = ANY(?::text[])', [eventIds]);
   if (match.userIds.length > 0) {
     void ids.unionAll((byUser) => {
-      void byUser.select('c2.id').from('events as e').join('conversions as c2', 'c2.event_row_id', 'e.id').where('e.workspace_id', workspaceId).whereIn('e.user_id', [...match.userIds]);
+      void byUser.select('id').from('conversions').where('workspace_id', workspaceId).whereIn('user_id', [...match.userIds]);
     });
   }
   if (match.anonymousIds.length > 0) {
     void ids.unionAll((byVisitor) => {
-      void byVisitor.select('c3.id').from('events as e').join('conversions as c3', 'c3.event_row_id', 'e.id').where('e.workspace_id', workspaceId).whereIn('e.anonymous_id', [...match.anonymousIds]);
+      void byVisitor.select('id').from('conversions').where('workspace_id', workspaceId).whereIn('anonymous_id', [...match.anonymousIds]);
     });
   }
   if (UUID.test(match.text)) void ids.unionAll((byId) => void byId.select('id').from('conversions').where({ workspace_id: workspaceId, id: match.text }));

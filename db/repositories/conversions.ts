@@ -5,6 +5,10 @@ import { whereDiagnostic, type DiagnosticFilter } from './diagnostics';
 
 export interface NewConversion {
   eventRowId: string;
+  /** The UTC day its event was stored on: the event's partition. */
+  eventReceivedOn: string;
+  userId: string | null;
+  anonymousId: string | null;
   messageId: string;
   sourceEvent: string;
   tiktokEvent: string;

@@ -37,16 +37,20 @@ export function createErasureRepository(db: Knex) {
     return rows;
   }
 
-  async function anonymiseConversions(workspaceId: string, eventIds: readonly string[], anonymousIds: readonly string[], executor: Knex): Promise<number> {
+  /** The person's conversions, found by their events, their click's visitor, and the IDs they keep once their event is gone. */
+  async function anonymiseConversions(workspaceId: string, eventIds: readonly string[], userIds: readonly string[], anonymousIds: readonly string[], executor: Knex): Promise<number> {
     const conversions = await executor('conversions')
       .where({ workspace_id: workspaceId })
-      .whereRaw('(event_row_id = ANY(?::bigint[]) OR click_anonymous_id = ANY(?::text[]))', bindings(eventIds, anonymousIds))
+      .whereRaw(
+        '(event_row_id = ANY(?::bigint[]) OR click_anonymous_id = ANY(?::text[]) OR user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[]))',
+        bindings(eventIds, anonymousIds, userIds, anonymousIds),
+      )
       .forUpdate()
       .select('id', 'request_payload');
     if (conversions.length === 0) return 0;
     const ids = conversions.map((c) => c.id);
     await executor.raw(
-      `UPDATE conversions c SET ttclid = NULL, ttp = NULL, click_anonymous_id = NULL, match_keys = NULL, identity_path = NULL,
+      `UPDATE conversions c SET ttclid = NULL, ttp = NULL, click_anonymous_id = NULL, user_id = NULL, anonymous_id = NULL, match_keys = NULL, identity_path = NULL,
          request_payload = p.payload::jsonb, updated_at = now()
        FROM unnest(?::uuid[], ?::text[]) AS p(id, payload) WHERE c.id = p.id`,
       bindings(ids, conversions.map((c) => (c.request_payload === null ? null : JSON.stringify(withoutPersonalData(c.request_payload))))),
@@ -87,7 +91,7 @@ export function createErasureRepository(db: Knex) {
         .where({ workspace_id: workspaceId })
         .whereRaw('(user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[]))', bindings(userIds, anonymousIds))
         .pluck('id');
-      const conversionsAnonymised = await anonymiseConversions(workspaceId, events, anonymousIds, executor);
+      const conversionsAnonymised = await anonymiseConversions(workspaceId, events, userIds, anonymousIds, executor);
       const removed = await removeEvents(executor, { sql: 'SELECT unnest(?::bigint[]) AS id', bindings: [events] }, { forgetIdentity: true });
       const visitors = await executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();
       const clicks = await executor('clicks').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();

@@ -20,6 +20,7 @@ import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
 import { createPastEventRepository } from './past-events';
 import { createProfileRepository } from './profiles';
+import { createEventDayRepository } from './event-days';
 import { createRetentionRepository } from './retention';
 import { createTikTokConnectionRepository } from './tiktok-connections';
 import { createWorkspaceRepository } from './workspaces';
@@ -72,6 +73,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     people: createPeopleRepository(db),
     erasures: createErasureRepository(db),
     retention: createRetentionRepository(db),
+    eventDays: createEventDayRepository(db),
     matchKeyCoverage: createMatchKeyCoverageRepository(db),
     alertSettings: createAlertSettingsRepository(db, secrets),
     alertIncidents: createAlertIncidentRepository(db),

@@ -21,6 +21,8 @@ export interface Profiles {
 export interface StoredGroup {
   /** The new events' row IDs by `messageId`; a `messageId` stored before is not there. */
   rowIds: Map<string, string>;
+  /** The UTC day they were stored on (YYYY-MM-DD), the partition of `events` that holds them. */
+  receivedOn: string;
   /** The conversion rules of the event names asked for. */
   rules: Map<string, ConversionRule>;
 }
@@ -85,11 +87,24 @@ function linksDocument(links: readonly IdentityLink[]): string {
 
 // The statements, with `$1` the workspace; `onlyIf` is the guard of STORE_UNMAPPED.
 
-const insertEvents = (events: string, { onlyIf = 'true', onConflict = '' } = {}) => `
+/** The group's events, one row each; `$1` is the workspace. */
+const incomingEvents = (events: string) => `
+  SELECT m.* FROM jsonb_to_recordset(${events}::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)`;
+
+/**
+ * The `messageId`s of `incoming` stored the UTC day before. The unique index of `events` holds the day (its partition
+ * key), so it refuses a repeat within a day; this look into the day before makes the window of deduplication at least
+ * 24 hours (issue 30).
+ */
+const STORED_THE_DAY_BEFORE = `
+  SELECT i.id FROM incoming i
+  WHERE EXISTS (SELECT FROM events p WHERE p.workspace_id = $1 AND p.message_id = i.id AND p.received_on = (now() AT TIME ZONE 'UTC')::date - 1)`;
+
+const insertEvents = ({ onlyIf = 'true', onConflict = '' } = {}) => `
   INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
   SELECT $1, m.id, m.type, m.name, m.user, m.anon, m.at, m.message
-  FROM jsonb_to_recordset(${events}::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)
-  WHERE ${onlyIf}
+  FROM incoming m
+  WHERE ${onlyIf} AND m.id NOT IN (SELECT id FROM stored_before)
   ${onConflict}`;
 
 /** The conversion rules of the event names in `$2`, as a JSON array of rows. */
@@ -147,20 +162,25 @@ const STORE_UNMAPPED = {
   text: `
     WITH rules AS (${RULES}),
     unmapped AS (SELECT NOT EXISTS (SELECT FROM rules) AS yes),
-    stored AS (${insertEvents('$3', { onlyIf: '(SELECT yes FROM unmapped)' })}),
+    incoming AS (${incomingEvents('$3')}),
+    stored_before AS (${STORED_THE_DAY_BEFORE}),
+    stored AS (${insertEvents({ onlyIf: '(SELECT yes FROM unmapped)' })}),
     upserted_visitors AS (${upsertVisitors('$4', '(SELECT yes FROM unmapped)')}),
     upserted_clicks AS (${upsertClicks('$5', '(SELECT yes FROM unmapped)')}),
     inserted_links AS (${insertLinks('$6', '(SELECT yes FROM unmapped)')})
-    SELECT coalesce(json_agg(r), '[]') AS rules FROM rules r`,
+    SELECT coalesce(json_agg(r), '[]') AS rules, (SELECT coalesce(json_agg(id), '[]') FROM stored_before) AS stored_before FROM rules r`,
 };
 
 /** The events not stored yet, with the rules of their event names (`$2`) and every new row's ID. */
 const STORE_EVENTS = {
   name: 'ingest-store-events',
   text: `
-    WITH stored AS (${insertEvents('$3', { onConflict: 'ON CONFLICT (workspace_id, message_id) DO NOTHING RETURNING id, message_id' })})
+    WITH incoming AS (${incomingEvents('$3')}),
+    stored_before AS (${STORED_THE_DAY_BEFORE}),
+    stored AS (${insertEvents({ onConflict: 'ON CONFLICT (workspace_id, message_id, received_on) DO NOTHING RETURNING id, message_id' })})
     SELECT (SELECT coalesce(json_agg(r), '[]') FROM (${RULES}) r) AS rules,
-           (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids`,
+           (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids,
+           (now() AT TIME ZONE 'UTC')::date::text AS received_on`,
 };
 
 const RECORD_PROFILES = {
@@ -172,10 +192,11 @@ const RECORD_PROFILES = {
 const INSERT_CONVERSIONS = {
   name: 'ingest-insert-conversions',
   text: `
-    INSERT INTO conversions (workspace_id, event_row_id, message_id, source_event, tiktok_event, event_id, rule_event_index, event_time, event_source, value, currency,
-                             workflow_id, warnings)
-    SELECT $1, c.* FROM jsonb_to_recordset($2::jsonb) AS c(event_row_id bigint, message_id text, source_event text, tiktok_event text, event_id text,
-      rule_event_index smallint, event_time timestamptz, event_source text, value numeric, currency text, workflow_id text, warnings jsonb)
+    INSERT INTO conversions (workspace_id, event_row_id, event_received_on, user_id, anonymous_id, message_id, source_event, tiktok_event, event_id,
+                             rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
+    SELECT $1, c.* FROM jsonb_to_recordset($2::jsonb) AS c(event_row_id bigint, event_received_on date, user_id text, anonymous_id text, message_id text,
+      source_event text, tiktok_event text, event_id text, rule_event_index smallint, event_time timestamptz, event_source text, value numeric,
+      currency text, workflow_id text, warnings jsonb)
     ON CONFLICT DO NOTHING
     RETURNING id, workflow_id, tiktok_event, event_id`,
 };
@@ -201,10 +222,10 @@ const MARK_DUPLICATES = {
 
 const rulesByEvent = (rows: readonly ConversionRuleRow[]) => new Map(rows.map((rule) => [rule.source_event, toRule(rule)]));
 
-/** The error of storeUnmapped when one of its events was stored before. */
+/** The error of storeUnmapped when one of its events was stored before, that day (the unique index of each day's partition). */
 export function isStoredBefore(error: unknown): boolean {
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  return code === '23505' && constraint === 'events_workspace_id_message_id_unique';
+  const { code, detail } = error as { code?: unknown; detail?: unknown };
+  return code === '23505' && typeof detail === 'string' && detail.startsWith('Key (workspace_id, message_id, received_on)=');
 }
 
 /** What ingest writes, in one transaction on one connection. */
@@ -212,9 +233,12 @@ function ingestTransaction(connection: Client) {
   const transaction = {
     /** Stores the events not stored yet, and reads the rules of `eventNames`. */
     async storeEvents(workspaceId: string, events: readonly NewEvent[], eventNames: readonly string[]): Promise<StoredGroup> {
-      const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][] }>({ ...STORE_EVENTS, values: [workspaceId, eventNames, eventsDocument(events)] });
+      const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][]; received_on: string }>({
+        ...STORE_EVENTS,
+        values: [workspaceId, eventNames, eventsDocument(events)],
+      });
       const [row] = rows as [(typeof rows)[number]];
-      return { rowIds: new Map(row.row_ids), rules: rulesByEvent(row.rules) };
+      return { rowIds: new Map(row.row_ids), receivedOn: row.received_on, rules: rulesByEvent(row.rules) };
     },
 
     async recordProfiles(workspaceId: string, { sightings, links }: Profiles): Promise<void> {
@@ -227,6 +251,9 @@ function ingestTransaction(connection: Client) {
       const document = asRows(
         conversions.map((c) => ({
           event_row_id: c.eventRowId,
+          event_received_on: c.eventReceivedOn,
+          user_id: c.userId,
+          anonymous_id: c.anonymousId,
           message_id: c.messageId,
           source_event: c.sourceEvent,
           tiktok_event: c.tiktokEvent,
@@ -278,14 +305,21 @@ export function createIngestWriteRepository(db: Knex) {
   return {
     /**
      * Stores new events and their `profiles` in one statement, unless a rule maps one of `eventNames`: then nothing is
-     * stored and the rules are returned (an empty map: stored). Fails with isStoredBefore when an event was stored before.
+     * stored and the rules are returned (an empty map: stored), with the `messageId`s skipped as stored the day before.
+     * Fails with isStoredBefore when an event was stored before the same day.
      */
-    async storeUnmapped(workspaceId: string, events: readonly NewEvent[], { sightings, links }: Profiles, eventNames: readonly string[]): Promise<Map<string, ConversionRule>> {
+    async storeUnmapped(
+      workspaceId: string,
+      events: readonly NewEvent[],
+      { sightings, links }: Profiles,
+      eventNames: readonly string[],
+    ): Promise<{ rules: Map<string, ConversionRule>; storedBefore: Set<string> }> {
       const values = [workspaceId, eventNames, eventsDocument(events), visitorsDocument(sightings), clicksDocument(sightings), linksDocument(links)];
       const connection = (await db.client.acquireConnection()) as Client;
       try {
-        const { rows } = await connection.query<{ rules: ConversionRuleRow[] }>({ ...STORE_UNMAPPED, values });
-        return rulesByEvent((rows[0] as (typeof rows)[number]).rules);
+        const { rows } = await connection.query<{ rules: ConversionRuleRow[]; stored_before: string[] }>({ ...STORE_UNMAPPED, values });
+        const [row] = rows as [(typeof rows)[number]];
+        return { rules: rulesByEvent(row.rules), storedBefore: new Set(row.stored_before) };
       } finally {
         await db.client.releaseConnection(connection);
       }

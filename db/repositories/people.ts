@@ -64,9 +64,9 @@ export function createPeopleRepository(db: Knex) {
       const { rows } = await executor.raw<{ rows: ConversionRow[] }>(
         `SELECT c.* FROM conversions c
          WHERE c.id IN (
-           SELECT c2.id FROM events e JOIN conversions c2 ON c2.event_row_id = e.id WHERE e.workspace_id = ? AND e.user_id = ANY(?::text[])
+           SELECT id FROM conversions WHERE workspace_id = ? AND user_id = ANY(?::text[])
            UNION ALL
-           SELECT c3.id FROM events e JOIN conversions c3 ON c3.event_row_id = e.id WHERE e.workspace_id = ? AND e.anonymous_id = ANY(?::text[])
+           SELECT id FROM conversions WHERE workspace_id = ? AND anonymous_id = ANY(?::text[])
          )
          ORDER BY c.event_time DESC LIMIT ?`,
         [workspaceId, [...ids.userIds], workspaceId, [...ids.anonymousIds], RECENT],

@@ -37,6 +37,21 @@ describe('events', () => {
     expect(await repos.events.count(ws.id)).toBe(1);
   });
 
+  it('skips, without refusing the group, an event whose messageId was stored the UTC day before (the window is at least 24 hours)', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const event = { messageId: 'm-1', type: 'page', eventName: null, userId: null, anonymousId: 'a1', occurredAt: new Date(), messageJson: '{}' };
+    await testDb.db.raw(
+      `INSERT INTO events (workspace_id, message_id, type, occurred_at, received_at, received_on, message)
+       VALUES (?, 'm-1', 'page', now(), now() - interval '1 day', (now() AT TIME ZONE 'UTC')::date - 1, '{}')`,
+      [ws.id],
+    );
+    const fast = await repos.ingestWrites.storeUnmapped(ws.id, [event, { ...event, messageId: 'm-2' }], { sightings: [], links: [] }, []);
+    expect([...fast.storedBefore]).toEqual(['m-1']);
+    const slow = await storeEvents(ws.id, [event, { ...event, messageId: 'm-3' }]);
+    expect([...slow.rowIds.keys()]).toEqual(['m-3']);
+    expect(await testDb.db('events').where({ workspace_id: ws.id }).orderBy('message_id').pluck('message_id')).toEqual(['m-1', 'm-2', 'm-3']);
+  });
+
   it('stores a group of events no rule maps with its profiles, and nothing of one that a rule maps, returning the rule', async () => {
     const ws = await repos.workspaces.create('Shop');
     await repos.conversionRules.put(ws.id, { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', valueSource: 'order_total', fixedValue: null, currency: null });
@@ -44,11 +59,11 @@ describe('events', () => {
     const profiles = { sightings: [{ anonymousId: 'a1', seenAt: new Date() }], links: [{ from: { kind: 'user_id' as const, value: 'u1' }, to: { kind: 'anonymous_id' as const, value: 'a1' } }] };
 
     const mapped = await repos.ingestWrites.storeUnmapped(ws.id, [track('m-1', 'viewed'), track('m-2', 'purchase')], profiles, ['viewed', 'purchase']);
-    expect([...mapped.values()]).toEqual([expect.objectContaining({ sourceEvent: 'purchase', tiktokEvent: 'CompletePayment' })]);
+    expect([...mapped.rules.values()]).toEqual([expect.objectContaining({ sourceEvent: 'purchase', tiktokEvent: 'CompletePayment' })]);
     expect(await repos.events.count(ws.id)).toBe(0);
     expect(await repos.profiles.visitors(ws.id, ['a1'])).toEqual([]);
 
-    expect((await repos.ingestWrites.storeUnmapped(ws.id, [track('m-1', 'viewed')], profiles, ['viewed'])).size).toBe(0);
+    expect((await repos.ingestWrites.storeUnmapped(ws.id, [track('m-1', 'viewed')], profiles, ['viewed'])).rules.size).toBe(0);
     expect(await repos.events.count(ws.id)).toBe(1);
     expect(await repos.profiles.visitors(ws.id, ['a1'])).toHaveLength(1);
     expect(await repos.profiles.reachable(ws.id, [{ kind: 'anonymous_id', value: 'a1' }], 'user_id')).toEqual(['u1']);

@@ -21,6 +21,20 @@ export function createRetentionRepository(db: Knex) {
         { forgetIdentity: false },
       );
     },
+
+    /**
+     * One bounded batch of the workspace's settled conversions created before `cutoff`, oldest first, deleted with
+     * their timeline (the events that repeated them lose the mark). Pending ones stay whatever their age.
+     */
+    async removeExpiredConversions(workspaceId: string, cutoff: Date, limit: number, executor: Knex = db): Promise<number> {
+      const { rowCount } = await executor.raw<{ rowCount: number }>(
+        `DELETE FROM conversions WHERE id IN (
+           SELECT id FROM conversions WHERE workspace_id = ? AND status <> 'pending' AND created_at < ?
+           ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+        [workspaceId, cutoff, limit],
+      );
+      return rowCount;
+    },
   };
 }
 

@@ -18,6 +18,8 @@ export interface WorkspaceSettings {
   exchangeRates: Record<string, string>;
   /** Days a raw event keeps its message (30 by default): then it is deleted, or stripped if a conversion refers to it. */
   eventRetentionDays: number;
+  /** Days a settled conversion is kept (90 by default), then deleted with its timeline. */
+  conversionRetentionDays: number;
   /**
    * A mapped conversion without a click inside the attribution window is sent all the same (without `ttclid`, with
    * every other match key held for the person) for TikTok to match; false (default) skips it, as spec §6.4 says.
@@ -45,6 +47,7 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     consentRequired: row.consent_required,
     exchangeRates: row.exchange_rates ?? {},
     eventRetentionDays: row.event_retention_days,
+    conversionRetentionDays: row.conversion_retention_days,
     matchWithoutClick: row.match_without_click,
     pipelinePartitions: row.pipeline_partitions,
     createdAt: row.created_at,
@@ -91,6 +94,7 @@ export function createWorkspaceRepository(db: Knex) {
           consent_required: changes.consentRequired,
           exchange_rates: changes.exchangeRates,
           event_retention_days: changes.eventRetentionDays,
+          conversion_retention_days: changes.conversionRetentionDays,
           match_without_click: changes.matchWithoutClick,
           pipeline_partitions: changes.pipelinePartitions,
           updated_at: executor.fn.now(),

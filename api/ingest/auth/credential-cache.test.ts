@@ -2,7 +2,7 @@ import type { ApiKey } from '../../../db/repositories/api-keys';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { createCredentialCache } from './credential-cache';
 
-const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, matchWithoutClick: false, pipelinePartitions: 1, createdAt: new Date() };
+const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, conversionRetentionDays: 90, matchWithoutClick: false, pipelinePartitions: 1, createdAt: new Date() };
 const apiKey: ApiKey = { id: 'key_1', workspaceId: 'ws_1', name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', createdAt: new Date(), revokedAt: null };
 
 /** A key store whose answers can be changed and whose lookups can be held open. */

@@ -6,7 +6,7 @@ import { Field, Form, Submit, type ReadOnlyReason } from '../../components/Form'
 import { FormError } from '../../components/FormError';
 import { useWorkspace } from '../../session';
 
-/** How long raw events are kept, and whether the tracking tag waits for the visitor's consent. */
+/** How long raw events and conversions are kept, and whether the tracking tag waits for the visitor's consent. */
 /** `readOnly`: the Settings page's reason, for a role that may only read them. */
 export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) {
   const { base, data } = useWorkspace();
@@ -14,7 +14,7 @@ export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const saved = () => void queries.invalidateQueries({ queryKey: ['workspace'] });
   const retention = useMutation({
-    mutationFn: (eventRetentionDays: number | string) => api('PATCH', `${base}/settings`, { eventRetentionDays }),
+    mutationFn: (days: { eventRetentionDays: number | string; conversionRetentionDays: number | string }) => api('PATCH', `${base}/settings`, days),
     meta: { done: 'Retention saved' },
     onSuccess: () => {
       setErrors({});
@@ -37,8 +37,11 @@ export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) 
         errors={errors}
         readOnly={readOnly}
         onSubmit={(form) => {
-          const days = String(form.get('eventRetentionDays') ?? '').trim();
-          retention.mutate(/^\d+$/.test(days) ? Number(days) : days);
+          const days = (name: string) => {
+            const text = String(form.get(name) ?? '').trim();
+            return /^\d+$/.test(text) ? Number(text) : text;
+          };
+          retention.mutate({ eventRetentionDays: days('eventRetentionDays'), conversionRetentionDays: days('conversionRetentionDays') });
         }}
       >
         <div className="row short">
@@ -47,7 +50,14 @@ export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) 
             label="Keep raw events for (days)"
             type="number"
             defaultValue={String(ws.eventRetentionDays)}
-            description="1 to 3650. Older events are deleted every hour, or stripped to their type, name and time when a conversion refers to them. Conversions are kept, so counts and reports stay true."
+            description="1 to 3650. Older events are deleted every hour, or stripped to their type, name and time when a conversion refers to them."
+          />
+          <Field
+            name="conversionRetentionDays"
+            label="Keep conversions for (days)"
+            type="number"
+            defaultValue={String(ws.conversionRetentionDays)}
+            description="28 to 3650. Older sent, skipped and failed conversions are deleted with their timeline; the daily figures of reports stay."
           />
         </div>
         <FormError error={retention.error instanceof ApiError && Object.keys(retention.error.fieldErrors()).length === 0 ? retention.error : null} />

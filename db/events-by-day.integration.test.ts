@@ -1,0 +1,69 @@
+import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { migrationConfig } from './knex';
+import { createSecretBox } from './secret-box';
+import { createRepositories } from './repositories';
+
+const PARTITIONS = '20261130100000_events_by_day';
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase({ migrated: false });
+});
+afterAll(() => testDb.destroy());
+
+async function migrateUpTo(name: string): Promise<void> {
+  for (;;) {
+    const [, pending] = (await testDb.db.migrate.list(migrationConfig)) as [unknown[], { file: string }[]];
+    if (pending[0] === undefined || pending[0].file.startsWith(name)) return;
+    await testDb.db.migrate.up(migrationConfig);
+  }
+}
+
+describe('the upgrade to events by day', () => {
+  it('keeps the events stored before as one partition, their conversions finding them, and takes new days beside them', async () => {
+    await migrateUpTo(PARTITIONS);
+    const db = testDb.db;
+    await db('workspaces').insert({ id: 'ws_old', name: 'Before days' });
+    const [stored] = await db('events')
+      .insert([
+        { workspace_id: 'ws_old', message_id: 'm-old', type: 'track', event_name: 'purchase', user_id: 'u-1', anonymous_id: 'a-1', occurred_at: new Date(), message: { type: 'track' } },
+        { workspace_id: 'ws_old', message_id: 'm-page', type: 'page', anonymous_id: 'a-1', occurred_at: new Date(), message: { type: 'page' } },
+      ])
+      .returning('id');
+    await db('conversions').insert({
+      workspace_id: 'ws_old', event_row_id: stored.id, message_id: 'm-old', source_event: 'purchase', tiktok_event: 'CompletePayment', event_id: 'o-1', event_time: new Date(), workflow_id: 'w',
+    });
+
+    await db.migrate.latest(migrationConfig);
+
+    const partitions = await db.raw<{ rows: { name: string; bound: string }[] }>(
+      "SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass ORDER BY 1",
+    );
+    expect(partitions.rows).toContainEqual({ name: 'events_before_days', bound: "FOR VALUES FROM (MINVALUE) TO ('1970-01-01')" });
+    expect(partitions.rows.length).toBe(1 + 9); // yesterday, today and the coming week
+    expect(await db('events').orderBy('message_id').select('message_id', db.raw('received_on::text AS day'))).toEqual([
+      { message_id: 'm-old', day: '-infinity' },
+      { message_id: 'm-page', day: '-infinity' },
+    ]);
+    const conversion = await db('conversions').first('event_received_on', 'user_id', 'anonymous_id', db.raw('event_received_on::text AS day'));
+    expect(conversion).toMatchObject({ day: '-infinity', user_id: 'u-1', anonymous_id: 'a-1' });
+
+    // A pending conversion of the old layout still reaches its event through the join the pipeline reads it with.
+    const repos = createRepositories(db, createSecretBox('11'.repeat(32)));
+    await db('conversions').update({ claim_id: '00000000-0000-4000-8000-000000000001' });
+    expect(await repos.conversionGroups.toPrepare('00000000-0000-4000-8000-000000000001')).toEqual([expect.objectContaining({ eventId: 'o-1', message: { type: 'track' } })]);
+
+    // New events go to today's partition; the old ones leave by the row-by-row path.
+    await repos.ingestWrites.storeUnmapped('ws_old', [{ messageId: 'm-new', type: 'page', eventName: null, userId: null, anonymousId: 'a-2', occurredAt: new Date(), messageJson: '{}' }], { sightings: [], links: [] }, []);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await db('events').where({ message_id: 'm-new' }).first(db.raw('tableoid::regclass::text AS partition'))).toEqual({ partition: `events_${today.replaceAll('-', '')}` });
+    await db('conversions').update({ status: 'delivered' });
+    expect(await repos.retention.removeExpired('ws_old', new Date(Date.now() + 1_000), 10)).toEqual({ deleted: 2, stripped: 1 });
+
+    // And back: one table again, holding every event left.
+    await db('events').insert({ workspace_id: 'ws_old', message_id: 'm-later', type: 'page', occurred_at: new Date(), message: {} });
+    await db.migrate.down(migrationConfig);
+    await db.migrate.down(migrationConfig);
+    expect(await db('events').orderBy('message_id').pluck('message_id')).toEqual(['m-later', 'm-old']);
+  });
+});

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+
+/** A UTC day as `events` partitions by it: YYYY-MM-DD. */
+export type Day = string;
+
+const DAY_MS = 86_400_000;
+/** Partitions are created this many days ahead, so that ingest finds one for its day while the worker is down. */
+const DAYS_AHEAD = 7;
+const PARTITION = /^events_(\d{4})(\d{2})(\d{2})$/;
+
+export const dayOf = (at: Date): Day => at.toISOString().slice(0, 10);
+export const addDays = (day: Day, days: number): Day => dayOf(new Date(Date.parse(day) + days * DAY_MS));
+const partitionOf = (day: Day) => `events_${day.replaceAll('-', '')}`;
+/** A day written into DDL, which takes no bind parameters: only ever a well-formed date. */
+const dayLiteral = (day: Day) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`not a day: ${day}`);
+  return `'${day}'`;
+};
+
+/** A partition being created by another process at the same moment: it is there, or will be. */
+const createdConcurrently = (error: unknown) => ['42P07', '23505'].includes((error as { code?: string }).code ?? '');
+
+/**
+ * The partitions of `events`, one per UTC day of `received_on` (migration events_by_day). Creating and dropping a
+ * partition locks the parent table for a moment: both wait at most `lockTimeoutMs` for ingest's transactions, and
+ * fail rather than queue every insert behind them (the next run tries again).
+ */
+export function createEventDayRepository(db: Knex, { lockTimeoutMs = 5_000 } = {}) {
+  const withLockTimeout = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
+    db.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL lock_timeout = ${Number(lockTimeoutMs)}`);
+      return work(trx);
+    });
+
+  return {
+    /** The days that have a partition, oldest first (the partition of the events stored before days is not one). */
+    async list(): Promise<Day[]> {
+      const { rows } = await db.raw<{ rows: { name: string }[] }>(
+        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass",
+      );
+      return rows.flatMap(({ name }) => {
+        const match = PARTITION.exec(name);
+        return match === null ? [] : [`${match[1]}-${match[2]}-${match[3]}`];
+      }).sort();
+    },
+
+    /** Creates the partitions of the days from `first` to `last` that have none. */
+    async ensure(first: Day, last: Day): Promise<Day[]> {
+      const existing = new Set(await this.list());
+      const created: Day[] = [];
+      for (let day = first; day <= last; day = addDays(day, 1)) {
+        if (existing.has(day)) continue;
+        try {
+          await withLockTimeout((trx) =>
+            trx.raw(`CREATE TABLE IF NOT EXISTS ?? PARTITION OF events FOR VALUES FROM (${dayLiteral(day)}) TO (${dayLiteral(addDays(day, 1))})`, [partitionOf(day)]),
+          );
+          created.push(day);
+        } catch (error) {
+          if (!createdConcurrently(error)) throw error;
+        }
+      }
+      return created;
+    },
+
+    /** The partitions of today and the coming week (the worker's retention schedule asks every hour, the API at start). */
+    async ensureComing(now = new Date()): Promise<Day[]> {
+      const today = dayOf(now);
+      return this.ensure(today, addDays(today, DAYS_AHEAD));
+    },
+
+    /** Whether a pending conversion's event is in that day: its steps still read the message. */
+    async holdsPending(day: Day): Promise<boolean> {
+      const { rows } = await db.raw<{ rows: { held: boolean }[] }>(
+        "SELECT EXISTS (SELECT FROM conversions WHERE status = 'pending' AND event_received_on = ?) AS held",
+        [day],
+      );
+      return rows[0]?.held === true;
+    },
+
+    /** Drops a day's partition with every event in it: no row is deleted, nothing is left for vacuum. */
+    async drop(day: Day): Promise<void> {
+      await withLockTimeout((trx) => trx.raw('DROP TABLE IF EXISTS ??', [partitionOf(day)]));
+    },
+  };
+}
+
+export type EventDayRepository = ReturnType<typeof createEventDayRepository>;
