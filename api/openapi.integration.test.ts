@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import { ALL_ROUTES } from '../contract';
-import type { RouteContract } from '../contract/route';
 import { COMMITTED_OPENAPI } from '../devstack/write-openapi';
 import { trackingScriptFrom } from './ingest/tracking-script';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { declared } from '../test/helpers/declared-answer';
 import { adminCall, asPerson, createWorkspace, personIn } from '../test/helpers/console-client';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 
@@ -28,14 +27,6 @@ afterAll(async () => {
   await app.close();
   await testDb.destroy();
 });
-
-/** The schema a route declares for an answer's status; the test fails when there is none. */
-function declared(method: RouteContract['method'], path: string, status: number): z.ZodType {
-  const contract = ALL_ROUTES.find((candidate) => candidate.method === method && candidate.path === path);
-  const schema = contract?.answers[status]?.schema;
-  if (schema === undefined) throw new Error(`${method} ${path} declares no schema for ${status}`);
-  return schema;
-}
 
 describe('the OpenAPI document', () => {
   it('served at /openapi.json is the committed docs/openapi.json (npm run openapi writes it)', async () => {
@@ -110,7 +101,7 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('POST', '/v1/batch', 400).parse(invalid.json())).toMatchObject({ error: 'invalid_request', issues: ['batch must hold at least one message'] });
   });
 
-  it('the console\'s session, workspace and Conversions table, and a write without the CSRF token', async () => {
+  it('the console\'s session, workspace, TikTok connection and Conversions table, and a write without the CSRF token', async () => {
     const workspaceId = await createWorkspace(app, 'Console shop');
     const owner = await personIn(app, workspaceId, 'owner@console-shop.example', 'owner');
     const call = asPerson(app, owner);
@@ -129,6 +120,10 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('GET', '/console/api/workspaces/:workspaceId', 200).parse((await call('GET', workspacePath)).json())).toMatchObject({ role: 'owner', tiktok: null });
     const page = declared('GET', '/console/api/workspaces/:workspaceId/conversions', 200).parse((await call('GET', `${workspacePath}/conversions`)).json()) as { conversions: { sourceEvent: string }[] };
     expect(page.conversions.map((conversion) => conversion.sourceEvent)).toEqual(['Order Completed']);
+    const tiktok = () => call('GET', `${workspacePath}/tiktok`).then((answer) => declared('GET', '/console/api/workspaces/:workspaceId/tiktok', 200).parse(answer.json()));
+    expect(await tiktok()).toMatchObject({ connection: null, permissions: [{ key: 'read_ad_performance', granted: null }, { granted: null }, { granted: null }] });
+    await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/tiktok`, { accessToken: 'act.a-console-answer-token', pixelCode: 'CIDGJS3C77U7QBTMVDP0' });
+    expect(await tiktok()).toMatchObject({ connection: { source: 'manual', pixelCode: 'CIDGJS3C77U7QBTMVDP0', nextStep: null, schedule: null } });
     const unguarded = await call('PATCH', `${workspacePath}/settings`, { testMode: false }, { 'x-csrf-token': 'not-the-token' });
     expect(unguarded.statusCode).toBe(403);
     expect(declared('PATCH', '/console/api/workspaces/:workspaceId/settings', 403).parse(unguarded.json())).toMatchObject({ error: 'csrf_token_invalid' });

@@ -9,30 +9,9 @@ import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason } from '../
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import { WebhookSourcesSection } from './sources/WebhookSources';
+import type { AdvertiserChoicesView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
+import type { ApiKeyView as ApiKey } from '../../../contract/views';
 
-interface Connection {
-  status: string;
-  source: string;
-  advertiserId: string | null;
-  pixelCode: string | null;
-  appId: string | null;
-  nextStep: 'select_advertiser' | 'select_pixel' | 'reauthorize' | null;
-  statsPulledAt: string | null;
-  statsPullError: string | null;
-  schedule: { paused: boolean; nextRunAt: string | null } | null;
-}
-interface TikTokAnswer {
-  connection: Connection | null;
-  permissions: { key: string; description: string; granted: boolean | null }[];
-}
-interface ApiKey {
-  id: string;
-  name: string;
-  kind: 'secret' | 'browser' | 'app';
-  displayPrefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
 type CreatedKey = ApiKey & { key: string };
 interface Install {
   scriptUrl: string;
@@ -74,16 +53,16 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
   const readOnly = useReadOnlyReason(whyNot(role, 'editor', 'change the TikTok connection'));
   const whyId = useId();
   const queries = useQueryClient();
-  const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<TikTokAnswer>(`${base}/tiktok`) });
+  const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<ConsoleTikTokView>(`${base}/tiktok`) });
   const connection = tiktok.data?.connection ?? null;
   const advertisers = useQuery({
     queryKey: ['advertisers', base],
-    queryFn: () => get<{ advertisers: { advertiserId: string; advertiserName: string }[]; selectedAdvertiserId: string | null }>(`${base}/tiktok/advertisers`),
+    queryFn: () => get<AdvertiserChoicesView>(`${base}/tiktok/advertisers`),
     enabled: connection !== null,
   });
   const pixels = useQuery({
     queryKey: ['pixels', base, connection?.advertiserId],
-    queryFn: () => get<{ pixels: { pixelCode: string; pixelName: string }[]; selectedPixelCode: string | null }>(`${base}/tiktok/pixels`),
+    queryFn: () => get<PixelChoicesView>(`${base}/tiktok/pixels`),
     enabled: connection?.advertiserId != null,
   });
   const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
