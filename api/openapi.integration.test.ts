@@ -78,6 +78,33 @@ describe('real answers match the answer schemas the document declares', () => {
     declared('GET', '/admin/workspaces/:workspaceId', 404).parse(missing.json());
   });
 
+  it('a conversion explained and sent again, the events listed, the rules they suggest, the match keys and the ad URL parameters', async () => {
+    const workspaceId = await createWorkspace(app, 'Explained shop');
+    const scoped = (rest: string) => ({ url: `/admin/workspaces/${workspaceId}${rest}`, route: `/admin/workspaces/:workspaceId${rest}` });
+    const answer = async (method: 'GET' | 'POST', { url, route }: { url: string; route: string }, payload?: object) => {
+      const response = await adminCall(app, method, url, payload);
+      expect(response.statusCode).toBe(200);
+      return declared(method, route, 200).parse(response.json()) as Record<string, unknown>;
+    };
+    expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/Order%20Completed`, {})).statusCode).toBe(200);
+    const { key } = await subject.repos.apiKeys.create(workspaceId, 'backend');
+    const batch = [
+      { type: 'track', event: 'Order Completed', userId: 'u-9', messageId: 'explained-1', properties: { total: 12, currency: 'EUR' } },
+      { type: 'track', event: 'Product Added', anonymousId: 'anon-9', messageId: 'explained-2' },
+    ];
+    expect((await app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: `Bearer ${key}` }, payload: { batch } })).statusCode).toBe(200);
+
+    const events = (await answer('GET', scoped('/events'))) as { events: { eventName: string }[] };
+    expect(events.events.map((event) => event.eventName)).toEqual(['Product Added', 'Order Completed']);
+    expect(await answer('GET', scoped('/conversion-rules/suggestions'))).toMatchObject({ suggestions: [{ event: 'Product Added', count: 1, tiktokEvent: 'AddToCart', value: { source: 'order_total' } }] });
+    const [{ id }] = (await subject.repos.conversions.list(workspaceId, { limit: 1 })) as [{ id: string }, ...unknown[]];
+    const detail = await answer('GET', { url: `/admin/workspaces/${workspaceId}/conversions/${id}`, route: '/admin/workspaces/:workspaceId/conversions/:conversionId' });
+    expect(detail).toMatchObject({ id, workspaceId, status: 'pending', sourceEvent: 'Order Completed', deliveryRequest: null, repeatedBy: [], messageEvents: [{ id }] });
+    expect(await answer('POST', scoped('/conversions/retry'), { conversionIds: [id] })).toEqual({ requeued: 0, conversionIds: [] });
+    expect(await answer('GET', scoped('/match-keys'))).toMatchObject({ workspaceId, days: 30, delivered: 0 });
+    expect(await answer('GET', scoped('/tiktok/ad-url-parameters'))).toMatchObject({ urlParameters: expect.stringContaining('__CAMPAIGN_ID__') });
+  });
+
   it('an ingest batch, stored and then sent again', async () => {
     const workspace = await subject.repos.workspaces.create('Answers shop');
     const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');

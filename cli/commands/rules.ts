@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RuleSuggestionsView } from '../api-types';
+import type { RuleSuggestionsView } from '../../contract/event-views';
 import type { RuleValueView, RuleView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatTable } from '../output';

@@ -3,10 +3,11 @@ import { createKeyBody, keyParams } from '../api-keys';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
 import { errors } from '../errors';
+import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
 import { jsonBody, requiredText } from '../fields';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, createdApiKeyView, diagnosticsView, instant, ruleView, workspaceView } from '../views';
+import { apiKeyView, createdApiKeyView, diagnosticsView, ruleView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -93,7 +94,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/conversion-rules/suggestions'),
     summary: 'Rules to add: events received lately that no rule maps',
     params: inWorkspace(),
-    answers: { 200: { description: 'The suggestions', schema: z.strictObject({ since: instant, suggestions: z.array(z.record(z.string(), z.unknown())) }) } },
+    answers: { 200: { description: 'The suggestions', schema: ruleSuggestionsView } },
   }),
   adminRoute({
     method: 'PUT',
@@ -160,7 +161,7 @@ export const WORKSPACE_ROUTES = [
     summary: 'Events received, newest first (without the messages)',
     params: inWorkspace(),
     query: eventListQuery,
-    answers: { 200: { description: 'A page of events', schema: z.strictObject({ events: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() }) }, ...errors(400) },
+    answers: { 200: { description: 'A page of events', schema: eventPageView }, ...errors(400) },
   }),
   adminRoute({
     method: 'GET',
@@ -168,7 +169,7 @@ export const WORKSPACE_ROUTES = [
     summary: 'Match key coverage of delivered conversions',
     params: inWorkspace(),
     query: matchKeyQuery,
-    answers: { 200: { description: 'The share of conversions that carried each match key, and where the keys came from' }, ...errors(400) },
+    answers: { 200: { description: 'The share of conversions that carried each match key, and where the keys came from', schema: matchKeyCoverageView }, ...errors(400) },
   }),
   adminRoute({
     method: 'POST',
