@@ -105,6 +105,30 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(await answer('GET', scoped('/tiktok/ad-url-parameters'))).toMatchObject({ urlParameters: expect.stringContaining('__CAMPAIGN_ID__') });
   });
 
+  it('the console\'s people and invitations, and its diagnostics', async () => {
+    const workspaceId = await createWorkspace(app, 'People shop');
+    const owner = await personIn(app, workspaceId, 'owner@people-shop.example', 'owner');
+    const editor = await personIn(app, workspaceId, 'editor@people-shop.example', 'editor');
+    const call = asPerson(app, owner);
+    /** `rest` as the contract writes it, with its path parameters filled in from `values`. */
+    const answer = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', rest: string, values: Record<string, string>, status: number, payload?: object) => {
+      const filled = rest.replace(/:(\w+)/g, (_, name: string) => values[name] as string);
+      const response = await call(method, `workspaces/${workspaceId}${filled}`, payload);
+      expect(response.statusCode).toBe(status);
+      return declared(method, `/console/api/workspaces/:workspaceId${rest.replace(/\?.*$/, '')}`, status).parse(response.json()) as Record<string, unknown>;
+    };
+
+    const invited = await answer('POST', '/invitations', {}, 201, { email: 'viewer@people-shop.example', role: 'viewer' });
+    expect(invited).toMatchObject({ email: 'viewer@people-shop.example', role: 'viewer', url: expect.any(String) });
+    const members = (await answer('GET', '/members', {}, 200)) as { members: { email: string }[]; invitations: { id: string }[] };
+    expect(members.members.map((member) => member.email).sort()).toEqual(['editor@people-shop.example', 'owner@people-shop.example']);
+    expect(members.invitations.map((invitation) => invitation.id)).toEqual([invited.id]);
+    expect(await answer('PATCH', '/members/:userId', { userId: editor.userId }, 200, { role: 'viewer' })).toMatchObject({ email: 'editor@people-shop.example', role: 'viewer' });
+    expect(await answer('DELETE', '/invitations/:invitationId', { invitationId: invited.id as string }, 200)).toMatchObject({ id: invited.id, revokedAt: expect.any(String) });
+    expect(await answer('DELETE', '/members/:userId', { userId: editor.userId }, 200)).toEqual({ removed: true });
+    expect(await answer('GET', '/diagnostics?from=2026-11-01&to=2026-11-07&timeZone=Europe%2FBerlin', {}, 200)).toMatchObject({ from: '2026-11-01', to: '2026-11-07', timeZone: 'Europe/Berlin' });
+  });
+
   it('an ingest batch, stored and then sent again', async () => {
     const workspace = await subject.repos.workspaces.create('Answers shop');
     const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');

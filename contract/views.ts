@@ -187,3 +187,7 @@ export type EventDiagnosticsView = z.infer<typeof eventDiagnosticsView>;
 /** `GET /admin/workspaces/:id/diagnostics`. */
 export const diagnosticsView = z.strictObject({ workspaceId: z.string(), days: count, from: z.string(), to: z.string(), events: z.array(eventDiagnosticsView) });
 export type DiagnosticsView = z.infer<typeof diagnosticsView>;
+
+/** The console's diagnostics: whole days in the viewer's time zone. */
+export const consoleDiagnosticsView = z.strictObject({ from: z.string(), to: z.string(), timeZone: z.string(), events: z.array(eventDiagnosticsView) });
+export type ConsoleDiagnosticsView = z.infer<typeof consoleDiagnosticsView>;

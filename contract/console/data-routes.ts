@@ -5,7 +5,7 @@ import { errors } from '../errors';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { testConversionView } from '../tiktok-views';
-import { consoleConversionPage } from '../views';
+import { consoleConversionPage, consoleDiagnosticsView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { conversionFilterFields, queryText } from './fields';
@@ -81,7 +81,7 @@ export const CONSOLE_DATA_ROUTES = [
     body: pastEventsBody,
     answers: { 200: { description: 'The count, with dryRun' }, 202: { description: 'The run, started' }, ...errors(400, 404) },
   }),
-  consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event', schema: consoleDiagnosticsView }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400) } }),

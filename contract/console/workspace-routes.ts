@@ -3,6 +3,7 @@ import { alertSettingsBody } from '../alerts';
 import { erasureSubjectBody } from '../erasures';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
+import { createdInvitationView, invitationView, memberView, membersView } from '../team-views';
 import { consoleWorkspaceView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
@@ -56,11 +57,11 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/overview'), summary: 'The overview page\'s figures for a period', params: inWorkspace(), query: overviewQuery, answers: { 200: { description: 'The figures' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done' } } }),
-  consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members and invitations' } } }),
-  consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'Changed' }, ...errors(400, 409) } }),
-  consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed' }, ...errors(409) } }),
-  consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)' }, ...errors(400, 409) } }),
-  consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'Withdrawn' } } }),
+  consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members, and the open invitations for an owner', schema: membersView } } }),
+  consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'The member with the new role', schema: memberView }, ...errors(400, 409) } }),
+  consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) }, ...errors(409) } }),
+  consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)', schema: createdInvitationView }, ...errors(400, 409) } }),
+  consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'The invitation withdrawn', schema: invitationView } } }),
   consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only)' } } }),
   consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'Saved' }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared' }, ...errors(503) } }),

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { instant, roleView } from './views';
+
+/* The console's people and invitations. Imports nothing but zod and views.ts, for the console's build. */
+
+export const memberView = z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant, role: roleView, memberSince: instant });
+export type MemberView = z.infer<typeof memberView>;
+
+export const invitationView = z.strictObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  email: z.string(),
+  role: roleView,
+  invitedBy: z.string().meta({ description: 'The address of who invited' }),
+  createdAt: instant,
+  expiresAt: instant,
+  acceptedAt: instant.nullable(),
+  revokedAt: instant.nullable(),
+});
+export type InvitationView = z.infer<typeof invitationView>;
+
+/** `GET …/members`: invitations are listed to owners only (empty for the others). */
+export const membersView = z.strictObject({ members: z.array(memberView), invitations: z.array(invitationView) });
+export type MembersView = z.infer<typeof membersView>;
+
+/** An invitation just made: its link, shown for copying, and whether it went out by mail. */
+export const createdInvitationView = z.strictObject({
+  ...invitationView.shape,
+  url: z.string().meta({ description: 'The invitation link: it works once' }),
+  mail: z.union([z.strictObject({ sentTo: z.string() }), z.strictObject({ notSent: z.string().meta({ description: 'Why not, e.g. no mail server set up' }) })]),
+});
+export type CreatedInvitationView = z.infer<typeof createdInvitationView>;
