@@ -152,7 +152,7 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('POST', '/v1/batch', 400).parse(invalid.json())).toMatchObject({ error: 'invalid_request', issues: ['batch must hold at least one message'] });
   });
 
-  it('the console\'s session, workspace, TikTok connection and Conversions table, and a write without the CSRF token', async () => {
+  it('the console\'s session, workspace, TikTok connection, overview, reasons and Conversions table, and a write without the CSRF token', async () => {
     const workspaceId = await createWorkspace(app, 'Console shop');
     const owner = await personIn(app, workspaceId, 'owner@console-shop.example', 'owner');
     const call = asPerson(app, owner);
@@ -175,6 +175,11 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(await tiktok()).toMatchObject({ connection: null, permissions: [{ key: 'read_ad_performance', granted: null }, { granted: null }, { granted: null }] });
     await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/tiktok`, { accessToken: 'act.a-console-answer-token', pixelCode: 'CIDGJS3C77U7QBTMVDP0' });
     expect(await tiktok()).toMatchObject({ connection: { source: 'manual', pixelCode: 'CIDGJS3C77U7QBTMVDP0', nextStep: null, schedule: null } });
+    const today = new Date().toISOString().slice(0, 10);
+    const overview = declared('GET', '/console/api/workspaces/:workspaceId/overview', 200).parse((await call('GET', `${workspacePath}/overview?from=${today}&to=${today}`)).json());
+    expect(overview).toMatchObject({ events: [{ day: today, eventName: 'Order Completed', events: 1 }], conversions: [{ status: 'pending', conversions: 1 }], matchQuality: { events: [{ estimate: null }] } });
+    const reasons = declared('GET', '/console/api/workspaces/:workspaceId/reasons', 200).parse((await call('GET', `${workspacePath}/reasons`)).json()) as { reasons: unknown[] };
+    expect(reasons.reasons.length).toBeGreaterThan(10);
     const unguarded = await call('PATCH', `${workspacePath}/settings`, { testMode: false }, { 'x-csrf-token': 'not-the-token' });
     expect(unguarded.statusCode).toBe(403);
     expect(declared('PATCH', '/console/api/workspaces/:workspaceId/settings', 403).parse(unguarded.json())).toMatchObject({ error: 'csrf_token_invalid' });

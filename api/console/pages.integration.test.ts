@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers/databa
 import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
+import { overviewView } from '../../contract/overview-views';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -59,7 +60,7 @@ describe('the pages’ figures', () => {
     const [first] = await subject.repos.conversionSearch.search(workspaceId, { limit: 10, text: { text: 'A-1', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
     await subject.repos.conversions.finish(first?.id as string, { status: 'skipped', reason: 'no_ttclid' });
 
-    const overview = (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId, 'Europe/Berlin')}`)).json();
+    const overview = overviewView.parse((await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId, 'Europe/Berlin')}`)).json());
     const events = overview.events.reduce((sum: Record<string, number>, e: { type: string; events: number }) => ({ ...sum, [e.type]: (sum[e.type] ?? 0) + e.events }), {});
     expect(events).toEqual({ track: 3, page: 1 });
     expect(overview.conversions.map((c: { status: string; reason: string | null; conversions: number }) => [c.status, c.reason, c.conversions]).sort()).toEqual([
@@ -77,7 +78,7 @@ describe('the pages’ figures', () => {
   });
 
   it('rolls closed hours up without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
-    const overview = async () => (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json();
+    const overview = async () => overviewView.parse((await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json());
     const before = await overview();
     const later = new Date(Date.now() + 8 * 86_400_000);
     await subject.repos.eventCounts.rollUp(later);

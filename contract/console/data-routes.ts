@@ -5,7 +5,7 @@ import { errors } from '../errors';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { testConversionView } from '../tiktok-views';
-import { consoleConversionPage, consoleDiagnosticsView } from '../views';
+import { consoleConversionPage, consoleDiagnosticsView, reasonsView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { conversionFilterFields, queryText } from './fields';
@@ -57,7 +57,7 @@ export const CONSOLE_DATA_ROUTES = [
     query: conversionExportQuery,
     answers: { 200: { description: 'A header line, then one line per conversion, newest event first', contentType: 'text/csv' }, ...errors(400) },
   }),
-  consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons' } } }),
+  consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons', schema: reasonsView } } }),
   consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion' }, ...errors(400) } }),
   consoleRoute({
     method: 'POST',

@@ -8,7 +8,7 @@ import { FormError } from '../components/Form';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import type { ConversionSummaryView } from '../../../contract/views';
-import type { Help as HelpText } from '../types';
+import type { HelpView as HelpText } from '../../../contract/views';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
 interface Detail extends ConversionSummaryView {
