@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers/databa
 import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
+import { debuggerBatchView } from '../../contract/debugger-views';
 import { overviewView } from '../../contract/overview-views';
 
 let testDb: TestDatabase;
@@ -46,7 +47,7 @@ function ingest(body: unknown, headers: Record<string, string> = {}) {
 /** Refusals are recorded in the background, after the answer. */
 async function refusalsEventually(count: number) {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const seen = (await person('GET', `${ws}/debugger`)).json().refusals;
+    const seen = debuggerBatchView.parse((await person('GET', `${ws}/debugger`)).json()).refusals;
     if (seen.length >= count) return seen;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -156,11 +157,11 @@ describe('the pages’ figures', () => {
   });
 
   it('shows accepted events and refused requests in the event debugger', async () => {
-    const opened = (await person('GET', `${ws}/debugger`)).json();
+    const opened = debuggerBatchView.parse((await person('GET', `${ws}/debugger`)).json());
     expect(opened.events.length).toBeGreaterThan(0);
     await ingest({ batch: [{ type: 'track', messageId: 'late', event: 'signup', userId: 'u-9' }] });
-    const after = (await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json();
-    expect(after.events.map((e: { eventName: string }) => e.eventName)).toEqual(['signup']);
+    const after = debuggerBatchView.parse((await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json());
+    expect(after.events.map((e) => e.eventName)).toEqual(['signup']);
 
     // Refusals are written in the background after the answer, so each is awaited before the next is made: the
     // debugger lists them in the order they were recorded.
@@ -173,7 +174,7 @@ describe('the pages’ figures', () => {
     await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [] }, headers: { authorization: `Bearer ${revoked.key}` } });
 
     const refusals = await refusalsEventually(3);
-    expect(refusals.map((r: { status: number; error: string; issues: string[] | null; keyPrefix: string }) => [r.status, r.error, r.issues, r.keyPrefix])).toEqual([
+    expect(refusals.map((r) => [r.status, r.error, r.issues, r.keyPrefix])).toEqual([
       [400, 'invalid_request', ['batch[0].event is required for track messages'], key.slice(0, 9)],
       [403, 'forbidden', null, key.slice(0, 9)],
       [401, 'unauthorized', null, revoked.key.slice(0, 9)],

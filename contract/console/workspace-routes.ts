@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { alertSettingsBody } from '../alerts';
 import { erasureSubjectBody } from '../erasures';
+import { debuggerBatchView } from '../debugger-views';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
 import { overviewView } from '../overview-views';
@@ -69,7 +70,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures' } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor', schema: debuggerBatchView }, ...errors(400) } }),
   consoleRoute({
     method: 'GET',
     path: path('/debugger/stream'),
