@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { conversionSummaryView, instant } from './views';
+import { conversionSummaryView, helpView, instant } from './views';
 
-/* One conversion explained, as the settings API answers it; the CLI reads it with these types. Imports nothing but zod and views.ts. */
+/* One conversion explained, as the settings API and the console answer it; the CLI and the console read it with these types. Imports nothing but zod and views.ts. */
 
 const matchKeySource = z.strictObject({
   source: z.enum(['message', 'visitor', 'identity']),
@@ -59,3 +59,26 @@ export type ConversionDetailView = z.infer<typeof conversionDetailView>;
 /** `POST …/conversions/retry`: what was queued again. */
 export const conversionRetryView = z.strictObject({ requeued: z.number().int(), conversionIds: z.array(z.string()) });
 export type ConversionRetryView = z.infer<typeof conversionRetryView>;
+
+/** The console's conversion page: the settings API's detail, its timeline in sentences, and each state explained. */
+export const consoleConversionDetailView = z
+  .strictObject({
+    ...conversionDetailView.shape,
+    tiktokCode: z.number().int().nullable(),
+    receivedAt: instant,
+    userId: z.string().nullable(),
+    anonymousId: z.string().nullable(),
+    identityPath: z
+      .array(z.strictObject({ kind: z.string(), value: z.string(), linkFromPrevious: z.enum(['same_anonymous_id', 'same_user', 'same_email', 'same_phone']).nullable() }))
+      .nullable()
+      .meta({ description: 'How the click\'s visitor was reached from the converting message, each step with how it joins the one before' }),
+    identityPathRecorded: z.boolean().meta({ description: 'false when the path was rebuilt from today\'s identity links' }),
+    timeline: z.array(z.strictObject({ at: instant.nullable(), summary: z.string(), details: z.array(z.strictObject({ label: z.string(), value: z.string() })) })).meta({ description: 'Each step in a sentence, with its codes and IDs as details' }),
+    help: helpView.nullable().meta({ description: 'Its reason explained' }),
+    withoutClickHelp: helpView.nullable(),
+    repeatedHelp: helpView.nullable(),
+    canSendAgain: z.boolean(),
+    sendAgainRefusal: z.string().nullable().meta({ description: 'Why "Send again" is not offered, e.g. sending again would only skip it again' }),
+  })
+  .meta({ id: 'ConsoleConversionDetail' });
+export type ConsoleConversionDetailView = z.infer<typeof consoleConversionDetailView>;

@@ -67,6 +67,6 @@ describe('the event debugger connects each event to its outcome', () => {
 
     // The conversion it links to is the workspace's, and its page opens.
     const conversion = await viewer('GET', `${ws}/conversions/${first}`);
-    expect(conversion.json()).toMatchObject({ eventId: 'F-1', tiktokEvent: 'CompletePayment' });
+    expect(declared('GET', '/console/api/workspaces/:workspaceId/conversions/:conversionId', 200).parse(conversion.json())).toMatchObject({ eventId: 'F-1', tiktokEvent: 'CompletePayment' });
   });
 });

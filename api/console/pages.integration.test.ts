@@ -4,7 +4,9 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers/databa
 import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
+import { consoleConversionDetailView } from '../../contract/conversion-detail';
 import { debuggerBatchView } from '../../contract/debugger-views';
+import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
 
 let testDb: TestDatabase;
@@ -129,13 +131,13 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/conversions?q=u-2`)).json().conversions.map((c: { eventId: string }) => c.eventId)).toEqual(['A-2']);
     expect((await person('GET', `${ws}/conversions?status=lost`)).json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
 
-    const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
+    const detail = consoleConversionDetailView.parse((await person('GET', `${ws}/conversions/${skipped[0].id}`)).json());
     expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { label: 'No TikTok click found', explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null });
-    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Not sent: No TikTok click found']);
+    expect(detail.timeline.map((entry) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Not sent: No TikTok click found']);
 
-    const reasons = (await person('GET', `${ws}/reasons`)).json().reasons;
+    const { reasons } = reasonsView.parse((await person('GET', `${ws}/reasons`)).json());
     expect(reasons).toContainEqual({ reason: 'no_ttclid', label: 'No TikTok click found', explanation: expect.any(String), fix: expect.stringContaining('tracking tag') });
-    expect(reasons.every((r: { label: string }) => r.label !== '' && !r.label.includes('_'))).toBe(true);
+    expect(reasons.every((r) => r.label !== '' && !r.label.includes('_'))).toBe(true);
   });
 
   it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
@@ -151,7 +153,7 @@ describe('the pages’ figures', () => {
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);
-    const timeline = (await person('GET', `${ws}/conversions/${skipped?.id}`)).json().timeline;
+    const { timeline } = consoleConversionDetailView.parse((await person('GET', `${ws}/conversions/${skipped?.id}`)).json());
     expect(timeline.at(-1)).toEqual({ at: expect.any(String), summary: 'Sent again at the request of tea@tea.example', details: [{ label: 'Asked by', value: 'tea@tea.example' }] });
     expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adReport } from '../ad-report';
+import { consoleConversionDetailView } from '../conversion-detail';
 import { diagnosticsPeriodQuery } from '../diagnostics';
 import { errors } from '../errors';
 import { pastEventsBody } from '../past-events';
@@ -58,7 +59,7 @@ export const CONSOLE_DATA_ROUTES = [
     answers: { 200: { description: 'A header line, then one line per conversion, newest event first', contentType: 'text/csv' }, ...errors(400) },
   }),
   consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons', schema: reasonsView } } }),
-  consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion', schema: consoleConversionDetailView }, ...errors(400) } }),
   consoleRoute({
     method: 'POST',
     path: path('/conversions/:conversionId/retry'),
