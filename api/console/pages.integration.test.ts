@@ -8,6 +8,7 @@ import { consoleConversionDetailView } from '../../contract/conversion-detail';
 import { debuggerBatchView } from '../../contract/debugger-views';
 import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
+import { installView } from '../../contract/setup-views';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -200,7 +201,7 @@ describe('the pages’ figures', () => {
   });
 
   it('gives the tag to install under PUBLIC_URL, whatever Host the request names, and the ad URL parameters', async () => {
-    expect((await person('GET', `${ws}/install`, undefined, { host: 'attacker.example' })).json()).toEqual({
+    expect(installView.parse((await person('GET', `${ws}/install`, undefined, { host: 'attacker.example' })).json())).toEqual({
       ingestUrl: TEST_PUBLIC_URL,
       scriptUrl: `${TEST_PUBLIC_URL}/js/v1/signalbox.js`,
       adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createKeyBody, keyParams } from '../api-keys';
 import { errors } from '../errors';
 import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
+import { installView } from '../setup-views';
 import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
 import { apiKeyView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
@@ -31,7 +32,7 @@ export const CONSOLE_SOURCE_ROUTES = [
     answers: { 201: { description: 'The key, shown once', schema: z.strictObject({ ...apiKeyView.shape, key: z.string() }) }, ...errors(400) },
   }),
   consoleRoute({ method: 'DELETE', path: path('/api-keys/:keyId'), summary: 'Revoke an API key', role: 'owner', params: inWorkspace(keyParams), answers: { 200: { description: 'The key as revoked', schema: apiKeyView } } }),
-  consoleRoute({ method: 'GET', path: path('/install'), summary: 'What a site needs: the ingest URL, the script URL, the ad URL parameters', params: inWorkspace(), answers: { 200: { description: 'The addresses' } } }),
+  consoleRoute({ method: 'GET', path: path('/install'), summary: 'What a site needs: the ingest URL, the script URL, the ad URL parameters', params: inWorkspace(), answers: { 200: { description: 'The addresses', schema: installView } } }),
   consoleRoute({ method: 'GET', path: path('/sources'), summary: 'The webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: z.strictObject({ sources: z.array(webhookSourceView) }) } } }),
   consoleRoute({ method: 'POST', path: path('/sources'), summary: 'Add a webhook source', role: 'editor', params: inWorkspace(), body: createSourceBody, answers: { 201: { description: 'The source, with its secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) } }),
   consoleRoute({ method: 'PATCH', path: path('/sources/:sourceId'), summary: 'Change a webhook source', role: 'editor', params: inWorkspace(sourceParams), body: updateSourceBody, answers: { 200: { description: 'The source as changed', schema: webhookSourceView }, ...errors(400) } }),

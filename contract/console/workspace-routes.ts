@@ -5,6 +5,7 @@ import { debuggerBatchView } from '../debugger-views';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
 import { overviewView } from '../overview-views';
+import { setupView } from '../setup-views';
 import { createdInvitationView, invitationView, memberView, membersView } from '../team-views';
 import { consoleWorkspaceView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
@@ -58,7 +59,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   }),
   consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/overview'), summary: 'The overview page\'s figures for a period', params: inWorkspace(), query: overviewQuery, answers: { 200: { description: 'The figures', schema: overviewView }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done' } } }),
+  consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done', schema: setupView } } }),
   consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members, and the open invitations for an owner', schema: membersView } } }),
   consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'The member with the new role', schema: memberView }, ...errors(400, 409) } }),
   consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) }, ...errors(409) } }),

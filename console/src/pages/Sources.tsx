@@ -10,14 +10,10 @@ import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import { WebhookSourcesSection } from './sources/WebhookSources';
 import type { AdvertiserChoicesView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
+import type { InstallView } from '../../../contract/setup-views';
 import type { ApiKeyView as ApiKey } from '../../../contract/views';
 
 type CreatedKey = ApiKey & { key: string };
-interface Install {
-  scriptUrl: string;
-  adUrlParameters: string;
-  ingestUrl: string;
-}
 
 const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
@@ -296,7 +292,7 @@ function InstallSection({ base, role, origins, newBrowserKey }: { base: string; 
   const cannot = whyNot(role, 'editor', 'change the allowed origins');
   const createsKeys = role === 'owner';
   const queries = useQueryClient();
-  const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
+  const install = useQuery({ queryKey: ['install', base], queryFn: () => get<InstallView>(`${base}/install`) });
   const savedBrowserKey = useKeys(base)
     .data?.apiKeys.filter((k) => k.kind === 'browser' && k.revokedAt === null)
     .at(-1);
