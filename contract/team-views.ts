@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { instant, roleView } from './views';
 
-/* The console's people and invitations. Imports nothing but zod and views.ts, for the console's build. */
+/* The console's people, invitations and sessions. Imports nothing but zod and views.ts, for the console's build. */
 
 export const memberView = z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant, role: roleView, memberSince: instant });
 export type MemberView = z.infer<typeof memberView>;
@@ -30,3 +30,19 @@ export const createdInvitationView = z.strictObject({
   mail: z.union([z.strictObject({ sentTo: z.string() }), z.strictObject({ notSent: z.string().meta({ description: 'Why not, e.g. no mail server set up' }) })]),
 });
 export type CreatedInvitationView = z.infer<typeof createdInvitationView>;
+
+/** `GET /console/api/sessions`: the signed-in person's live sessions, the one asking marked `current`. */
+export const liveSessionsView = z.strictObject({
+  sessions: z.array(
+    z.strictObject({
+      id: z.string(),
+      current: z.boolean(),
+      userAgent: z.string().nullable(),
+      address: z.string().nullable(),
+      createdAt: instant,
+      lastSeenAt: instant,
+      expiresAt: instant,
+    }),
+  ),
+});
+export type LiveSessionView = z.infer<typeof liveSessionsView>['sessions'][number];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { alertSettingsBody } from '../alerts';
 import { erasureSubjectBody } from '../erasures';
+import { changeLogPageView } from '../change-log-views';
 import { debuggerBatchView } from '../debugger-views';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
@@ -57,7 +58,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
     body: settingsChangesBody,
     answers: { 200: { description: 'The workspace as changed', schema: workspaceView }, ...errors(400) },
   }),
-  consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries', schema: changeLogPageView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/overview'), summary: 'The overview page\'s figures for a period', params: inWorkspace(), query: overviewQuery, answers: { 200: { description: 'The figures', schema: overviewView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done', schema: setupView } } }),
   consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members, and the open invitations for an owner', schema: membersView } } }),

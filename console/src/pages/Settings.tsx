@@ -8,16 +8,12 @@ import { Field, Form, FormError, RoleNote, Submit, useReadOnlyReason, type ReadO
 import { Pager } from '../components/Pager';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
+import type { ChangeLogPageView } from '../../../contract/change-log-views';
 import type { CreatedInvitationView, MembersView } from '../../../contract/team-views';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
 import { WorkspaceName } from './settings/WorkspaceName';
-
-interface ChangeLog {
-  entries: { id: string; at: string; actorName: string; summary: string; changes: { field: string; before: string; after: string }[] }[];
-  nextBeforeId: string | null;
-}
 
 export function SettingsPage() {
   const { base, data } = useWorkspace();
@@ -195,7 +191,7 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
 function History({ base }: { base: string }) {
   const [beforeIds, setBeforeIds] = useState<string[]>([]);
   const before = beforeIds.at(-1);
-  const log = useQuery({ queryKey: ['change-log', base, before], queryFn: () => get<ChangeLog>(`${base}/change-log?limit=25${before ? `&beforeId=${before}` : ''}`) });
+  const log = useQuery({ queryKey: ['change-log', base, before], queryFn: () => get<ChangeLogPageView>(`${base}/change-log?limit=25${before ? `&beforeId=${before}` : ''}`) });
   return (
     <section aria-labelledby="change-log">
       <h2 id="change-log">Change log</h2>
