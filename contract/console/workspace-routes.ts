@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertsView, savedAlertSettingsView, testAlertView } from '../alert-views';
 import { alertSettingsBody } from '../alerts';
 import { erasureSubjectBody } from '../erasures';
 import { changeLogPageView } from '../change-log-views';
@@ -66,9 +67,9 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) }, ...errors(409) } }),
   consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)', schema: createdInvitationView }, ...errors(400, 409) } }),
   consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'The invitation withdrawn', schema: invitationView } } }),
-  consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only)' } } }),
-  consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'Saved' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared' }, ...errors(503) } }),
+  consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only), the owners and the latest incidents', schema: alertsView } } }),
+  consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'The settings as saved', schema: savedAlertSettingsView }, ...errors(400) } }),
+  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) } }),
   consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures' } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions' }, ...errors(400) } }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createKeyBody, keyParams } from '../api-keys';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
+import { testAlertView } from '../alert-views';
 import { errors } from '../errors';
 import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
 import { jsonBody, requiredText } from '../fields';
@@ -176,6 +177,6 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/alerts/test'),
     summary: 'Send a test alert through the saved channels',
     params: inWorkspace(),
-    answers: { 200: { description: 'How each channel fared' }, ...errors(503) },
+    answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) },
   }),
 ];
