@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { alertsView, savedAlertSettingsView, testAlertView } from '../alert-views';
 import { alertSettingsBody } from '../alerts';
+import { consoleErasureLogView, consoleErasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { changeLogPageView } from '../change-log-views';
 import { debuggerBatchView } from '../debugger-views';
@@ -70,8 +71,8 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only), the owners and the latest incidents', schema: alertsView } } }),
   consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'The settings as saved', schema: savedAlertSettingsView }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) } }),
-  consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures' } } }),
+  consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased', schema: consoleErasureView }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures', schema: consoleErasureLogView } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions' }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor', schema: debuggerBatchView }, ...errors(400) } }),
   consoleRoute({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createKeyBody, keyParams } from '../api-keys';
+import { erasureLogView, erasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
 import { testAlertView } from '../alert-views';
@@ -153,9 +154,9 @@ export const WORKSPACE_ROUTES = [
     summary: 'Erase a person\'s data',
     params: inWorkspace(),
     body: erasureSubjectBody,
-    answers: { 201: { description: 'What was erased' }, ...errors(400) },
+    answers: { 201: { description: 'What was erased', schema: erasureView }, ...errors(400) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/erasures'), summary: 'The log of erasures (identifiers as digests)', params: inWorkspace(), query: erasureListQuery, answers: { 200: { description: 'The erasures' }, ...errors(400) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/erasures'), summary: 'The log of erasures (identifiers as digests)', params: inWorkspace(), query: erasureListQuery, answers: { 200: { description: 'The erasures', schema: erasureLogView }, ...errors(400) } }),
   adminRoute({
     method: 'GET',
     path: inWorkspacePath('/events'),
