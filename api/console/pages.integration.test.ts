@@ -8,6 +8,7 @@ import { consoleConversionDetailView } from '../../contract/conversion-detail';
 import { debuggerBatchView } from '../../contract/debugger-views';
 import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
+import { consoleRulesView } from '../../contract/past-event-views';
 import { installView } from '../../contract/setup-views';
 
 let testDb: TestDatabase;
@@ -76,7 +77,7 @@ describe('the pages’ figures', () => {
     expect(overview.reasons).toEqual([{ reason: 'no_ttclid', help: expect.objectContaining({ fix: expect.stringContaining('tracking tag') }) }]);
     expect(overview.matchKeys).toMatchObject({ delivered: 0, target: 0.6 });
 
-    const rules = (await person('GET', `${ws}/rules`)).json();
+    const rules = consoleRulesView.parse((await person('GET', `${ws}/rules`)).json());
     expect(rules.rules).toEqual([expect.objectContaining({ event: 'purchase', eventsLast7Days: 2, sample: expect.objectContaining({ message: expect.objectContaining({ event: 'purchase' }) }) })]);
     expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist' }]);
   });

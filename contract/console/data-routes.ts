@@ -3,6 +3,7 @@ import { adReport } from '../ad-report';
 import { consoleConversionDetailView } from '../conversion-detail';
 import { diagnosticsPeriodQuery } from '../diagnostics';
 import { errors } from '../errors';
+import { consoleRulesView, pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { testConversionView } from '../tiktok-views';
@@ -70,7 +71,7 @@ export const CONSOLE_DATA_ROUTES = [
   }),
   consoleRoute({ method: 'GET', path: path('/conversions/send-again'), summary: 'How many of the filtered conversions can be sent again', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'The counts' }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/conversions/send-again'), summary: 'Send the filtered conversions again', role: 'editor', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'What was queued again' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/rules'), summary: 'The conversion rules, and events no rule maps yet', params: inWorkspace(), answers: { 200: { description: 'The rules and suggestions' } } }),
+  consoleRoute({ method: 'GET', path: path('/rules'), summary: 'The conversion rules, and events no rule maps yet', params: inWorkspace(), answers: { 200: { description: 'The rules and suggestions', schema: consoleRulesView } } }),
   consoleRoute({ method: 'PUT', path: path('/rules/:event'), summary: 'Create or replace the rule of an event', role: 'editor', params: inWorkspace(eventParam), body: ruleBody, answers: { 200: { description: 'The rule as saved' }, ...errors(400) } }),
   consoleRoute({ method: 'DELETE', path: path('/rules/:event'), summary: 'Delete the rule of an event', role: 'editor', params: inWorkspace(eventParam), answers: { 200: { description: 'Deleted' } } }),
   consoleRoute({
@@ -80,7 +81,7 @@ export const CONSOLE_DATA_ROUTES = [
     role: 'editor',
     params: inWorkspace(eventParam),
     body: pastEventsBody,
-    answers: { 200: { description: 'The count, with dryRun' }, 202: { description: 'The run, started' }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
   }),
   consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event', schema: consoleDiagnosticsView }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) } }),

@@ -7,6 +7,7 @@ import { testAlertView } from '../alert-views';
 import { errors } from '../errors';
 import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
 import { jsonBody, requiredText } from '../fields';
+import { pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { apiKeyView, createdApiKeyView, diagnosticsView, ruleView, workspaceView } from '../views';
@@ -122,14 +123,14 @@ export const WORKSPACE_ROUTES = [
     params: inWorkspace(eventParam),
     body: pastEventsBody,
     bodyExample: { days: 7, dryRun: true },
-    answers: { 200: { description: 'The count, with dryRun' }, 202: { description: 'The run, started' }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
   }),
   adminRoute({
     method: 'GET',
     path: inWorkspacePath('/conversion-rules/:event/backfill'),
     summary: 'The rule\'s latest run of send past events, with its progress',
     params: inWorkspace(eventParam),
-    answers: { 200: { description: 'The run' }, ...errors(404) },
+    answers: { 200: { description: 'The run', schema: pastEventsRun }, ...errors(404) },
   }),
   adminRoute({
     method: 'GET',
