@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
 describe('real answers match the answer schemas the document declares', () => {
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-  it('a settings API workspace, created, changed and listed, and its API keys', async () => {
+  it('a settings API workspace, created, changed and listed, its API keys and its people', async () => {
     const created = await app.inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'Settings shop' } });
     expect(created.statusCode).toBe(201);
     const workspace = declared('POST', '/admin/workspaces', 201).parse(created.json()) as { id: string };
@@ -73,6 +73,12 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('POST', '/admin/workspaces/:workspaceId/api-keys', 201).parse(key.json())).toMatchObject({ kind: 'browser', key: expect.stringMatching(/^pk_/) });
     const keys = await app.inject({ method: 'GET', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin });
     declared('GET', '/admin/workspaces/:workspaceId/api-keys', 200).parse(keys.json());
+    const members = `/admin/workspaces/${workspace.id}/members`;
+    const added = await app.inject({ method: 'POST', url: members, headers: admin, payload: { email: 'jo@settings-shop.example', role: 'owner', password: 'correct horse battery staple' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/members', 201).parse(added.json())).toMatchObject({ user: { email: 'jo@settings-shop.example' }, role: 'owner', invitationUrl: null });
+    const invited = await app.inject({ method: 'POST', url: members, headers: admin, payload: { email: 'kim@settings-shop.example', role: 'viewer' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/members', 201).parse(invited.json())).toMatchObject({ user: null, invitation: { email: 'kim@settings-shop.example' }, invitationUrl: expect.any(String) });
+    expect(declared('GET', '/admin/workspaces/:workspaceId/members', 200).parse((await app.inject({ method: 'GET', url: members, headers: admin })).json())).toMatchObject({ members: [{ email: 'jo@settings-shop.example', role: 'owner' }] });
     const missing = await app.inject({ method: 'GET', url: '/admin/workspaces/ws_missing', headers: admin });
     expect(missing.statusCode).toBe(404);
     declared('GET', '/admin/workspaces/:workspaceId', 404).parse(missing.json());

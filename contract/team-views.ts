@@ -46,3 +46,12 @@ export const liveSessionsView = z.strictObject({
   ),
 });
 export type LiveSessionView = z.infer<typeof liveSessionsView>['sessions'][number];
+
+/** `POST /admin/workspaces/:workspaceId/members`: the account given the role, or, for a new person without a password, the invitation. */
+export const addedMemberView = z.strictObject({
+  user: z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant }).nullable().meta({ description: 'null when an invitation was made instead' }),
+  role: roleView,
+  invitation: invitationView.optional(),
+  invitationUrl: z.string().nullable().meta({ description: 'The invitation link, to send the person; it works once' }),
+});
+export type AddedMemberView = z.infer<typeof addedMemberView>;

@@ -4,6 +4,7 @@ import { erasureLogView, erasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
 import { testAlertView } from '../alert-views';
+import { addedMemberView, memberView } from '../team-views';
 import { errors } from '../errors';
 import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
 import { jsonBody, requiredText } from '../fields';
@@ -146,9 +147,9 @@ export const WORKSPACE_ROUTES = [
     summary: 'Add a person (the first owner, usually)',
     params: inWorkspace(),
     body: memberBody,
-    answers: { 201: { description: 'Added, or invited (with the invitation link)' }, ...errors(400, 409) },
+    answers: { 201: { description: 'Added, or invited (with the invitation link)', schema: addedMemberView }, ...errors(400, 409) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/members'), summary: 'List the people and invitations', params: inWorkspace(), answers: { 200: { description: 'The members' } } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/members'), summary: 'List the people', params: inWorkspace(), answers: { 200: { description: 'The members', schema: z.strictObject({ members: z.array(memberView) }) } } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/erasures'),
