@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import { ALL_ROUTES } from '../contract';
-import type { RouteContract } from '../contract/route';
 import { COMMITTED_OPENAPI } from '../devstack/write-openapi';
 import { trackingScriptFrom } from './ingest/tracking-script';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { declared } from '../test/helpers/declared-answer';
 import { adminCall, asPerson, createWorkspace, personIn } from '../test/helpers/console-client';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
 
@@ -28,14 +27,6 @@ afterAll(async () => {
   await app.close();
   await testDb.destroy();
 });
-
-/** The schema a route declares for an answer's status; the test fails when there is none. */
-function declared(method: RouteContract['method'], path: string, status: number): z.ZodType {
-  const contract = ALL_ROUTES.find((candidate) => candidate.method === method && candidate.path === path);
-  const schema = contract?.answers[status]?.schema;
-  if (schema === undefined) throw new Error(`${method} ${path} declares no schema for ${status}`);
-  return schema;
-}
 
 describe('the OpenAPI document', () => {
   it('served at /openapi.json is the committed docs/openapi.json (npm run openapi writes it)', async () => {
@@ -70,7 +61,7 @@ describe('the OpenAPI document', () => {
 describe('real answers match the answer schemas the document declares', () => {
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-  it('a settings API workspace, created, changed and listed, and its API keys', async () => {
+  it('a settings API workspace, created, changed and listed, its API keys and its people', async () => {
     const created = await app.inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'Settings shop' } });
     expect(created.statusCode).toBe(201);
     const workspace = declared('POST', '/admin/workspaces', 201).parse(created.json()) as { id: string };
@@ -82,9 +73,66 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('POST', '/admin/workspaces/:workspaceId/api-keys', 201).parse(key.json())).toMatchObject({ kind: 'browser', key: expect.stringMatching(/^pk_/) });
     const keys = await app.inject({ method: 'GET', url: `/admin/workspaces/${workspace.id}/api-keys`, headers: admin });
     declared('GET', '/admin/workspaces/:workspaceId/api-keys', 200).parse(keys.json());
+    const members = `/admin/workspaces/${workspace.id}/members`;
+    const added = await app.inject({ method: 'POST', url: members, headers: admin, payload: { email: 'jo@settings-shop.example', role: 'owner', password: 'correct horse battery staple' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/members', 201).parse(added.json())).toMatchObject({ user: { email: 'jo@settings-shop.example' }, role: 'owner', invitationUrl: null });
+    const invited = await app.inject({ method: 'POST', url: members, headers: admin, payload: { email: 'kim@settings-shop.example', role: 'viewer' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/members', 201).parse(invited.json())).toMatchObject({ user: null, invitation: { email: 'kim@settings-shop.example' }, invitationUrl: expect.any(String) });
+    expect(declared('GET', '/admin/workspaces/:workspaceId/members', 200).parse((await app.inject({ method: 'GET', url: members, headers: admin })).json())).toMatchObject({ members: [{ email: 'jo@settings-shop.example', role: 'owner' }] });
     const missing = await app.inject({ method: 'GET', url: '/admin/workspaces/ws_missing', headers: admin });
     expect(missing.statusCode).toBe(404);
     declared('GET', '/admin/workspaces/:workspaceId', 404).parse(missing.json());
+  });
+
+  it('a conversion explained and sent again, the events listed, the rules they suggest, the match keys and the ad URL parameters', async () => {
+    const workspaceId = await createWorkspace(app, 'Explained shop');
+    const scoped = (rest: string) => ({ url: `/admin/workspaces/${workspaceId}${rest}`, route: `/admin/workspaces/:workspaceId${rest}` });
+    const answer = async (method: 'GET' | 'POST', { url, route }: { url: string; route: string }, payload?: object) => {
+      const response = await adminCall(app, method, url, payload);
+      expect(response.statusCode).toBe(200);
+      return declared(method, route, 200).parse(response.json()) as Record<string, unknown>;
+    };
+    expect((await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/conversion-rules/Order%20Completed`, {})).statusCode).toBe(200);
+    const { key } = await subject.repos.apiKeys.create(workspaceId, 'backend');
+    const batch = [
+      { type: 'track', event: 'Order Completed', userId: 'u-9', messageId: 'explained-1', properties: { total: 12, currency: 'EUR' } },
+      { type: 'track', event: 'Product Added', anonymousId: 'anon-9', messageId: 'explained-2' },
+    ];
+    expect((await app.inject({ method: 'POST', url: '/v1/batch', headers: { authorization: `Bearer ${key}` }, payload: { batch } })).statusCode).toBe(200);
+
+    const events = (await answer('GET', scoped('/events'))) as { events: { eventName: string }[] };
+    expect(events.events.map((event) => event.eventName)).toEqual(['Product Added', 'Order Completed']);
+    expect(await answer('GET', scoped('/conversion-rules/suggestions'))).toMatchObject({ suggestions: [{ event: 'Product Added', count: 1, tiktokEvent: 'AddToCart', value: { source: 'order_total' } }] });
+    const [{ id }] = (await subject.repos.conversions.list(workspaceId, { limit: 1 })) as [{ id: string }, ...unknown[]];
+    const detail = await answer('GET', { url: `/admin/workspaces/${workspaceId}/conversions/${id}`, route: '/admin/workspaces/:workspaceId/conversions/:conversionId' });
+    expect(detail).toMatchObject({ id, workspaceId, status: 'pending', sourceEvent: 'Order Completed', deliveryRequest: null, repeatedBy: [], messageEvents: [{ id }] });
+    expect(await answer('POST', scoped('/conversions/retry'), { conversionIds: [id] })).toEqual({ requeued: 0, conversionIds: [] });
+    expect(await answer('GET', scoped('/match-keys'))).toMatchObject({ workspaceId, days: 30, delivered: 0 });
+    expect(await answer('GET', scoped('/tiktok/ad-url-parameters'))).toMatchObject({ urlParameters: expect.stringContaining('__CAMPAIGN_ID__') });
+  });
+
+  it('the console\'s people and invitations, and its diagnostics', async () => {
+    const workspaceId = await createWorkspace(app, 'People shop');
+    const owner = await personIn(app, workspaceId, 'owner@people-shop.example', 'owner');
+    const editor = await personIn(app, workspaceId, 'editor@people-shop.example', 'editor');
+    const call = asPerson(app, owner);
+    /** `rest` as the contract writes it, with its path parameters filled in from `values`. */
+    const answer = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', rest: string, values: Record<string, string>, status: number, payload?: object) => {
+      const filled = rest.replace(/:(\w+)/g, (_, name: string) => values[name] as string);
+      const response = await call(method, `workspaces/${workspaceId}${filled}`, payload);
+      expect(response.statusCode).toBe(status);
+      return declared(method, `/console/api/workspaces/:workspaceId${rest.replace(/\?.*$/, '')}`, status).parse(response.json()) as Record<string, unknown>;
+    };
+
+    const invited = await answer('POST', '/invitations', {}, 201, { email: 'viewer@people-shop.example', role: 'viewer' });
+    expect(invited).toMatchObject({ email: 'viewer@people-shop.example', role: 'viewer', url: expect.any(String) });
+    const members = (await answer('GET', '/members', {}, 200)) as { members: { email: string }[]; invitations: { id: string }[] };
+    expect(members.members.map((member) => member.email).sort()).toEqual(['editor@people-shop.example', 'owner@people-shop.example']);
+    expect(members.invitations.map((invitation) => invitation.id)).toEqual([invited.id]);
+    expect(await answer('PATCH', '/members/:userId', { userId: editor.userId }, 200, { role: 'viewer' })).toMatchObject({ email: 'editor@people-shop.example', role: 'viewer' });
+    expect(await answer('DELETE', '/invitations/:invitationId', { invitationId: invited.id as string }, 200)).toMatchObject({ id: invited.id, revokedAt: expect.any(String) });
+    expect(await answer('DELETE', '/members/:userId', { userId: editor.userId }, 200)).toEqual({ removed: true });
+    expect(await answer('GET', '/diagnostics?from=2026-11-01&to=2026-11-07&timeZone=Europe%2FBerlin', {}, 200)).toMatchObject({ from: '2026-11-01', to: '2026-11-07', timeZone: 'Europe/Berlin' });
   });
 
   it('an ingest batch, stored and then sent again', async () => {
@@ -110,7 +158,7 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('POST', '/v1/batch', 400).parse(invalid.json())).toMatchObject({ error: 'invalid_request', issues: ['batch must hold at least one message'] });
   });
 
-  it('the console\'s session, workspace and Conversions table, and a write without the CSRF token', async () => {
+  it('the console\'s session, workspace, TikTok connection, overview, reasons and Conversions table, and a write without the CSRF token', async () => {
     const workspaceId = await createWorkspace(app, 'Console shop');
     const owner = await personIn(app, workspaceId, 'owner@console-shop.example', 'owner');
     const call = asPerson(app, owner);
@@ -129,6 +177,15 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(declared('GET', '/console/api/workspaces/:workspaceId', 200).parse((await call('GET', workspacePath)).json())).toMatchObject({ role: 'owner', tiktok: null });
     const page = declared('GET', '/console/api/workspaces/:workspaceId/conversions', 200).parse((await call('GET', `${workspacePath}/conversions`)).json()) as { conversions: { sourceEvent: string }[] };
     expect(page.conversions.map((conversion) => conversion.sourceEvent)).toEqual(['Order Completed']);
+    const tiktok = () => call('GET', `${workspacePath}/tiktok`).then((answer) => declared('GET', '/console/api/workspaces/:workspaceId/tiktok', 200).parse(answer.json()));
+    expect(await tiktok()).toMatchObject({ connection: null, permissions: [{ key: 'read_ad_performance', granted: null }, { granted: null }, { granted: null }] });
+    await adminCall(app, 'PUT', `/admin/workspaces/${workspaceId}/tiktok`, { accessToken: 'act.a-console-answer-token', pixelCode: 'CIDGJS3C77U7QBTMVDP0' });
+    expect(await tiktok()).toMatchObject({ connection: { source: 'manual', pixelCode: 'CIDGJS3C77U7QBTMVDP0', nextStep: null, schedule: null } });
+    const today = new Date().toISOString().slice(0, 10);
+    const overview = declared('GET', '/console/api/workspaces/:workspaceId/overview', 200).parse((await call('GET', `${workspacePath}/overview?from=${today}&to=${today}`)).json());
+    expect(overview).toMatchObject({ events: [{ day: today, eventName: 'Order Completed', events: 1 }], conversions: [{ status: 'pending', conversions: 1 }], matchQuality: { events: [{ estimate: null }] } });
+    const reasons = declared('GET', '/console/api/workspaces/:workspaceId/reasons', 200).parse((await call('GET', `${workspacePath}/reasons`)).json()) as { reasons: unknown[] };
+    expect(reasons.reasons.length).toBeGreaterThan(10);
     const unguarded = await call('PATCH', `${workspacePath}/settings`, { testMode: false }, { 'x-csrf-token': 'not-the-token' });
     expect(unguarded.statusCode).toBe(403);
     expect(declared('PATCH', '/console/api/workspaces/:workspaceId/settings', 403).parse(unguarded.json())).toMatchObject({ error: 'csrf_token_invalid' });

@@ -188,3 +188,15 @@ export type EventDiagnosticsView = z.infer<typeof eventDiagnosticsView>;
 /** `GET /admin/workspaces/:id/diagnostics`. */
 export const diagnosticsView = z.strictObject({ workspaceId: z.string(), days: count, from: z.string(), to: z.string(), events: z.array(eventDiagnosticsView) });
 export type DiagnosticsView = z.infer<typeof diagnosticsView>;
+
+/** The console's diagnostics: whole days in the viewer's time zone. */
+export const consoleDiagnosticsView = z.strictObject({ from: z.string(), to: z.string(), timeZone: z.string(), events: z.array(eventDiagnosticsView) });
+export type ConsoleDiagnosticsView = z.infer<typeof consoleDiagnosticsView>;
+
+/** A reason or a state explained for a person: what it is called, what happened, what to do. */
+export const helpView = z.strictObject({ label: z.string(), explanation: z.string(), fix: z.string() });
+export type HelpView = z.infer<typeof helpView>;
+
+/** `GET …/reasons`: every reason a conversion can carry, explained. */
+export const reasonsView = z.strictObject({ reasons: z.array(z.strictObject({ reason: z.string(), ...helpView.shape })) });
+export type ReasonView = z.infer<typeof reasonsView>['reasons'][number];

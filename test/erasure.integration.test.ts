@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { erasureLogView, erasureView } from '../contract/erasure-views';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from './helpers/test-app';
@@ -122,7 +123,7 @@ describe('erasure of a person', () => {
     const response = await erase({ email: ' Jo.Rivera@Example.com ' });
 
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
+    expect(erasureView.parse(response.json())).toMatchObject({
       identifiers: { user_id: 1, anonymous_id: 2, email_sha256: 1, phone_sha256: 1 },
       truncated: false,
       erased: { eventsDeleted: 2, eventsStripped: 1, conversionsAnonymised: 1, visitors: 2, clicks: 1, identityLinks: 8 },
@@ -150,22 +151,22 @@ describe('erasure of a person', () => {
     const before = await everyRow();
     const again = await erase({ email: JO.email, userId: JO.userId });
     expect(again.statusCode).toBe(201);
-    expect(again.json().erased).toEqual({ eventsDeleted: 0, eventsStripped: 0, conversionsAnonymised: 0, visitors: 0, clicks: 0, identityLinks: 0 });
+    expect(erasureView.parse(again.json()).erased).toEqual({ eventsDeleted: 0, eventsStripped: 0, conversionsAnonymised: 0, visitors: 0, clicks: 0, identityLinks: 0 });
     const after = await everyRow();
     for (const table of Object.keys(before).filter((name) => !['erasure_requests', 'change_log'].includes(name))) {
       expect({ table, rows: after[table] }).toEqual({ table, rows: before[table] });
     }
 
     const log = await app.inject({ method: 'GET', url: `/admin/workspaces/${shop.id}/erasures`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    const { erasures } = log.json();
+    const { erasures } = erasureLogView.parse(log.json());
     expect(erasures).toHaveLength(2);
     expect(erasures[1].identifiers).toEqual([{ kind: 'email_sha256', digest: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-    expect(erasures[0].identifiers.map((i: { kind: string }) => i.kind)).toEqual(['user_id', 'email_sha256']);
+    expect(erasures[0].identifiers.map((i) => i.kind)).toEqual(['user_id', 'email_sha256']);
     // The digest is keyed: the same email gives the same digest, yet not its plain SHA-256.
     expect(erasures[0].identifiers[1].digest).toBe(erasures[1].identifiers[0].digest);
     expect(erasures[1].identifiers[0].digest).not.toBe(sha256Hex(JO.email));
     const changes = await subject.repos.changeLog.list(shop.id, { limit: 10 });
-    expect(changes.filter((c) => c.action === 'erasure.run').map((c) => c.target)).toEqual(erasures.map((e: { id: string }) => e.id));
+    expect(changes.filter((c) => c.action === 'erasure.run').map((c) => c.target)).toEqual(erasures.map((e) => e.id));
     expect(tablesHolding(after, joTraces)).toEqual({});
   });
 

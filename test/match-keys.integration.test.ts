@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sha256Hex } from '../domain/hashing';
+import { declared } from './helpers/declared-answer';
 import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 import { daysAgo, landing, track, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
@@ -56,11 +57,11 @@ describe('match keys of a conversion sent from a backend', () => {
     });
 
     const detail = await admin.inject({ method: 'GET', url: `/admin/workspaces/${ws.id}/conversions/${settled.id}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-    expect(detail.json().matchKeys).toEqual(settled.match_keys);
+    expect(declared('GET', '/admin/workspaces/:workspaceId/conversions/:conversionId', 200).parse(detail.json())).toMatchObject({ matchKeys: settled.match_keys, deliveryRequest: { events: 1, position: 0, outcome: 'success' } });
 
     const coverage = await admin.inject({ method: 'GET', url: `/admin/workspaces/${ws.id}/match-keys?days=7`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(coverage.statusCode).toBe(200);
-    const body = coverage.json();
+    const body = declared('GET', '/admin/workspaces/:workspaceId/match-keys', 200).parse(coverage.json()) as { keys: { key: string }[] };
     expect(body).toMatchObject({ workspaceId: ws.id, days: 7, delivered: 1 });
     expect(body.keys.find((k: { key: string }) => k.key === 'ip')).toEqual({ key: 'ip', conversions: 1, share: 1, sources: { message: 0, visitor: 1, identity: 0 } });
     expect(body.keys.find((k: { key: string }) => k.key === 'email')).toEqual({ key: 'email', conversions: 0, share: 0, sources: { message: 0, visitor: 0, identity: 0 } });

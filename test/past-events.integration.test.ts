@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sendPastEventsBatch } from '../activities/past-events';
+import { pastEventsPreview, pastEventsRun } from '../contract/past-event-views';
 import type { PastEventRun } from '../db/repositories/past-events';
 import type { Workspace } from '../db/repositories/workspaces';
 import { createPastEventsStarter } from '../temporal/past-events';
@@ -30,7 +31,7 @@ const rulePath = (workspace: Workspace, event: string) => `/admin/workspaces/${w
 
 async function finished(workspace: Workspace, event: string): Promise<Record<string, unknown>> {
   for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    const run = (await adminCall(app, 'GET', `${rulePath(workspace, event)}/backfill`)).json();
+    const run = pastEventsRun.parse((await adminCall(app, 'GET', `${rulePath(workspace, event)}/backfill`)).json());
     if (run.status !== 'running') return run;
     if (Date.now() > deadline) throw new Error(`the past events of ${event} are still being sent after a minute`);
   }
@@ -59,10 +60,10 @@ describe('send the past events when a rule is added', () => {
 
     expect((await adminCall(app, 'PUT', rulePath(shop, 'add_to_cart'), {})).statusCode).toBe(200);
     const preview = await adminCall(app, 'POST', `${rulePath(shop, 'add_to_cart')}/backfill`, { days: 7, dryRun: true });
-    expect([preview.statusCode, preview.json().events, preview.json().conversions]).toEqual([200, 2, 2]);
+    expect([preview.statusCode, pastEventsPreview.parse(preview.json()).events, preview.json().conversions]).toEqual([200, 2, 2]);
 
     const started = await adminCall(app, 'POST', `${rulePath(shop, 'add_to_cart')}/backfill`, { days: 7 });
-    expect([started.statusCode, started.json().status, started.json().conversionsToSend]).toEqual([202, 'running', 2]);
+    expect([started.statusCode, pastEventsRun.parse(started.json()).status, started.json().conversionsToSend]).toEqual([202, 'running', 2]);
     expect(await finished(shop, 'add_to_cart')).toMatchObject({ status: 'done', eventsScanned: 3, conversionsCreated: 2 });
 
     const conversions = await conversionsOf(shop);

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { hashApiKey } from '../../db/repositories/api-keys';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { declared } from '../../test/helpers/declared-answer';
 import { createBatchRecorder } from '../ingest/record-batch';
 import { buildTestApp, publicLinkPattern, TEST_ADMIN_TOKEN, type TestApp } from '../../test/helpers/test-app';
 
@@ -436,7 +437,7 @@ describe('conversions', () => {
     });
     await subject.repos.conversions.finish(id as string, { status: 'failed', tiktokCode: 40002, tiktokMessage: 'Invalid pixel code', tiktokRequestId: 'req-1' });
 
-    const detail = (await admin('GET', `/admin/workspaces/${ws.id}/conversions/${id}`)).json();
+    const detail = declared('GET', '/admin/workspaces/:workspaceId/conversions/:conversionId', 200).parse((await admin('GET', `/admin/workspaces/${ws.id}/conversions/${id}`)).json()) as { workflowId: string };
     expect(detail).toMatchObject({
       id,
       status: 'failed',

@@ -1,5 +1,6 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { RouteContract } from '../../contract/route';
 import { createOAuthStateSigner } from '../services/tiktok-connection';
 import {
   FAKE_TIKTOK_ACCESS_TOKEN,
@@ -11,6 +12,7 @@ import {
 } from '../../devstack/tiktok-fake';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { adStatsScheduleId } from '../../temporal/ad-stats-schedules';
+import { declared } from '../../test/helpers/declared-answer';
 import { TestPipeline } from '../../test/helpers/pipeline';
 import { buildTestApp, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestApp } from '../../test/helpers/test-app';
 
@@ -38,6 +40,11 @@ afterAll(async () => {
 
 function admin(method: InjectOptions['method'], url: string, payload?: unknown) {
   return app.inject({ method, url, payload: payload as InjectOptions['payload'], headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+}
+
+/** The answer parsed with the schema its route declares for its status: a field missing, extra or of another type fails. */
+function asDeclared(method: RouteContract['method'], rest: string, response: LightMyRequestResponse) {
+  return declared(method, `/admin/workspaces/:workspaceId/tiktok${rest}`, response.statusCode).parse(response.json()) as Record<string, unknown>;
 }
 
 async function newWorkspace(): Promise<Workspace> {
@@ -78,7 +85,7 @@ describe('OAuth connection over the settings API', () => {
 
     const authorization = await admin('POST', `${base}/oauth/authorize`);
     expect(authorization.statusCode).toBe(200);
-    const { url, state, expiresAt } = authorization.json();
+    const { url, state, expiresAt } = asDeclared('POST', '/oauth/authorize', authorization) as { url: string; state: string; expiresAt: string };
     const params = new URL(url).searchParams;
     expect(url.startsWith(`${pipeline.fake.url}/portal/auth?`)).toBe(true);
     expect([params.get('app_id'), params.get('redirect_uri'), params.get('state')]).toEqual([FAKE_TIKTOK_APP_ID, REDIRECT_URI, state]);
@@ -97,11 +104,11 @@ describe('OAuth connection over the settings API', () => {
     expect(row?.access_token_ciphertext).not.toContain(token);
 
     const connected = await admin('GET', base);
-    expect(connected.json()).toMatchObject({ source: 'oauth', status: 'active', advertiserId: null, missingPermissions: [], nextStep: 'select_advertiser', schedule: null });
+    expect(asDeclared('GET', '', connected)).toMatchObject({ source: 'oauth', status: 'active', advertiserId: null, missingPermissions: [], nextStep: 'select_advertiser', schedule: null });
     expect(connected.json().grantedScopes).toEqual(expect.arrayContaining(['4', '5', '8']));
     expect(connected.body).not.toContain(token);
 
-    expect((await admin('GET', `${base}/advertisers`)).json()).toEqual({
+    expect(asDeclared('GET', '/advertisers', await admin('GET', `${base}/advertisers`))).toEqual({
       advertisers: [
         { advertiserId: FAKE_TIKTOK_ADVERTISER_ID, advertiserName: 'Signalbox Dev Shop' },
         { advertiserId: FAKE_TIKTOK_SECOND_ADVERTISER_ID, advertiserName: 'Signalbox Dev Outlet' },
@@ -119,12 +126,12 @@ describe('OAuth connection over the settings API', () => {
 
     expect(await scheduleOf(ws)).toBeUndefined();
     const selected = await admin('PUT', `${base}/advertiser`, { advertiserId: FAKE_TIKTOK_ADVERTISER_ID });
-    expect(selected.json()).toMatchObject({ advertiserId: FAKE_TIKTOK_ADVERTISER_ID, nextStep: 'select_pixel' });
+    expect(asDeclared('PUT', '/advertiser', selected)).toMatchObject({ advertiserId: FAKE_TIKTOK_ADVERTISER_ID, advertiserName: 'Signalbox Dev Shop', nextStep: 'select_pixel' });
     const schedule = await scheduleOf(ws);
     expect(schedule?.state.paused).toBe(false);
     expect(schedule?.action).toMatchObject({ type: 'startWorkflow', workflowType: 'adStatsPullWorkflow', taskQueue: pipeline.taskQueue });
 
-    expect((await admin('GET', `${base}/pixels`)).json()).toEqual({
+    expect(asDeclared('GET', '/pixels', await admin('GET', `${base}/pixels`))).toEqual({
       pixels: [
         { pixelId: '7391846250173940001', pixelCode: FAKE_TIKTOK_PIXEL_CODE, pixelName: 'Dev shop pixel' },
         { pixelId: '7391846250173940002', pixelCode: 'CSIGNALBOXDEVPIXEL02', pixelName: 'Dev shop staging pixel' },
@@ -141,10 +148,10 @@ describe('OAuth connection over the settings API', () => {
     expect((await admin('PUT', `${base}/pixel`, { pixelCode: 'lower-case' })).json().issues).toEqual([
       'pixelCode must be the pixel code: upper-case letters and digits, e.g. CIDGJS3C77U7QBTMVDP0',
     ]);
-    expect((await admin('PUT', `${base}/pixel`, { pixelCode: FAKE_TIKTOK_PIXEL_CODE })).json()).toMatchObject({ pixelCode: FAKE_TIKTOK_PIXEL_CODE, nextStep: null });
+    expect(asDeclared('PUT', '/pixel', await admin('PUT', `${base}/pixel`, { pixelCode: FAKE_TIKTOK_PIXEL_CODE }))).toMatchObject({ pixelCode: FAKE_TIKTOK_PIXEL_CODE, pixelName: 'Dev shop pixel', nextStep: null });
     expect((await admin('GET', `${base}/pixels`)).json().selectedPixelCode).toBe(FAKE_TIKTOK_PIXEL_CODE);
 
-    const status = (await admin('GET', base)).json();
+    const status = asDeclared('GET', '', await admin('GET', base));
     expect(status).toMatchObject({ advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE, nextStep: null, missingPermissions: [] });
     expect(status.schedule).toMatchObject({ scheduleId: adStatsScheduleId(ws.id), paused: false, nextRunAt: expect.any(String) });
 
@@ -249,11 +256,12 @@ describe('manual token', () => {
     const ws = await newWorkspace();
     const base = `/admin/workspaces/${ws.id}/tiktok`;
     const saved = await admin('PUT', base, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
-    expect(saved.json()).toMatchObject({ source: 'manual', grantedScopes: null, missingPermissions: [], nextStep: null });
+    expect(asDeclared('PUT', '', saved)).toMatchObject({ source: 'manual', grantedScopes: null, missingPermissions: [], nextStep: null });
     expect((await scheduleOf(ws))?.state.paused).toBe(false);
     await admin('PUT', base, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
     expect(await scheduleOf(ws)).toBeUndefined();
-    expect((await admin('GET', base)).json()).toMatchObject({ advertiserId: null, schedule: null });
+    expect(asDeclared('GET', '', await admin('GET', base))).toMatchObject({ advertiserId: null, schedule: null });
+    expect(asDeclared('PUT', '/app', await admin('PUT', `${base}/app`, { appId: '7300000000000000001' }))).toMatchObject({ appId: '7300000000000000001', source: 'manual' });
     expect((await admin('GET', `${base}/advertisers`)).json()).toEqual({ advertisers: [], selectedAdvertiserId: null });
     await admin('DELETE', base);
   });
@@ -340,7 +348,7 @@ describe('test conversion (spec §4.5 step 4)', () => {
     await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { testMode: true, testEventCode: 'TEST55021' });
     const sent = await admin('POST', `${base}/test-conversion`);
     expect(sent.statusCode).toBe(200);
-    const answer = sent.json();
+    const answer = asDeclared('POST', '/test-conversion', sent) as { requestId: string; eventId: string };
     expect(answer).toMatchObject({ accepted: true, code: 0, message: 'OK', testEventCode: 'TEST55021', pixelCode: FAKE_TIKTOK_PIXEL_CODE });
     expect(answer.requestId).toMatch(/^\d{14}[0-9A-F]{20}$/);
     const { events } = await pipeline.fake.receivedEvents();

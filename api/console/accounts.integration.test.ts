@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { changeLogPageView } from '../../contract/change-log-views';
+import { liveSessionsView } from '../../contract/team-views';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, publicLinkPattern } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn, sessionCookieOf, signIn, TEST_PASSWORD } from '../../test/helpers/console-client';
@@ -70,9 +72,9 @@ describe('sessions', () => {
     await personIn(app, workspaceId, 'cy@fern.example', 'editor');
     const laptop = await signIn(app, 'cy@fern.example');
     const phone = await signIn(app, 'cy@fern.example');
-    const listed = (await asPerson(app, laptop)('GET', 'sessions')).json().sessions;
+    const listed = liveSessionsView.parse((await asPerson(app, laptop)('GET', 'sessions')).json()).sessions;
     expect(listed).toHaveLength(3);
-    expect(listed.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(listed.filter((s) => s.current)).toHaveLength(1);
 
     const phoneSession = (await asPerson(app, phone)('GET', 'session')).json().sessionId;
     expect((await asPerson(app, laptop)('DELETE', `sessions/${phoneSession}`)).json()).toEqual({ revoked: true });
@@ -242,7 +244,7 @@ describe('change log', () => {
     expect(text).not.toContain(key.key);
     expect(text).not.toContain(token);
 
-    const shown = (await editor('GET', `${ws}/change-log?limit=3`)).json();
+    const shown = changeLogPageView.parse((await editor('GET', `${ws}/change-log?limit=3`)).json());
     expect(shown.entries).toHaveLength(3);
     expect(shown.entries[0]).toMatchObject({ action: 'tiktok.connect', actorName: 'an operator (settings API)', summary: 'Connected TikTok with a token from Events Manager' });
     expect(shown.nextBeforeId).toEqual(expect.any(String));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { consoleErasureLogView, consoleErasureView } from '../../contract/erasure-views';
 import type { ConversionRow, ConversionStatus } from '../../db/types';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
@@ -164,13 +165,13 @@ describe('erasure from the console', () => {
 
     const erased = await owner('POST', `${ws}/erasures`, { email: 'Leaving@Moss.example' });
     expect(erased.statusCode).toBe(201);
-    expect(erased.json().summary).toBe("Erased one person's data: 2 events deleted, 1 visitor profile, 1 ad click, 4 identity links");
+    expect(consoleErasureView.parse(erased.json()).summary).toBe("Erased one person's data: 2 events deleted, 1 visitor profile, 1 ad click, 4 identity links");
     expect(erased.json().counts).toEqual(expect.arrayContaining([{ field: 'Visitors found', before: '–', after: '1' }, { field: 'Events deleted', before: '–', after: '2' }]));
     expect(await testDb.db('events').where({ workspace_id: workspaceId }).whereIn('message_id', ['m-erase-link', 'm-erase-page']).count<{ count: string }[]>('* as count')).toEqual([{ count: '0' }]);
     expect(await testDb.db('visitors').where({ workspace_id: workspaceId, anonymous_id: 'leaving-visitor' }).first()).toBeUndefined();
 
     expect((await lastLogEntry()).summary).toBe("Erased one person's data: 2 events deleted, 1 visitor profile, 1 ad click, 4 identity links");
-    const log = (await viewer('GET', `${ws}/erasures`)).json().erasures;
+    const log = consoleErasureLogView.parse((await viewer('GET', `${ws}/erasures`)).json()).erasures;
     expect(log[0]).toMatchObject({ actorName: 'owner@moss.example', counts: expect.arrayContaining([{ field: 'Events deleted', before: '–', after: '2' }]) });
     expect(JSON.stringify(log)).not.toContain('leaving');
   });

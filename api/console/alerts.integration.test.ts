@@ -1,6 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import type { FastifyInstance } from 'fastify';
 import type { HostLookup } from '../../notify/webhook-target';
+import { savedAlertSettingsView } from '../../contract/alert-views';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { asPerson, createWorkspace, personIn, type Person } from '../../test/helpers/console-client';
@@ -41,7 +43,7 @@ describe('/console/api/workspaces/:id/alerts', () => {
   it('shows the defaults and the owners who get mail when no address is given', async () => {
     const answer = await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({
+    expect(declared('GET', '/console/api/workspaces/:workspaceId/alerts', 200).parse(answer.json())).toEqual({
       settings: { onReauthorization: true, failedSharePercent: null, silenceMinutes: null, emailEnabled: false, emailRecipients: [], webhook: null },
       owners: ['owner@fern.example'],
       incidents: [],
@@ -82,7 +84,7 @@ describe('/console/api/workspaces/:id/alerts', () => {
   it('saves them, shows the webhook only by its host and last characters, keeps it when left out, and logs the change in words', async () => {
     const saved = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, settings);
     expect(saved.statusCode).toBe(200);
-    expect(saved.json().settings).toEqual({ onReauthorization: true, failedSharePercent: 25, silenceMinutes: 120, emailEnabled: true, emailRecipients: ['ops@fern.example'], webhook: 'https://hooks.slack.example/…1234' });
+    expect(savedAlertSettingsView.parse(saved.json()).settings).toEqual({ onReauthorization: true, failedSharePercent: 25, silenceMinutes: 120, emailEnabled: true, emailRecipients: ['ops@fern.example'], webhook: 'https://hooks.slack.example/…1234' });
     expect(saved.body).not.toContain('secretpart');
 
     const { webhookUrl: _kept, ...withoutWebhook } = settings;

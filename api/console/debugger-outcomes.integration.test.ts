@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 
@@ -49,7 +50,8 @@ afterAll(async () => {
 
 describe('the event debugger connects each event to its outcome', () => {
   it('shows the conversions an event became, the message a repeat repeated, a missing rule, a later rule, and what is no conversion', async () => {
-    const events = ((await viewer('GET', `${ws}/debugger`)).json().events as (Shown & { message: { messageId: string } })[]).map((e) => [e.message.messageId, e.outcome]);
+    const batch = declared('GET', '/console/api/workspaces/:workspaceId/debugger', 200).parse((await viewer('GET', `${ws}/debugger`)).json()) as { events: (Shown & { message: { messageId: string } })[] };
+    const events = batch.events.map((e) => [e.message.messageId, e.outcome]);
     const outcomes = Object.fromEntries(events) as Record<string, Shown['outcome']>;
     expect(outcomes['order-1']).toMatchObject({
       kind: 'conversions',
@@ -65,6 +67,6 @@ describe('the event debugger connects each event to its outcome', () => {
 
     // The conversion it links to is the workspace's, and its page opens.
     const conversion = await viewer('GET', `${ws}/conversions/${first}`);
-    expect(conversion.json()).toMatchObject({ eventId: 'F-1', tiktokEvent: 'CompletePayment' });
+    expect(declared('GET', '/console/api/workspaces/:workspaceId/conversions/:conversionId', 200).parse(conversion.json())).toMatchObject({ eventId: 'F-1', tiktokEvent: 'CompletePayment' });
   });
 });

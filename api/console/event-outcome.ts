@@ -1,13 +1,5 @@
+import type { EventOutcomeView } from '../../contract/debugger-views';
 import type { EventOutcomeFacts } from '../../db/repositories/event-stream';
-
-/** What became of an event, as the event debugger shows it: the conversion(s) it became, or why none. */
-export type EventOutcome =
-  | { kind: 'conversions'; text: string; conversions: EventOutcomeFacts['conversions'] }
-  | { kind: 'duplicate'; text: string; conversionId: string; messageId: string; tiktokEvent: string }
-  | { kind: 'no_rule'; text: string; eventName: string }
-  | { kind: 'rule_added_later'; text: string; eventName: string }
-  | { kind: 'not_a_conversion'; text: string }
-  | { kind: 'no_conversion'; text: string };
 
 /** Every message type but `track` records who someone is or where they were; only a track event can become a conversion. */
 const NOT_A_CONVERSION: Record<string, string> = {
@@ -21,7 +13,8 @@ const NOT_A_CONVERSION: Record<string, string> = {
 /** An event name as a literal to copy (the console shows what is between backticks as code). */
 const literal = (text: string) => `\`${text}\``;
 
-export function eventOutcome(event: { type: string; eventName: string | null; receivedAt: Date }, facts: Omit<EventOutcomeFacts, 'eventId'> | undefined): EventOutcome {
+/** What became of an event, as the event debugger shows it: the conversion(s) it became, or why none. */
+export function eventOutcome(event: { type: string; eventName: string | null; receivedAt: Date }, facts: Omit<EventOutcomeFacts, 'eventId'> | undefined): EventOutcomeView {
   const conversions = facts?.conversions ?? [];
   if (conversions.length > 0) {
     // No status in the words: the stream shows an event once, while its conversions move on from pending.

@@ -4,6 +4,12 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers/databa
 import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
+import { consoleConversionDetailView } from '../../contract/conversion-detail';
+import { debuggerBatchView } from '../../contract/debugger-views';
+import { reasonsView } from '../../contract/views';
+import { overviewView } from '../../contract/overview-views';
+import { consoleRulesView } from '../../contract/past-event-views';
+import { installView } from '../../contract/setup-views';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -45,7 +51,7 @@ function ingest(body: unknown, headers: Record<string, string> = {}) {
 /** Refusals are recorded in the background, after the answer. */
 async function refusalsEventually(count: number) {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const seen = (await person('GET', `${ws}/debugger`)).json().refusals;
+    const seen = debuggerBatchView.parse((await person('GET', `${ws}/debugger`)).json()).refusals;
     if (seen.length >= count) return seen;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -59,7 +65,7 @@ describe('the pages’ figures', () => {
     const [first] = await subject.repos.conversionSearch.search(workspaceId, { limit: 10, text: { text: 'A-1', knownTiktokEvents: ['CompletePayment'], userIds: [], anonymousIds: [] } });
     await subject.repos.conversions.finish(first?.id as string, { status: 'skipped', reason: 'no_ttclid' });
 
-    const overview = (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId, 'Europe/Berlin')}`)).json();
+    const overview = overviewView.parse((await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId, 'Europe/Berlin')}`)).json());
     const events = overview.events.reduce((sum: Record<string, number>, e: { type: string; events: number }) => ({ ...sum, [e.type]: (sum[e.type] ?? 0) + e.events }), {});
     expect(events).toEqual({ track: 3, page: 1 });
     expect(overview.conversions.map((c: { status: string; reason: string | null; conversions: number }) => [c.status, c.reason, c.conversions]).sort()).toEqual([
@@ -71,13 +77,13 @@ describe('the pages’ figures', () => {
     expect(overview.reasons).toEqual([{ reason: 'no_ttclid', help: expect.objectContaining({ fix: expect.stringContaining('tracking tag') }) }]);
     expect(overview.matchKeys).toMatchObject({ delivered: 0, target: 0.6 });
 
-    const rules = (await person('GET', `${ws}/rules`)).json();
+    const rules = consoleRulesView.parse((await person('GET', `${ws}/rules`)).json());
     expect(rules.rules).toEqual([expect.objectContaining({ event: 'purchase', eventsLast7Days: 2, sample: expect.objectContaining({ message: expect.objectContaining({ event: 'purchase' }) }) })]);
     expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist' }]);
   });
 
   it('rolls closed hours up without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
-    const overview = async () => (await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json();
+    const overview = async () => overviewView.parse((await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json());
     const before = await overview();
     const later = new Date(Date.now() + 8 * 86_400_000);
     await subject.repos.eventCounts.rollUp(later);
@@ -127,13 +133,13 @@ describe('the pages’ figures', () => {
     expect((await person('GET', `${ws}/conversions?q=u-2`)).json().conversions.map((c: { eventId: string }) => c.eventId)).toEqual(['A-2']);
     expect((await person('GET', `${ws}/conversions?status=lost`)).json().issues).toEqual(['status must be one of pending, delivered, skipped, failed']);
 
-    const detail = (await person('GET', `${ws}/conversions/${skipped[0].id}`)).json();
+    const detail = consoleConversionDetailView.parse((await person('GET', `${ws}/conversions/${skipped[0].id}`)).json());
     expect(detail).toMatchObject({ status: 'skipped', reason: 'no_ttclid', userId: 'u-1', help: { label: 'No TikTok click found', explanation: expect.stringContaining('No TikTok click ID') }, identityPath: null });
-    expect(detail.timeline.map((entry: { summary: string }) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Not sent: No TikTok click found']);
+    expect(detail.timeline.map((entry) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Not sent: No TikTok click found']);
 
-    const reasons = (await person('GET', `${ws}/reasons`)).json().reasons;
+    const { reasons } = reasonsView.parse((await person('GET', `${ws}/reasons`)).json());
     expect(reasons).toContainEqual({ reason: 'no_ttclid', label: 'No TikTok click found', explanation: expect.any(String), fix: expect.stringContaining('tracking tag') });
-    expect(reasons.every((r: { label: string }) => r.label !== '' && !r.label.includes('_'))).toBe(true);
+    expect(reasons.every((r) => r.label !== '' && !r.label.includes('_'))).toBe(true);
   });
 
   it('sends a skipped or failed conversion again through the retry service, never a delivered one', async () => {
@@ -149,17 +155,17 @@ describe('the pages’ figures', () => {
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);
-    const timeline = (await person('GET', `${ws}/conversions/${skipped?.id}`)).json().timeline;
+    const { timeline } = consoleConversionDetailView.parse((await person('GET', `${ws}/conversions/${skipped?.id}`)).json());
     expect(timeline.at(-1)).toEqual({ at: expect.any(String), summary: 'Sent again at the request of tea@tea.example', details: [{ label: 'Asked by', value: 'tea@tea.example' }] });
     expect((await person('POST', `${ws}/conversions/00000000-0000-4000-8000-000000000000/retry`)).statusCode).toBe(404);
   });
 
   it('shows accepted events and refused requests in the event debugger', async () => {
-    const opened = (await person('GET', `${ws}/debugger`)).json();
+    const opened = debuggerBatchView.parse((await person('GET', `${ws}/debugger`)).json());
     expect(opened.events.length).toBeGreaterThan(0);
     await ingest({ batch: [{ type: 'track', messageId: 'late', event: 'signup', userId: 'u-9' }] });
-    const after = (await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json();
-    expect(after.events.map((e: { eventName: string }) => e.eventName)).toEqual(['signup']);
+    const after = debuggerBatchView.parse((await person('GET', `${ws}/debugger?afterEventId=${opened.cursor.afterEventId}&afterRefusalId=${opened.cursor.afterRefusalId}`)).json());
+    expect(after.events.map((e) => e.eventName)).toEqual(['signup']);
 
     // Refusals are written in the background after the answer, so each is awaited before the next is made: the
     // debugger lists them in the order they were recorded.
@@ -172,7 +178,7 @@ describe('the pages’ figures', () => {
     await app.inject({ method: 'POST', url: '/v1/batch', payload: { batch: [] }, headers: { authorization: `Bearer ${revoked.key}` } });
 
     const refusals = await refusalsEventually(3);
-    expect(refusals.map((r: { status: number; error: string; issues: string[] | null; keyPrefix: string }) => [r.status, r.error, r.issues, r.keyPrefix])).toEqual([
+    expect(refusals.map((r) => [r.status, r.error, r.issues, r.keyPrefix])).toEqual([
       [400, 'invalid_request', ['batch[0].event is required for track messages'], key.slice(0, 9)],
       [403, 'forbidden', null, key.slice(0, 9)],
       [401, 'unauthorized', null, revoked.key.slice(0, 9)],
@@ -196,7 +202,7 @@ describe('the pages’ figures', () => {
   });
 
   it('gives the tag to install under PUBLIC_URL, whatever Host the request names, and the ad URL parameters', async () => {
-    expect((await person('GET', `${ws}/install`, undefined, { host: 'attacker.example' })).json()).toEqual({
+    expect(installView.parse((await person('GET', `${ws}/install`, undefined, { host: 'attacker.example' })).json())).toEqual({
       ingestUrl: TEST_PUBLIC_URL,
       scriptUrl: `${TEST_PUBLIC_URL}/js/v1/signalbox.js`,
       adUrlParameters: 'campaign_id=__CAMPAIGN_ID__&adgroup_id=__AID__&ad_id=__CID__',

@@ -1,16 +1,6 @@
+import type { RefusalWordsView as RefusalWords } from '../../contract/debugger-views';
 import type { IngestRefusal } from '../../db/repositories/ingest-refusals';
 import type { RefusalReason } from '../http/ingest-refusal';
-
-/**
- * A refused request as the event debugger says it: what happened and what to do, in words, the page where it is
- * done when it is a setting (`page`, e.g. `sources#allowed-origins`). Literals to copy are in backticks.
- */
-export interface RefusalWords {
-  title: string;
-  explanation: string;
-  fix: string;
-  link: { page: string; label: string } | null;
-}
 
 const KEYS_PAGE = { page: 'sources#keys', label: 'Sources: API keys' };
 
@@ -83,7 +73,11 @@ function invalidFields({ issues, message }: Facts): RefusalWords {
   };
 }
 
-/** The words for one refused request, from its reason when ingest gave one, else from its HTTP answer. */
+/**
+ * The words for one refused request, from its reason when ingest gave one, else from its HTTP answer: what happened and
+ * what to do, the page where it is done when it is a setting (`page`, e.g. `sources#allowed-origins`). Literals to copy
+ * are in backticks.
+ */
 export function refusalWords(facts: Facts): RefusalWords {
   const byReason = facts.reason === null ? undefined : BY_REASON[facts.reason as RefusalReason];
   if (byReason !== undefined) return byReason(facts);

@@ -1,3 +1,4 @@
+import type { SetupStepView as SetupStep } from '../../contract/setup-views';
 import { MATCH_RATE_TARGET, matchRate } from '../../domain/match-rate';
 
 /** What the setup checklist is computed from: the workspace's state now. */
@@ -14,17 +15,7 @@ export interface SetupFacts {
   matchRate: { delivered: number; matched: number };
 }
 
-export type SetupStepKey = 'tracking_script' | 'events' | 'tiktok' | 'pixel' | 'rule' | 'first_delivery' | 'match_rate';
-
-export interface SetupStep {
-  key: SetupStepKey;
-  title: string;
-  done: boolean;
-  /** One line, in words: what was seen, or what is missing. */
-  explanation: string;
-  /** Where the step is done: a console page of the workspace (`sources#install`) and its name. */
-  link: { path: string; label: string };
-}
+type SetupStepKey = SetupStep['key'];
 
 export const EVENTS_WITHIN_MS = 24 * 3_600_000;
 export const MATCH_RATE_DAYS = 7;

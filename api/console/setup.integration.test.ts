@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { SetupView } from '../../contract/setup-views';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
@@ -16,7 +18,7 @@ let viewer: ReturnType<typeof asPerson>;
 const setup = async (as = owner) => {
   const answer = await as('GET', `${ws}/setup`);
   expect(answer.statusCode).toBe(200);
-  return answer.json() as { steps: { key: string; done: boolean; explanation: string; link: { path: string } }[]; done: number; complete: boolean };
+  return declared('GET', '/console/api/workspaces/:workspaceId/setup', 200).parse(answer.json()) as SetupView;
 };
 const doneSteps = async () => (await setup()).steps.filter((s) => s.done).map((s) => s.key);
 

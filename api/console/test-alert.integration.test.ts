@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { testAlertView } from '../../contract/alert-views';
 import type { MailSink } from '../../devstack/mail-sink';
 import { createTestAlertSender } from '../../temporal/test-alerts';
 import { closeAll } from '../../test/helpers/close-all';
@@ -61,7 +62,7 @@ describe('send a test alert', () => {
     webhook.answerWith(500);
     const answer = await asPerson(app, editor)('POST', `workspaces/${fernShop}/alerts/test`);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json().outcomes).toEqual([
+    expect(testAlertView.parse(answer.json()).outcomes).toEqual([
       { channel: 'email', recipients: ['ops@fern.example'], sent: true, error: null },
       { channel: 'webhook', recipients: [], sent: false, error: 'the webhook answered HTTP 500' },
     ]);
@@ -81,7 +82,7 @@ describe('send a test alert', () => {
     webhook.answerWith(200);
     const answer = await adminCall(app, 'POST', `/admin/workspaces/${fernShop}/alerts/test`);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json().outcomes.map((o: { channel: string; sent: boolean }) => [o.channel, o.sent])).toEqual([
+    expect(testAlertView.parse(answer.json()).outcomes.map((o) => [o.channel, o.sent])).toEqual([
       ['email', true],
       ['webhook', true],
     ]);

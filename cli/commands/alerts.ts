@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
+import type { TestAlertView } from '../../contract/alert-views';
 import { CliError } from '../errors';
 import { act, type CliIo } from '../session';
 
-interface TestAlertAnswer {
-  outcomes: { channel: 'email' | 'webhook'; recipients: string[]; sent: boolean; error: string | null }[];
-}
-
-export function testAlertText({ outcomes }: TestAlertAnswer): string {
+export function testAlertText({ outcomes }: TestAlertView): string {
   return outcomes
     .map((o) => {
       const where = o.channel === 'email' ? `Email to ${o.recipients.join(', ') || 'nobody'}` : 'Webhook';
@@ -23,7 +20,7 @@ export function registerAlertCommands(program: Command, io: CliIo): void {
     .description('send a test alert through the saved email and webhook, on a worker, and say how each went')
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const answer = await request<TestAlertAnswer>('POST', `/admin/workspaces/${encodeURIComponent(workspaceId)}/alerts/test`);
+        const answer = await request<TestAlertView>('POST', `/admin/workspaces/${encodeURIComponent(workspaceId)}/alerts/test`);
         print(answer, testAlertText);
         if (answer.outcomes.some((o) => !o.sent)) throw new CliError('the test alert could not be sent on every channel');
       }),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ConversionDetailView, ConversionRetryView } from '../api-types';
+import type { ConversionDetailView, ConversionRetryView } from '../../contract/conversion-detail';
 import type { ConversionSummaryView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -83,7 +83,7 @@ function withoutClickText(c: ConversionDetailView): string {
 
 /** `ip from visitor anon-1, email from message`: where each key sent to TikTok came from. */
 function matchKeysText(keys: ConversionDetailView['matchKeys']): string | null {
-  if (keys === null || keys === undefined) return null;
+  if (keys === null) return null;
   return Object.entries(keys)
     .map(([key, origin]) => `${key} from ${origin.source}${origin.anonymousId ? ` ${origin.anonymousId}` : ''}`)
     .join(', ');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ErasureLogView, ErasureView } from '../../contract/erasure-views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -8,31 +9,6 @@ interface EraseFlags {
   anonymousId?: string;
   email?: string;
   phone?: string;
-}
-
-interface ErasedCounts {
-  eventsDeleted: number;
-  eventsStripped: number;
-  conversionsAnonymised: number;
-  visitors: number;
-  clicks: number;
-  identityLinks: number;
-}
-
-interface ErasureView {
-  id: string;
-  requestedAt: string;
-  identifiers: Record<string, number>;
-  truncated: boolean;
-  erased: ErasedCounts;
-}
-
-interface ErasureLogEntry {
-  id: string;
-  requestedAt: string;
-  actor: string;
-  identifiers: { kind: string }[];
-  erased: ErasedCounts;
 }
 
 function erasureRecord(view: ErasureView): string {
@@ -75,7 +51,7 @@ export function registerErasureCommands(program: Command, io: CliIo): void {
     .option('--limit <n>', 'how many, newest first (1-200)', '50')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: { limit: string }) => {
-        const { erasures } = await request<{ erasures: ErasureLogEntry[] }>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/erasures`, { query: { limit: flags.limit } });
+        const { erasures } = await request<ErasureLogView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/erasures`, { query: { limit: flags.limit } });
         print(erasures, (rows) =>
           formatTable(
             ['id', 'requested', 'by', 'named by', 'events', 'conversions'],

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { EventView } from '../api-types';
+import type { EventPageView } from '../../contract/event-views';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
-function listText(page: { events: EventView[]; nextCursor: string | null }): string {
+function listText(page: EventPageView): string {
   const table = formatTable(
     ['id', 'received', 'type', 'event', 'user id', 'anonymous id', 'duplicate of conversion'],
     page.events.map((e) => [e.id, e.receivedAt, e.type, e.eventName, e.userId, e.anonymousId, e.duplicateOfConversionId]),
@@ -24,7 +24,7 @@ export function registerEventCommands(program: Command, io: CliIo): void {
       act(
         io,
         async ({ request, print }, workspaceId: string, flags: { event?: string; limit?: string; cursor?: string }) => {
-          const page = await request<{ events: EventView[]; nextCursor: string | null }>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/events`, {
+          const page = await request<EventPageView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/events`, {
             query: { event: flags.event, limit: flags.limit, cursor: flags.cursor },
           });
           print(page, listText);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { MatchKeyCoverageView } from '../api-types';
+import type { MatchKeyCoverageView } from '../../contract/event-views';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { RuleSuggestionsView } from '../api-types';
+import type { RuleSuggestionsView } from '../../contract/event-views';
+import type { PastEventsPreviewView, PastEventsRunView } from '../../contract/past-event-views';
 import type { RuleValueView, RuleView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatTable } from '../output';
@@ -60,29 +61,15 @@ function suggestionsText({ since, suggestions }: RuleSuggestionsView, workspaceI
   return `Event names received since ${since} that no rule maps:\n\n${table}\n\nTo send one: signalbox rules put ${workspaceId} ${JSON.stringify(first?.event)}`;
 }
 
-interface PastEventsPreview {
-  event: string;
-  days: number;
-  events: number;
-  conversions: number;
-}
-
-interface PastEventsRun {
-  event: string;
-  days: number;
-  eventsToSend: number;
-  conversionsToSend: number;
-}
-
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const pastDays = (days: number) => (days === 1 ? 'the past day' : `the past ${days} days`);
 
-export function pastEventsPreviewText(p: PastEventsPreview): string {
+export function pastEventsPreviewText(p: PastEventsPreviewView): string {
   const what = `${plural(p.events, 'stored event', 'stored events')} of ${p.event} from ${pastDays(p.days)}`;
   return `${what} would be sent as ${plural(p.conversions, 'conversion', 'conversions')}. Run again without --preview to send them.`;
 }
 
-export function pastEventsRunText(run: PastEventsRun): string {
+export function pastEventsRunText(run: PastEventsRunView): string {
   const what = `${plural(run.eventsToSend, 'stored event', 'stored events')} as ${plural(run.conversionsToSend, 'conversion', 'conversions')}`;
   return `Sending ${pastDays(run.days)} of ${run.event} to TikTok on a worker: ${what}. The console's Rules page shows how far it got.`;
 }
@@ -135,8 +122,8 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
         async ({ request, print }, workspaceId: string, event: string, flags: { days: string; preview?: boolean }) => {
           const path = `${rulesPath(workspaceId)}/${encodeURIComponent(event)}/backfill`;
           const body = { days: numberOrText(flags.days), dryRun: flags.preview === true };
-          if (flags.preview === true) print(await request<PastEventsPreview>('POST', path, { body }), pastEventsPreviewText);
-          else print(await request<PastEventsRun>('POST', path, { body }), pastEventsRunText);
+          if (flags.preview === true) print(await request<PastEventsPreviewView>('POST', path, { body }), pastEventsPreviewText);
+          else print(await request<PastEventsRunView>('POST', path, { body }), pastEventsRunText);
         },
         { days: '--days', dryRun: '--preview', event: '<event>' },
       ),

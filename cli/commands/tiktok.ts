@@ -1,13 +1,26 @@
 import type { Command } from 'commander';
-import type { AdUrlParametersView, AdvertiserChoiceView, AuthorizationUrlView, PixelChoiceView, TestConversionView, TikTokConnectionView, TikTokScheduleView } from '../api-types';
+import type {
+  AdUrlParametersView,
+  AdvertiserChoicesView,
+  AuthorizationUrlView,
+  PixelChoicesView,
+  TestConversionView,
+  TikTokConnectionStatusView,
+  TikTokConnectionSummaryView,
+  TikTokConnectionView,
+  TikTokScheduleView,
+} from '../../contract/tiktok-views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
 const tiktokPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/tiktok`;
 
+/** Any answer holding the connection: `PUT …/tiktok/app` gives it without what it lacks, `GET …/tiktok` with its schedule. */
+type ConnectionAnswer = TikTokConnectionSummaryView & Partial<Pick<TikTokConnectionStatusView, 'missingPermissions' | 'nextStep' | 'schedule'>>;
+
 /** The owner's next step as the command that does it. */
-export function nextStepHint(connection: Pick<TikTokConnectionView, 'workspaceId' | 'nextStep'>): string {
+export function nextStepHint(connection: Pick<ConnectionAnswer, 'workspaceId' | 'nextStep'>): string {
   const ws = connection.workspaceId;
   switch (connection.nextStep) {
     case 'select_advertiser':
@@ -23,7 +36,7 @@ export function nextStepHint(connection: Pick<TikTokConnectionView, 'workspaceId
   }
 }
 
-function permissionsText(connection: TikTokConnectionView): string {
+function permissionsText(connection: ConnectionAnswer): string {
   if (connection.grantedScopes === null) return 'unknown (manual token)';
   const missing = connection.missingPermissions ?? [];
   return missing.length === 0 ? 'all three granted' : `MISSING ${missing.join(', ')}: authorize again and keep every permission selected`;
@@ -35,7 +48,7 @@ function scheduleText(schedule: TikTokScheduleView | null): string {
   return `${schedule.scheduleId}, ${state}, next run ${schedule.nextRunAt ?? '-'}, last run ${schedule.lastRunAt ?? '-'}`;
 }
 
-export function connectionRecord(connection: TikTokConnectionView): string {
+export function connectionRecord(connection: ConnectionAnswer): string {
   return formatRecord([
     ['Workspace', connection.workspaceId],
     ['Source', connection.source],
@@ -112,7 +125,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .description('list the advertisers the authorization covers (* = selected)')
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const answer = await request<{ advertisers: AdvertiserChoiceView[]; selectedAdvertiserId: string | null }>('GET', `${tiktokPath(workspaceId)}/advertisers`);
+        const answer = await request<AdvertiserChoicesView>('GET', `${tiktokPath(workspaceId)}/advertisers`);
         print(answer, ({ advertisers, selectedAdvertiserId }) =>
           formatTable(['', 'advertiser id', 'name'], advertisers.map((a) => [a.advertiserId === selectedAdvertiserId ? '*' : ' ', a.advertiserId, a.advertiserName])),
         );
@@ -133,7 +146,7 @@ function registerOAuthCommands(tiktok: Command, io: CliIo): void {
     .description("list the selected advertiser's pixels (* = selected)")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const answer = await request<{ pixels: PixelChoiceView[]; selectedPixelCode: string | null }>('GET', `${tiktokPath(workspaceId)}/pixels`);
+        const answer = await request<PixelChoicesView>('GET', `${tiktokPath(workspaceId)}/pixels`);
         print(answer, ({ pixels, selectedPixelCode }) =>
           formatTable(['', 'pixel code', 'name', 'pixel id'], pixels.map((p) => [p.pixelCode === selectedPixelCode ? '*' : ' ', p.pixelCode, p.pixelName, p.pixelId])),
         );
@@ -171,7 +184,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     .action(
       act(io, async ({ request, print }, workspaceId: string, appId: string | undefined, { clear }: { clear?: boolean }) => {
         if ((appId === undefined) === (clear !== true)) throw new CliError('give the App ID, or --clear');
-        print(await request<TikTokConnectionView>('PUT', `${tiktokPath(workspaceId)}/app`, { body: { appId: clear ? null : appId } }), connectionRecord);
+        print(await request<TikTokConnectionSummaryView>('PUT', `${tiktokPath(workspaceId)}/app`, { body: { appId: clear ? null : appId } }), connectionRecord);
       }, { appId: '<appId>' }),
     );
 
@@ -181,7 +194,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     .description('the connection (never the token), missing permissions, statistics schedule and next step')
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        print(await request<TikTokConnectionView>('GET', tiktokPath(workspaceId)), connectionRecord);
+        print(await request<TikTokConnectionStatusView>('GET', tiktokPath(workspaceId)), connectionRecord);
       }),
     );
 

@@ -1,14 +1,8 @@
 import type { Command } from 'commander';
+import type { AddedMemberView } from '../../contract/team-views';
 import { CliError } from '../errors';
 import { formatRecord } from '../output';
 import { act, type CliIo } from '../session';
-
-interface AddedMember {
-  user: { id: string; email: string } | null;
-  role: string;
-  invitationUrl: string | null;
-  invitation?: { email: string; expiresAt: string };
-}
 
 const ROLES = ['owner', 'editor', 'viewer'] as const;
 
@@ -29,7 +23,7 @@ export function registerUserCommands(program: Command, io: CliIo): void {
         if (chosen.length !== 1) throw new CliError('give exactly one of --owner <workspaceId>, --editor <workspaceId>, --viewer <workspaceId>');
         const role = chosen[0] as (typeof ROLES)[number];
         const workspaceId = options[role] as string;
-        const added = await request<AddedMember>('POST', `/admin/workspaces/${encodeURIComponent(workspaceId)}/members`, {
+        const added = await request<AddedMemberView>('POST', `/admin/workspaces/${encodeURIComponent(workspaceId)}/members`, {
           body: { email, role, name: options.name, password: options.password },
         });
         print(added, (answer) =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
+import { liveSessionsView } from '../team-views';
 import { sessionView, workspaceView } from '../views';
 import { createWorkspaceBody } from '../workspaces';
 import { consoleRoute } from './console-route';
@@ -34,7 +35,7 @@ export const ACCOUNT_ROUTES = [
     body: passwordChangeBody,
     answers: { 200: { description: 'Changed', schema: z.strictObject({ changed: z.literal(true) }) }, ...errors(400, 429) },
   }),
-  consoleRoute({ method: 'GET', path: '/console/api/sessions', summary: 'One\'s live sessions', answers: { 200: { description: 'The sessions' } } }),
+  consoleRoute({ method: 'GET', path: '/console/api/sessions', summary: 'One\'s live sessions', answers: { 200: { description: 'The sessions', schema: liveSessionsView } } }),
   consoleRoute({
     method: 'DELETE',
     path: '/console/api/sessions/:sessionId',

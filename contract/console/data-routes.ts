@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { adReport } from '../ad-report';
+import { consoleConversionDetailView } from '../conversion-detail';
 import { diagnosticsPeriodQuery } from '../diagnostics';
 import { errors } from '../errors';
+import { consoleRulesView, pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { consoleConversionPage } from '../views';
+import { testConversionView } from '../tiktok-views';
+import { consoleConversionPage, consoleDiagnosticsView, reasonsView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { conversionFilterFields, queryText } from './fields';
@@ -56,8 +59,8 @@ export const CONSOLE_DATA_ROUTES = [
     query: conversionExportQuery,
     answers: { 200: { description: 'A header line, then one line per conversion, newest event first', contentType: 'text/csv' }, ...errors(400) },
   }),
-  consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons' } } }),
-  consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/reasons'), summary: 'Every reason a conversion can carry, explained', params: inWorkspace(), answers: { 200: { description: 'The reasons', schema: reasonsView } } }),
+  consoleRoute({ method: 'GET', path: path('/conversions/:conversionId'), summary: 'One conversion\'s whole story', params: inWorkspace(conversionParams), answers: { 200: { description: 'The conversion', schema: consoleConversionDetailView }, ...errors(400) } }),
   consoleRoute({
     method: 'POST',
     path: path('/conversions/:conversionId/retry'),
@@ -68,7 +71,7 @@ export const CONSOLE_DATA_ROUTES = [
   }),
   consoleRoute({ method: 'GET', path: path('/conversions/send-again'), summary: 'How many of the filtered conversions can be sent again', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'The counts' }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/conversions/send-again'), summary: 'Send the filtered conversions again', role: 'editor', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'What was queued again' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/rules'), summary: 'The conversion rules, and events no rule maps yet', params: inWorkspace(), answers: { 200: { description: 'The rules and suggestions' } } }),
+  consoleRoute({ method: 'GET', path: path('/rules'), summary: 'The conversion rules, and events no rule maps yet', params: inWorkspace(), answers: { 200: { description: 'The rules and suggestions', schema: consoleRulesView } } }),
   consoleRoute({ method: 'PUT', path: path('/rules/:event'), summary: 'Create or replace the rule of an event', role: 'editor', params: inWorkspace(eventParam), body: ruleBody, answers: { 200: { description: 'The rule as saved' }, ...errors(400) } }),
   consoleRoute({ method: 'DELETE', path: path('/rules/:event'), summary: 'Delete the rule of an event', role: 'editor', params: inWorkspace(eventParam), answers: { 200: { description: 'Deleted' } } }),
   consoleRoute({
@@ -78,10 +81,10 @@ export const CONSOLE_DATA_ROUTES = [
     role: 'editor',
     params: inWorkspace(eventParam),
     body: pastEventsBody,
-    answers: { 200: { description: 'The count, with dryRun' }, 202: { description: 'The run, started' }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
   }),
-  consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict' }, ...errors(409) } }),
+  consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event', schema: consoleDiagnosticsView }, ...errors(400) } }),
+  consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background' }, ...errors(409, 503) } }),

@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { alertsView, savedAlertSettingsView, testAlertView } from '../alert-views';
 import { alertSettingsBody } from '../alerts';
+import { consoleErasureLogView, consoleErasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
+import { changeLogPageView } from '../change-log-views';
+import { debuggerBatchView } from '../debugger-views';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
+import { overviewView } from '../overview-views';
+import { setupView } from '../setup-views';
+import { createdInvitationView, invitationView, memberView, membersView } from '../team-views';
 import { consoleWorkspaceView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
@@ -53,21 +60,21 @@ export const CONSOLE_WORKSPACE_ROUTES = [
     body: settingsChangesBody,
     answers: { 200: { description: 'The workspace as changed', schema: workspaceView }, ...errors(400) },
   }),
-  consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/overview'), summary: 'The overview page\'s figures for a period', params: inWorkspace(), query: overviewQuery, answers: { 200: { description: 'The figures' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done' } } }),
-  consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members and invitations' } } }),
-  consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'Changed' }, ...errors(400, 409) } }),
-  consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed' }, ...errors(409) } }),
-  consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)' }, ...errors(400, 409) } }),
-  consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'Withdrawn' } } }),
-  consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only)' } } }),
-  consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'Saved' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared' }, ...errors(503) } }),
-  consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures' } } }),
+  consoleRoute({ method: 'GET', path: path('/change-log'), summary: 'Who changed what, newest first', params: inWorkspace(), query: changeLogQuery, answers: { 200: { description: 'A page of entries', schema: changeLogPageView }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/overview'), summary: 'The overview page\'s figures for a period', params: inWorkspace(), query: overviewQuery, answers: { 200: { description: 'The figures', schema: overviewView }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/setup'), summary: 'The setup checklist', params: inWorkspace(), answers: { 200: { description: 'Each step and whether it is done', schema: setupView } } }),
+  consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members, and the open invitations for an owner', schema: membersView } } }),
+  consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'The member with the new role', schema: memberView }, ...errors(400, 409) } }),
+  consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) }, ...errors(409) } }),
+  consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)', schema: createdInvitationView }, ...errors(400, 409) } }),
+  consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'The invitation withdrawn', schema: invitationView } } }),
+  consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only), the owners and the latest incidents', schema: alertsView } } }),
+  consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'The settings as saved', schema: savedAlertSettingsView }, ...errors(400) } }),
+  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) } }),
+  consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased', schema: consoleErasureView }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures', schema: consoleErasureLogView } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions' }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor', schema: debuggerBatchView }, ...errors(400) } }),
   consoleRoute({
     method: 'GET',
     path: path('/debugger/stream'),

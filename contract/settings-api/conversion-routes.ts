@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../errors';
-import { conversionStatus, conversionSummaryView } from '../views';
+import { conversionDetailView, conversionRetryView } from '../conversion-detail';
+import { conversionSummaryView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -49,7 +50,7 @@ export const CONVERSION_ROUTES = [
     summary: 'One conversion, explained',
     description: 'The click used, where each match key came from, the exact (hashed) event and the request it went in, TikTok\'s answer, the timeline and the workflow.',
     params: inWorkspace(conversionParams),
-    answers: { 200: { description: 'The conversion', schema: z.looseObject({ ...conversionSummaryView.shape, workspaceId: z.string(), status: conversionStatus }) }, ...errors(400) },
+    answers: { 200: { description: 'The conversion', schema: conversionDetailView }, ...errors(400) },
   }),
   adminRoute({
     method: 'POST',
@@ -58,6 +59,6 @@ export const CONVERSION_ROUTES = [
     params: inWorkspace(),
     body: retryBody,
     bodyExample: { status: 'failed', reason: 'tiktok_unavailable' },
-    answers: { 200: { description: 'What was queued again', schema: z.strictObject({ requeued: z.number().int(), conversionIds: z.array(z.string()) }) }, ...errors(400) },
+    answers: { 200: { description: 'What was queued again', schema: conversionRetryView }, ...errors(400) },
   }),
 ];

@@ -3,6 +3,7 @@ import { adReport } from '../ad-report';
 import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
 import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
+import { adUrlParametersView, advertiserChoicesView, authorizationUrlView, pixelChoicesView, testConversionView, tiktokConnectionStatusView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -38,7 +39,7 @@ export const reportQuery = z.strictObject({
   offset: z.coerce.number({ error: offsetMessage }).optional(),
 });
 
-const connection = (description: string) => ({ description, schema: z.record(z.string(), z.unknown()) });
+const connection = (description: string) => ({ description, schema: tiktokConnectionView });
 
 export const TIKTOK_ROUTES = [
   adminRoute({
@@ -50,16 +51,16 @@ export const TIKTOK_ROUTES = [
     body: manualConnectionBody,
     answers: { 200: connection('The connection (the token is never returned)'), ...errors(400, 502) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok'), summary: 'The TikTok connection\'s status', tag: 'TikTok', params: inWorkspace(), answers: { 200: connection('The connection') } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok'), summary: 'The TikTok connection\'s status', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The connection and its statistics schedule', schema: tiktokConnectionStatusView } } }),
   adminRoute({ method: 'DELETE', path: inWorkspacePath('/tiktok'), summary: 'Disconnect TikTok', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: z.strictObject({ deleted: z.literal(true) }) } } }),
-  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', tag: 'TikTok', params: inWorkspace(), body: appBody, answers: { 200: connection('The connection'), ...errors(400) } }),
+  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', tag: 'TikTok', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/oauth/authorize'),
     summary: 'The TikTok authorization URL for the owner to open',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 200: { description: 'The URL and its signed state' }, ...errors(409) },
+    answers: { 200: { description: 'The URL and its signed state', schema: authorizationUrlView }, ...errors(409) },
   }),
   adminRoute({
     method: 'POST',
@@ -70,9 +71,9 @@ export const TIKTOK_ROUTES = [
     body: oauthCallbackBody,
     answers: { 200: connection('The connection'), ...errors(400, 502) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/advertisers'), summary: 'The advertisers the connection may use', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The advertisers and the selected one' }, ...errors(502) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/advertisers'), summary: 'The advertisers the connection may use', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The advertisers and the selected one', schema: advertiserChoicesView }, ...errors(502) } }),
   adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/advertiser'), summary: 'Select the advertiser', tag: 'TikTok', params: inWorkspace(), body: advertiserBody, answers: { 200: connection('The connection'), ...errors(400, 502) } }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The pixels and the selected one' }, ...errors(502) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The pixels and the selected one', schema: pixelChoicesView }, ...errors(502) } }),
   adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/pixel'), summary: 'Select the pixel', tag: 'TikTok', params: inWorkspace(), body: pixelBody, answers: { 200: connection('The connection'), ...errors(400, 502) } }),
   adminRoute({
     method: 'POST',
@@ -90,7 +91,7 @@ export const TIKTOK_ROUTES = [
     description: 'Answers TikTok\'s verdict as it came, with 200 whichever it was.',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 200: { description: 'TikTok\'s verdict' }, ...errors(409) },
+    answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/ad-url-parameters'), summary: 'What to add to every ad\'s landing page URL', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The URL parameters, with an example and instructions' } } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/ad-url-parameters'), summary: 'What to add to every ad\'s landing page URL', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The URL parameters, with an example and instructions', schema: adUrlParametersView } } }),
 ];

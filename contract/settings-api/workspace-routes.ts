@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { createKeyBody, keyParams } from '../api-keys';
+import { erasureLogView, erasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
+import { testAlertView } from '../alert-views';
+import { addedMemberView, memberView } from '../team-views';
 import { errors } from '../errors';
+import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
 import { jsonBody, requiredText } from '../fields';
+import { pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, createdApiKeyView, diagnosticsView, instant, ruleView, workspaceView } from '../views';
+import { apiKeyView, createdApiKeyView, diagnosticsView, ruleView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -93,7 +98,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/conversion-rules/suggestions'),
     summary: 'Rules to add: events received lately that no rule maps',
     params: inWorkspace(),
-    answers: { 200: { description: 'The suggestions', schema: z.strictObject({ since: instant, suggestions: z.array(z.record(z.string(), z.unknown())) }) } },
+    answers: { 200: { description: 'The suggestions', schema: ruleSuggestionsView } },
   }),
   adminRoute({
     method: 'PUT',
@@ -119,14 +124,14 @@ export const WORKSPACE_ROUTES = [
     params: inWorkspace(eventParam),
     body: pastEventsBody,
     bodyExample: { days: 7, dryRun: true },
-    answers: { 200: { description: 'The count, with dryRun' }, 202: { description: 'The run, started' }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
   }),
   adminRoute({
     method: 'GET',
     path: inWorkspacePath('/conversion-rules/:event/backfill'),
     summary: 'The rule\'s latest run of send past events, with its progress',
     params: inWorkspace(eventParam),
-    answers: { 200: { description: 'The run' }, ...errors(404) },
+    answers: { 200: { description: 'The run', schema: pastEventsRun }, ...errors(404) },
   }),
   adminRoute({
     method: 'GET',
@@ -142,25 +147,25 @@ export const WORKSPACE_ROUTES = [
     summary: 'Add a person (the first owner, usually)',
     params: inWorkspace(),
     body: memberBody,
-    answers: { 201: { description: 'Added, or invited (with the invitation link)' }, ...errors(400, 409) },
+    answers: { 201: { description: 'Added, or invited (with the invitation link)', schema: addedMemberView }, ...errors(400, 409) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/members'), summary: 'List the people and invitations', params: inWorkspace(), answers: { 200: { description: 'The members' } } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/members'), summary: 'List the people', params: inWorkspace(), answers: { 200: { description: 'The members', schema: z.strictObject({ members: z.array(memberView) }) } } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/erasures'),
     summary: 'Erase a person\'s data',
     params: inWorkspace(),
     body: erasureSubjectBody,
-    answers: { 201: { description: 'What was erased' }, ...errors(400) },
+    answers: { 201: { description: 'What was erased', schema: erasureView }, ...errors(400) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/erasures'), summary: 'The log of erasures (identifiers as digests)', params: inWorkspace(), query: erasureListQuery, answers: { 200: { description: 'The erasures' }, ...errors(400) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/erasures'), summary: 'The log of erasures (identifiers as digests)', params: inWorkspace(), query: erasureListQuery, answers: { 200: { description: 'The erasures', schema: erasureLogView }, ...errors(400) } }),
   adminRoute({
     method: 'GET',
     path: inWorkspacePath('/events'),
     summary: 'Events received, newest first (without the messages)',
     params: inWorkspace(),
     query: eventListQuery,
-    answers: { 200: { description: 'A page of events', schema: z.strictObject({ events: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().nullable() }) }, ...errors(400) },
+    answers: { 200: { description: 'A page of events', schema: eventPageView }, ...errors(400) },
   }),
   adminRoute({
     method: 'GET',
@@ -168,13 +173,13 @@ export const WORKSPACE_ROUTES = [
     summary: 'Match key coverage of delivered conversions',
     params: inWorkspace(),
     query: matchKeyQuery,
-    answers: { 200: { description: 'The share of conversions that carried each match key, and where the keys came from' }, ...errors(400) },
+    answers: { 200: { description: 'The share of conversions that carried each match key, and where the keys came from', schema: matchKeyCoverageView }, ...errors(400) },
   }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/alerts/test'),
     summary: 'Send a test alert through the saved channels',
     params: inWorkspace(),
-    answers: { 200: { description: 'How each channel fared' }, ...errors(503) },
+    answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) },
   }),
 ];

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PixelChoiceView, TikTokNextStep } from '../../../contract/tiktok-views';
 import type { TikTokCallResult, TikTokClient, TikTokPermanent, TikTokPixel, TikTokRetryable } from '../../../adplatform/tiktok';
 import { TIKTOK_LIMITS } from '../../../adplatform/tiktok';
 import type { Repositories } from '../../../db/repositories';
@@ -36,19 +37,13 @@ export interface TikTokConnectionView extends TikTokConnectionSummary {
   /** Required permissions TikTok did not grant (empty for a manual token, whose permissions are unknown). */
   missingPermissions: TikTokPermissionKey[];
   /** The owner's next step, or null when the connection is complete. */
-  nextStep: 'select_advertiser' | 'select_pixel' | 'reauthorize' | null;
+  nextStep: TikTokNextStep;
 }
 
 export interface AuthorizationUrl {
   url: string;
   state: string;
   expiresAt: Date;
-}
-
-export interface PixelChoice {
-  pixelId: string;
-  pixelCode: string;
-  pixelName: string;
 }
 
 export interface ManualConnectionInput {
@@ -144,7 +139,7 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
     return ids.map((advertiserId) => ({ advertiserId, advertiserName: names.get(advertiserId) ?? '' }));
   }
 
-  async function listPixels(workspaceId: string): Promise<PixelChoice[]> {
+  async function listPixels(workspaceId: string): Promise<PixelChoiceView[]> {
     const current = await connection(workspaceId);
     if (current.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', 'select the advertiser before its pixel');
     const pixels: TikTokPixel[] = [];

@@ -2,7 +2,6 @@ export {
   createTikTokConnectionService,
   type AuthorizationUrl,
   type ManualConnectionInput,
-  type PixelChoice,
   type TikTokConnectionService,
   type TikTokConnectionServiceDeps,
   type TikTokConnectionView,
@@ -11,4 +10,4 @@ export {
 export { TikTokConnectionError, type TikTokConnectionErrorCode } from './errors';
 export { claimedActor, claimedWorkspaceId, createOAuthStateSigner, OAUTH_STATE_LIFETIME_MS, type OAuthStateSigner } from './oauth-state';
 export { missingPermissions, normalizeScopes, REQUIRED_TIKTOK_PERMISSIONS, type TikTokPermissionKey } from './permissions';
-export { createTestConversionSender, type SendTestConversion, type TestConversionAnswer } from './test-conversion';
+export { createTestConversionSender, type SendTestConversion } from './test-conversion';

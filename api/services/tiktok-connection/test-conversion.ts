@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TikTokClient, TikTokTrackRequest } from '../../../adplatform/tiktok';
+import type { TestConversionView } from '../../../contract/tiktok-views';
 import type { Repositories } from '../../../db/repositories';
 import { sha256Hex } from '../../../domain/hashing';
 import { TikTokConnectionError } from './errors';
-
-export interface TestConversionAnswer {
-  /** TikTok accepted the event: it should now show in Events Manager's Test Events view (spec §4.5 step 4). */
-  accepted: boolean;
-  code: number | null;
-  message: string;
-  requestId: string | null;
-  testEventCode: string;
-  pixelCode: string;
-  eventId: string;
-}
 
 /**
  * Spec §4.5 step 4: sends one test conversion (a CompletePayment of 1.00 USD) with the workspace's
@@ -21,7 +11,7 @@ export interface TestConversionAnswer {
  */
 export function createTestConversionSender(deps: { repos: Pick<Repositories, 'workspaces' | 'tiktokConnections'>; tiktok: TikTokClient; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
-  return async function sendTestConversion(workspaceId: string): Promise<TestConversionAnswer> {
+  return async function sendTestConversion(workspaceId: string): Promise<TestConversionView> {
     const workspace = await deps.repos.workspaces.find(workspaceId);
     if (workspace === undefined) throw new TikTokConnectionError('workspace_not_found', `workspace ${workspaceId} does not exist`);
     if (workspace.testEventCode === null) {

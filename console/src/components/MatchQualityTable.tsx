@@ -2,19 +2,9 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { number, percent } from '../format';
 import { MATCH_KEYS } from '../words';
 import { DataTable } from './DataTable';
+import type { MatchQualityView } from '../../../contract/overview-views';
 
-export interface MatchQuality {
-  /** Each key's points (domain/match-quality.ts); they add up to 10. */
-  points: { key: string; points: number }[];
-  events: {
-    tiktokEvent: string;
-    delivered: number;
-    sampleLimit: number;
-    estimate: { score: number; keyToAdd: { key: string; missingShare: number; points: number } | null } | null;
-  }[];
-}
-
-type Row = MatchQuality['events'][number];
+type Row = MatchQualityView['events'][number];
 
 const keyName = (key: string) => MATCH_KEYS[key] ?? key;
 
@@ -37,7 +27,7 @@ const COLUMNS: ColumnDef<Row, unknown>[] = [
 ];
 
 /** Overview: Signalbox's estimate of TikTok's Event Match Quality per TikTok event, and the key that would raise it most. */
-export function MatchQualityTable({ matchQuality }: { matchQuality: MatchQuality }) {
+export function MatchQualityTable({ matchQuality }: { matchQuality: MatchQualityView }) {
   return (
     <section aria-labelledby="match-quality">
       <h2 id="match-quality">Match quality (estimate)</h2>

@@ -4,25 +4,12 @@ import { Link, useLocation } from 'react-router';
 import { get } from '../api';
 import { ErrorNote, Loading, Words } from './bits';
 import { useWorkspace } from '../session';
-
-interface SetupStep {
-  key: string;
-  title: string;
-  done: boolean;
-  explanation: string;
-  link: { path: string; label: string };
-}
-interface Setup {
-  steps: SetupStep[];
-  done: number;
-  complete: boolean;
-  matchRate: { target: number; days: number };
-}
+import type { SetupView } from '../../../contract/setup-views';
 
 /** The workspace's setup checklist (api/console/routes/setup.ts); every write refreshes it (main.tsx). */
 export function useSetup() {
   const { ws, base } = useWorkspace();
-  return useQuery({ queryKey: ['setup', ws], queryFn: () => get<Setup>(`${base}/setup`), refetchInterval: 60_000 });
+  return useQuery({ queryKey: ['setup', ws], queryFn: () => get<SetupView>(`${base}/setup`), refetchInterval: 60_000 });
 }
 
 /** Overview: every step, done or not, in words, with the page where it is done. */

@@ -8,21 +8,12 @@ import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useMe } from '../session';
-
-interface SessionView {
-  id: string;
-  current: boolean;
-  userAgent: string | null;
-  address: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-}
+import type { LiveSessionView } from '../../../contract/team-views';
 
 export function AccountPage() {
   const me = useMe();
   const queries = useQueryClient();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<{ sessions: SessionView[] }>('sessions') });
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<{ sessions: LiveSessionView[] }>('sessions') });
   const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), meta: { done: 'Signed out there' }, onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
   const [passwordErrors, setPasswordErrors] = useState<Record<string, string>>({});
   const changePassword = useMutation({

@@ -9,26 +9,7 @@ import { Checkboxes, Field, Form, RoleNote, Submit, useReadOnlyReason, type Read
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
-
-interface Notification {
-  channel: 'email' | 'webhook';
-  attempts: number;
-  sentAt: string | null;
-  lastError: string | null;
-}
-interface Incident {
-  id: string;
-  condition: 'reauthorization' | 'failed_deliveries' | 'no_events';
-  detail: string;
-  openedAt: string;
-  closedAt: string | null;
-  notifications: Notification[];
-}
-interface AlertsAnswer {
-  settings: { onReauthorization: boolean; failedSharePercent: number | null; silenceMinutes: number | null; emailEnabled: boolean; emailRecipients: string[]; webhook: string | null };
-  owners: string[];
-  incidents: Incident[];
-}
+import type { AlertIncidentView as Incident, AlertsView, SavedAlertSettingsView, TestAlertView } from '../../../contract/alert-views';
 
 const TITLES: Record<Incident['condition'], string> = {
   reauthorization: 'TikTok needs to be connected again',
@@ -38,7 +19,7 @@ const TITLES: Record<Incident['condition'], string> = {
 const WHEN = { reauthorization: 'TikTok needs connecting again', failures: 'Deliveries fail', silence: 'No events arrive' } as const;
 const BY = { email: 'Email', webhook: 'Webhook (Slack-compatible)' } as const;
 
-function channelText(incident: Incident, channel: Notification['channel']): string {
+function channelText(incident: Incident, channel: Incident['notifications'][number]['channel']): string {
   const notification = incident.notifications.find((n) => n.channel === channel);
   if (notification === undefined) return 'not set up then';
   if (notification.sentAt !== null) return `sent ${dateTime(notification.sentAt)}`;
@@ -81,10 +62,10 @@ export function AlertsPage() {
   const { base, data: workspace } = useWorkspace();
   const queries = useQueryClient();
   const readOnly = useReadOnlyReason(whyNot(workspace?.role, 'editor', 'change the alerts or send a test alert'));
-  const alerts = useQuery({ queryKey: ['alerts', base], queryFn: () => get<AlertsAnswer>(`${base}/alerts`), refetchInterval: 30_000 });
+  const alerts = useQuery({ queryKey: ['alerts', base], queryFn: () => get<AlertsView>(`${base}/alerts`), refetchInterval: 30_000 });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: (body: object) => api<AlertsAnswer>('PUT', `${base}/alerts`, body),
+    mutationFn: (body: object) => api<SavedAlertSettingsView>('PUT', `${base}/alerts`, body),
     meta: { done: 'Alerts saved' },
     onSuccess: () => {
       setErrors({});
@@ -164,14 +145,10 @@ export function AlertsPage() {
   );
 }
 
-interface TestAlertAnswer {
-  outcomes: { channel: 'email' | 'webhook'; recipients: string[]; sent: boolean; error: string | null }[];
-}
-
 /** "Send a test alert": through the saved channels, on a worker, as an incident's alert goes; then how each channel fared. */
 function TestAlert({ base, readOnly, channels }: { base: string; readOnly: ReadOnlyReason | null; channels: number }) {
   const whyId = useId();
-  const send = useMutation({ mutationFn: () => api<TestAlertAnswer>('POST', `${base}/alerts/test`) });
+  const send = useMutation({ mutationFn: () => api<TestAlertView>('POST', `${base}/alerts/test`) });
   const why = readOnly ?? (channels === 0 ? { reason: 'Alerts go nowhere yet: tick Email or Webhook above and save, then send a test alert.', id: whyId } : null);
   return (
     <section aria-labelledby="test-alert">

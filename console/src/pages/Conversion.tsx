@@ -7,33 +7,8 @@ import { ErrorNote, FactDetails, Help, Loading, Status, WhyNot, Words } from '..
 import { FormError } from '../components/FormError';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
-import type { ConversionSummaryView } from '../../../contract/views';
-import type { Help as HelpText } from '../types';
+import type { ConsoleConversionDetailView as Detail } from '../../../contract/conversion-detail';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
-
-interface Detail extends ConversionSummaryView {
-  userId: string | null;
-  anonymousId: string | null;
-  updatedAt: string;
-  workflowUrl: string | null;
-  click: { ttclid: string | null; capturedAt: string | null; anonymousId: string | null };
-  ttp: string | null;
-  requestPayload: unknown;
-  tiktokResponse: { code: number | null; message: string | null; requestId: string | null; body: unknown };
-  matchKeys: Record<string, { source: string; anonymousId?: string }> | null;
-  identityPath: { kind: string; value: string; linkFromPrevious: string | null }[] | null;
-  identityPathRecorded: boolean;
-  /** Each step in a sentence, with its codes and IDs as details. */
-  timeline: { at: string | null; summary: string; details: { label: string; value: string }[] }[];
-  help: HelpText | null;
-  withoutClickHelp: HelpText | null;
-  repeatedBy: { id: string; messageId: string; event: string | null; receivedAt: string }[];
-  repeatedHelp: HelpText | null;
-  messageEvents: { id: string; tiktokEvent: string; eventId: string; status: ConversionSummaryView['status'] }[];
-  canSendAgain: boolean;
-  /** Why "Send again" is not offered, e.g. sending again would only skip it again. */
-  sendAgainRefusal: string | null;
-}
 
 const KEY_SOURCES: Record<string, string> = { message: 'the event', visitor: 'visitor', identity: 'a linked identity' };
 

@@ -4,31 +4,9 @@ import { Link } from 'react-router';
 import { FactDetails, Words } from '../components/bits';
 import { dateTime } from '../format';
 import { useWorkspace } from '../session';
-import { EventOutcome, type Outcome } from './debugger/EventOutcome';
+import { EventOutcome } from './debugger/EventOutcome';
+import type { DebuggerEventView as StreamEvent, IngestRefusalView as Refusal } from '../../../contract/debugger-views';
 
-interface StreamEvent {
-  id: string;
-  type: string;
-  eventName: string | null;
-  receivedAt: string;
-  userId: string | null;
-  anonymousId: string | null;
-  message: unknown;
-  outcome: Outcome;
-}
-interface Refusal {
-  id: string;
-  at: string;
-  status: number;
-  error: string;
-  message: string;
-  issues: string[] | null;
-  path: string;
-  keyPrefix: string | null;
-  origin: string | null;
-  /** What happened and what to do, in words (api/console/refusal-words.ts). */
-  words: { title: string; explanation: string; fix: string; link: { page: string; label: string } | null };
-}
 type Item = { kind: 'event'; at: string; key: string; event: StreamEvent } | { kind: 'refusal'; at: string; key: string; refusal: Refusal };
 
 const KEEP = 500;

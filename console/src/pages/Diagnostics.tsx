@@ -3,7 +3,7 @@ import { get } from '../api';
 import { ErrorNote, Loading } from '../components/bits';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { useTimeZone, useWorkspace } from '../session';
-import type { EventDiagnosticsView as EventDiagnostics } from '../../../contract/views';
+import type { ConsoleDiagnosticsView } from '../../../contract/views';
 import { EventDiagnosticsCard } from './diagnostics/EventDiagnosticsCard';
 
 /** Per TikTok event, what became of its conversions, as TikTok Events Manager's diagnostics show it. */
@@ -13,7 +13,7 @@ export function DiagnosticsPage() {
   const [period] = usePeriod(timeZone);
   const diagnostics = useQuery({
     queryKey: ['diagnostics', ws, period],
-    queryFn: () => get<{ events: EventDiagnostics[] }>(`${base}/diagnostics?from=${period.from}&to=${period.to}&timeZone=${encodeURIComponent(timeZone)}`),
+    queryFn: () => get<ConsoleDiagnosticsView>(`${base}/diagnostics?from=${period.from}&to=${period.to}&timeZone=${encodeURIComponent(timeZone)}`),
   });
   return (
     <>

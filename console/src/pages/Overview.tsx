@@ -4,24 +4,13 @@ import { Link } from 'react-router';
 import { get } from '../api';
 import { ErrorNote, Help, Loading } from '../components/bits';
 import { Chart } from '../components/Chart';
-import { MatchQualityTable, type MatchQuality } from '../components/MatchQualityTable';
+import { MatchQualityTable } from '../components/MatchQualityTable';
 import { SetupChecklist } from '../components/Setup';
 import { PeriodPicker, usePeriod } from '../components/Period';
 import { dateTime, daysBetween, number, percent } from '../format';
 import { useTimeZone, useWorkspace } from '../session';
-import type { ConversionStatus } from '../../../contract/views';
-import type { Help as HelpText } from '../types';
+import type { OverviewView as Overview } from '../../../contract/overview-views';
 import { MATCH_KEYS } from '../words';
-
-interface Overview {
-  events: { day: string; type: string; eventName: string; events: number }[];
-  conversions: { day: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; tiktokCode: number | null; testMode: boolean; sentWithoutClick: boolean; conversions: number }[];
-  tiktokEvents: { tiktokEvent: string; lastDeliveredAt: string | null; deliveredLast7Days: number; status: 'active' | 'no_recent_activity'; learningPhase: { needed: number; enough: boolean } }[];
-  matchKeys: { delivered: number; sampleLimit: number; target: number; keys: { key: string; conversions: number; share: number | null }[] };
-  matchQuality: MatchQuality;
-  eventIds: { conversions: number; shareable: number; share: number | null };
-  reasons: { reason: string; help: HelpText | null }[];
-}
 
 const COLORS = { delivered: '#1a7f37', 'delivered without a click': '#4ac26b', test: '#8250df', skipped: '#bf8700', failed: '#cf222e', pending: '#57606a' };
 

@@ -9,25 +9,11 @@ import { Checkboxes, Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { dateTime, number } from '../format';
 import { useWorkspace, whyNot } from '../session';
-import { PastEventProgress, SendPastEvents, type PastEventLimit, type PastEventRun } from './rules/PastEvents';
+import { PastEventProgress, SendPastEvents } from './rules/PastEvents';
+import type { ConsoleRulesView as RulesAnswer } from '../../../contract/past-event-views';
+import type { RuleValueView as Value } from '../../../contract/views';
 
-type Value = { source: 'order_total'; currency?: string } | { source: 'fixed'; amount: number; currency: string } | { source: 'none' };
-interface Rule {
-  event: string;
-  tiktokEvent: string;
-  alsoSendAs: string[];
-  value: Value;
-  eventsLast7Days: number;
-  sample: { receivedAt: string; message: unknown } | null;
-  /** The latest run of "send past events"; null when there was none. */
-  pastEvents: PastEventRun | null;
-}
-interface RulesAnswer {
-  rules: Rule[];
-  unmappedEvents: { event: string; eventsLast7Days: number; suggestedTiktokEvent: string }[];
-  tiktokStandardEvents: string[];
-  pastEventLimit: PastEventLimit;
-}
+type Rule = RulesAnswer['rules'][number];
 
 const STANDARD: [string, string][] = [
   ['purchase', 'CompletePayment'],

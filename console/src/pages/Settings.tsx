@@ -9,20 +9,12 @@ import { FormError } from '../components/FormError';
 import { Pager } from '../components/Pager';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
-import type { Role } from '../../../contract/views';
+import type { ChangeLogPageView } from '../../../contract/change-log-views';
+import type { CreatedInvitationView, MembersView } from '../../../contract/team-views';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
 import { WorkspaceName } from './settings/WorkspaceName';
-
-interface Members {
-  members: { id: string; email: string; name: string; role: Role; memberSince: string }[];
-  invitations: { id: string; email: string; role: Role; expiresAt: string; invitedBy: string }[];
-}
-interface ChangeLog {
-  entries: { id: string; at: string; actorName: string; summary: string; changes: { field: string; before: string; after: string }[] }[];
-  nextBeforeId: string | null;
-}
 
 export function SettingsPage() {
   const { base, data } = useWorkspace();
@@ -109,21 +101,15 @@ function MatchWithoutClick({ base, readOnly }: { base: string; readOnly: ReadOnl
   );
 }
 
-/** An invitation just made: its link, and whether it went out by mail. */
-interface Invited {
-  url: string;
-  mail: { sentTo: string } | { notSent: string };
-}
-
 function Team({ base, cannot }: { base: string; cannot: string | null }) {
   const owner = cannot === null;
   const queries = useQueryClient();
-  const members = useQuery({ queryKey: ['members', base], queryFn: () => get<Members>(`${base}/members`) });
-  const [invited, setInvited] = useState<Invited | null>(null);
+  const members = useQuery({ queryKey: ['members', base], queryFn: () => get<MembersView>(`${base}/members`) });
+  const [invited, setInvited] = useState<CreatedInvitationView | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) => api<Invited>('POST', `${base}/invitations`, body),
+    mutationFn: (body: { email: string; role: string }) => api<CreatedInvitationView>('POST', `${base}/invitations`, body),
     meta: { done: 'Invitation created' },
     onSuccess: (answer) => {
       setInvited(answer);
@@ -206,7 +192,7 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
 function History({ base }: { base: string }) {
   const [beforeIds, setBeforeIds] = useState<string[]>([]);
   const before = beforeIds.at(-1);
-  const log = useQuery({ queryKey: ['change-log', base, before], queryFn: () => get<ChangeLog>(`${base}/change-log?limit=25${before ? `&beforeId=${before}` : ''}`) });
+  const log = useQuery({ queryKey: ['change-log', base, before], queryFn: () => get<ChangeLogPageView>(`${base}/change-log?limit=25${before ? `&beforeId=${before}` : ''}`) });
   return (
     <section aria-labelledby="change-log">
       <h2 id="change-log">Change log</h2>

@@ -10,36 +10,11 @@ import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import { WebhookSourcesSection } from './sources/WebhookSources';
+import type { AdvertiserChoicesView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
+import type { InstallView } from '../../../contract/setup-views';
+import type { ApiKeyView as ApiKey } from '../../../contract/views';
 
-interface Connection {
-  status: string;
-  source: string;
-  advertiserId: string | null;
-  pixelCode: string | null;
-  appId: string | null;
-  nextStep: 'select_advertiser' | 'select_pixel' | 'reauthorize' | null;
-  statsPulledAt: string | null;
-  statsPullError: string | null;
-  schedule: { paused: boolean; nextRunAt: string | null } | null;
-}
-interface TikTokAnswer {
-  connection: Connection | null;
-  permissions: { key: string; description: string; granted: boolean | null }[];
-}
-interface ApiKey {
-  id: string;
-  name: string;
-  kind: 'secret' | 'browser' | 'app';
-  displayPrefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
 type CreatedKey = ApiKey & { key: string };
-interface Install {
-  scriptUrl: string;
-  adUrlParameters: string;
-  ingestUrl: string;
-}
 
 const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
@@ -75,16 +50,16 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
   const readOnly = useReadOnlyReason(whyNot(role, 'editor', 'change the TikTok connection'));
   const whyId = useId();
   const queries = useQueryClient();
-  const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<TikTokAnswer>(`${base}/tiktok`) });
+  const tiktok = useQuery({ queryKey: ['tiktok', base], queryFn: () => get<ConsoleTikTokView>(`${base}/tiktok`) });
   const connection = tiktok.data?.connection ?? null;
   const advertisers = useQuery({
     queryKey: ['advertisers', base],
-    queryFn: () => get<{ advertisers: { advertiserId: string; advertiserName: string }[]; selectedAdvertiserId: string | null }>(`${base}/tiktok/advertisers`),
+    queryFn: () => get<AdvertiserChoicesView>(`${base}/tiktok/advertisers`),
     enabled: connection !== null,
   });
   const pixels = useQuery({
     queryKey: ['pixels', base, connection?.advertiserId],
-    queryFn: () => get<{ pixels: { pixelCode: string; pixelName: string }[]; selectedPixelCode: string | null }>(`${base}/tiktok/pixels`),
+    queryFn: () => get<PixelChoicesView>(`${base}/tiktok/pixels`),
     enabled: connection?.advertiserId != null,
   });
   const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
@@ -318,7 +293,7 @@ function InstallSection({ base, role, origins, newBrowserKey }: { base: string; 
   const cannot = whyNot(role, 'editor', 'change the allowed origins');
   const createsKeys = role === 'owner';
   const queries = useQueryClient();
-  const install = useQuery({ queryKey: ['install', base], queryFn: () => get<Install>(`${base}/install`) });
+  const install = useQuery({ queryKey: ['install', base], queryFn: () => get<InstallView>(`${base}/install`) });
   const savedBrowserKey = useKeys(base)
     .data?.apiKeys.filter((k) => k.kind === 'browser' && k.revokedAt === null)
     .at(-1);

@@ -6,16 +6,7 @@ import { WhyNot } from '../components/bits';
 import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { useWorkspace, whyNot } from '../session';
-
-interface TestAnswer {
-  accepted: boolean;
-  code: number | null;
-  message: string;
-  requestId: string | null;
-  testEventCode: string;
-  pixelCode: string;
-  eventId: string;
-}
+import type { TestConversionView } from '../../../contract/tiktok-views';
 
 export function TestModePage() {
   const { base, data } = useWorkspace();
@@ -38,7 +29,7 @@ export function TestModePage() {
       setErrors(fields.testEventCode ? fields : { testEventCode: error.message.replace(/^testEventCode /, '') });
     },
   });
-  const send = useMutation({ mutationFn: () => api<TestAnswer>('POST', `${base}/test-conversion`) });
+  const send = useMutation({ mutationFn: () => api<TestConversionView>('POST', `${base}/test-conversion`) });
   if (workspace === undefined) return null;
   const sendBlocked = readOnly ?? (workspace.testEventCode === null ? { reason: 'Save a test event code first.', id: sendWhy } : null);
   const pixel = data?.tiktok?.pixelName ? `“${data.tiktok.pixelName}”` : null;

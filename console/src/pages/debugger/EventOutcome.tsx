@@ -1,12 +1,6 @@
 import { Link } from 'react-router';
 import { Words } from '../../components/bits';
-
-/** What became of an event (computed by the console API from the conversions, the duplicate mark and the rules). */
-export type Outcome =
-  | { kind: 'conversions'; text: string; conversions: { id: string; tiktokEvent: string }[] }
-  | { kind: 'duplicate'; text: string; conversionId: string; messageId: string; tiktokEvent: string }
-  | { kind: 'no_rule' | 'rule_added_later'; text: string; eventName: string }
-  | { kind: 'not_a_conversion' | 'no_conversion'; text: string };
+import type { EventOutcomeView as Outcome } from '../../../../contract/debugger-views';
 
 /** The outcome in a sentence, with a link to each conversion, to the one a repeat repeated, or to make the missing rule. */
 export function EventOutcome({ ws, outcome }: { ws: string; outcome: Outcome }) {

@@ -5,32 +5,13 @@ import { api, ApiError } from '../../api';
 import { Field, Form } from '../../components/Form';
 import { FormError } from '../../components/FormError';
 import { dateTime, number } from '../../format';
-
-export interface PastEventRun {
-  days: number;
-  status: 'running' | 'done' | 'rule_removed';
-  conversionsToSend: number;
-  conversionsCreated: number;
-  eventsScanned: number;
-  finishedAt: string | null;
-}
-
-export interface PastEventLimit {
-  days: number;
-  because: string;
-}
-
-interface Preview {
-  days: number;
-  events: number;
-  conversions: number;
-}
+import type { PastEventsLimitView, PastEventsPreviewView, PastEventsRunView } from '../../../../contract/past-event-views';
 
 const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
 const lastDays = (days: number) => (days === 1 ? 'the last day' : `the last ${days} days`);
 
 /** How far the rule's latest run of "send past events" got, in words. */
-export function PastEventProgress({ run }: { run: PastEventRun | null }) {
+export function PastEventProgress({ run }: { run: PastEventsRunView | null }) {
   if (run === null) return null;
   if (run.status === 'running') {
     return (
@@ -51,13 +32,13 @@ export function PastEventProgress({ run }: { run: PastEventRun | null }) {
  * "Send past events" for an editor: the rule's stored events of the last days that it maps now become conversions,
  * once each. Counted first; then a workflow on the worker makes them, and the page follows its progress.
  */
-export function SendPastEvents({ base, event, limit, running }: { base: string; event: string; limit: PastEventLimit; running: boolean }) {
+export function SendPastEvents({ base, event, limit, running }: { base: string; event: string; limit: PastEventsLimitView; running: boolean }) {
   const queries = useQueryClient();
   const path = `${base}/rules/${encodeURIComponent(event)}/send-past`;
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [preview, setPreview] = useState<PastEventsPreviewView | null>(null);
   const count = useMutation({
-    mutationFn: (days: number) => api<Preview>('POST', path, { days, dryRun: true }),
+    mutationFn: (days: number) => api<PastEventsPreviewView>('POST', path, { days, dryRun: true }),
     onSuccess: (answer) => {
       setErrors({});
       setPreview(answer);

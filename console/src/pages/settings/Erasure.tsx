@@ -8,19 +8,7 @@ import { FactDetails } from '../../components/bits';
 import { LazyModal } from '../../components/LazyModal';
 import { dateTime } from '../../format';
 import { useWorkspace, whyNot } from '../../session';
-
-type Count = { field: string; after: string };
-interface Erased {
-  id: string;
-  requestedAt: string;
-  truncated: boolean;
-  /** What went, in a sentence. */
-  summary: string;
-  counts: Count[];
-}
-interface Erasures {
-  erasures: { id: string; requestedAt: string; actorName: string; counts: Count[] }[];
-}
+import type { ConsoleErasureLogView, ConsoleErasureView } from '../../../../contract/erasure-views';
 
 const BY = [
   { name: 'email', label: 'Their email', noun: 'the email' },
@@ -29,7 +17,7 @@ const BY = [
   { name: 'anonymousId', label: 'Their anonymous ID', noun: 'the anonymous ID' },
 ] as const;
 
-const facts = (counts: Count[]) => counts.map((c) => ({ label: c.field, value: c.after }));
+const facts = (counts: ConsoleErasureView['counts']) => counts.map((c) => ({ label: c.field, value: c.after }));
 
 /** Privacy requests (GDPR art. 17, CCPA): an owner erases everything Signalbox holds about one person. */
 export function Erasure() {
@@ -38,9 +26,9 @@ export function Erasure() {
   const cannot = whyNot(data?.role, 'owner', 'erase people');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [subject, setSubject] = useState<Record<string, string> | null>(null);
-  const log = useQuery({ queryKey: ['erasures', base], queryFn: () => get<Erasures>(`${base}/erasures`) });
+  const log = useQuery({ queryKey: ['erasures', base], queryFn: () => get<ConsoleErasureLogView>(`${base}/erasures`) });
   const erase = useMutation({
-    mutationFn: (body: Record<string, string>) => api<Erased>('POST', `${base}/erasures`, body),
+    mutationFn: (body: Record<string, string>) => api<ConsoleErasureView>('POST', `${base}/erasures`, body),
     meta: { done: 'The person is erased' },
     onSuccess: () => {
       setErrors({});
