@@ -26,11 +26,15 @@ const OUTCOMES_SQL = `
 /** The event debugger's feed: a workspace's newest events, read by ID so it works across ingest replicas. */
 export function createEventStreamRepository(db: Knex) {
   return {
-    /** The last `limit` events of the last hour, oldest first: what the debugger shows on opening. */
+    /**
+     * The last `limit` events of the last hour, oldest first: what the debugger shows on opening. Only the partitions of
+     * that hour's days are read: each other day's would be walked back from its newest ID looking for the hour.
+     */
     async latest(workspaceId: string, limit: number, executor: Knex = db): Promise<EventRow[]> {
       const rows = await executor('events')
         .where({ workspace_id: workspaceId })
         .whereRaw("received_at > now() - interval '1 hour'")
+        .whereRaw("received_on >= ((now() - interval '1 hour') AT TIME ZONE 'UTC')::date")
         .orderBy('id', 'desc')
         .limit(limit);
       return rows.reverse();
