@@ -55,8 +55,9 @@ describe('the upgrade to events by day', () => {
 
     // New events go to today's partition; the old ones leave by the row-by-row path.
     await repos.ingestWrites.storeUnmapped('ws_old', [{ messageId: 'm-new', type: 'page', eventName: null, userId: null, anonymousId: 'a-2', occurredAt: new Date(), messageJson: '{}' }], { sightings: [], links: [] }, []);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(await db('events').where({ message_id: 'm-new' }).first(db.raw('tableoid::regclass::text AS partition'))).toEqual({ partition: `events_${today.replaceAll('-', '')}` });
+    // The database's day: its clock stamps the event.
+    const { rows } = await db.raw<{ rows: { today: string }[] }>("SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD') AS today");
+    expect(await db('events').where({ message_id: 'm-new' }).first(db.raw('tableoid::regclass::text AS partition'))).toEqual({ partition: `events_${rows[0]?.today}` });
     await db('conversions').update({ status: 'delivered' });
     expect(await repos.retention.removeExpired('ws_old', new Date(Date.now() + 1_000), 10)).toEqual({ deleted: 2, stripped: 1 });
 
