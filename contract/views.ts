@@ -58,6 +58,10 @@ export const ruleView = z
   .meta({ id: 'ConversionRule' });
 export type RuleView = z.infer<typeof ruleView>;
 
+/** `DELETE …/rules/:event` (settings API and console). */
+export const deletedRuleView = z.strictObject({ event: z.string(), deleted: z.literal(true) });
+export type DeletedRuleView = z.infer<typeof deletedRuleView>;
+
 /** Something about a delivered conversion worth fixing at its source, e.g. a value that could not be read. */
 export const conversionWarning = z.strictObject({
   code: z.string().meta({ description: 'e.g. value_unreadable' }),

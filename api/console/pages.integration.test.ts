@@ -10,6 +10,7 @@ import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
 import { consoleRulesView } from '../../contract/past-event-views';
 import { installView } from '../../contract/setup-views';
+import { consoleRetryView } from '../../contract/send-again-views';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -151,7 +152,7 @@ describe('the pages’ figures', () => {
     await testDb.db('conversions').where({ id: skipped?.id }).update({ reason: 'tiktok_not_connected' });
     expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json()).toMatchObject({ canSendAgain: true, sendAgainRefusal: null });
     expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).statusCode).toBe(409);
-    expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json()).toEqual({ requeued: true });
+    expect(consoleRetryView.parse((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json())).toEqual({ requeued: true });
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RuleSuggestionsView } from '../../contract/event-views';
 import type { PastEventsPreviewView, PastEventsRunView } from '../../contract/past-event-views';
-import type { RuleValueView, RuleView } from '../../contract/views';
+import type { DeletedRuleView, RuleValueView, RuleView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -134,7 +134,7 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .description('delete the rule for an event; its events are no longer sent')
     .action(
       act(io, async ({ request, print }, workspaceId: string, event: string) => {
-        const deleted = await request<{ event: string }>('DELETE', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`);
+        const deleted = await request<DeletedRuleView>('DELETE', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`);
         print(deleted, (result) => `Deleted the conversion rule for ${result.event}`);
       }),
     );

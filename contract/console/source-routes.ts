@@ -3,7 +3,7 @@ import { createKeyBody, keyParams } from '../api-keys';
 import { errors } from '../errors';
 import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
 import { installView } from '../setup-views';
-import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
+import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, disconnectedView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
 import { apiKeyView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
@@ -19,7 +19,7 @@ export const CONSOLE_SOURCE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', params: inWorkspace(), answers: { 200: { description: 'The pixels', schema: pixelChoicesView }, ...errors(502) } }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/pixel'), summary: 'Select the pixel', role: 'editor', params: inWorkspace(), body: pixelBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502) } }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', role: 'editor', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: z.strictObject({ deleted: z.literal(true) }) } } }),
+  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView } } }),
   consoleRoute({ method: 'GET', path: path('/api-keys'), summary: 'The API keys (without the keys themselves)', params: inWorkspace(), answers: { 200: { description: 'The keys', schema: z.strictObject({ apiKeys: z.array(apiKeyView) }) } } }),
   consoleRoute({
     method: 'POST',

@@ -11,7 +11,7 @@ import { jsonBody, requiredText } from '../fields';
 import { pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, createdApiKeyView, diagnosticsView, ruleView, workspaceView } from '../views';
+import { apiKeyView, createdApiKeyView, deletedRuleView, diagnosticsView, ruleView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -114,7 +114,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/conversion-rules/:event'),
     summary: 'Delete the rule of an event',
     params: inWorkspace(eventParam),
-    answers: { 200: { description: 'Deleted', schema: z.strictObject({ event: z.string(), deleted: z.literal(true) }) } },
+    answers: { 200: { description: 'Deleted', schema: deletedRuleView } },
   }),
   adminRoute({
     method: 'POST',
