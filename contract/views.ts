@@ -96,6 +96,25 @@ export const conversionSummaryView = z
   .meta({ id: 'ConversionSummary' });
 export type ConversionSummaryView = z.infer<typeof conversionSummaryView>;
 
+/** A generic webhook's mapping as stored: a path into the body, or a fixed text in double quotes, per field. */
+export const webhookMappingView = z
+  .strictObject({
+    event: z.string(),
+    messageId: z.string().optional(),
+    userId: z.string().optional(),
+    anonymousId: z.string().optional(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    value: z.string().optional(),
+    valueInCents: z.boolean().optional().meta({ description: 'The value is in the currency\'s minor unit (cents): it is divided by 100' }),
+    currency: z.string().optional(),
+    orderId: z.string().optional(),
+    products: z.string().optional(),
+    timestamp: z.string().optional(),
+  })
+  .meta({ id: 'WebhookMapping' });
+export type WebhookMappingView = z.infer<typeof webhookMappingView>;
+
 export const webhookSourceView = z
   .strictObject({
     id: z.string(),
@@ -103,7 +122,7 @@ export const webhookSourceView = z
     type: z.enum(['shopify', 'webhook']),
     name: z.string(),
     signatureHeader: z.string(),
-    mapping: z.record(z.string(), z.union([z.string(), z.boolean()])).nullable(),
+    mapping: webhookMappingView.nullable().meta({ description: 'null for a Shopify source' }),
     createdAt: instant,
     secretSetAt: instant,
     lastDeliveryAt: instant.nullable(),
@@ -120,6 +139,14 @@ export const webhookSourceWithSecretView = z.strictObject({
   notice: z.string(),
 });
 export type WebhookSourceWithSecretView = z.infer<typeof webhookSourceWithSecretView>;
+
+/** `POST …/sources/preview`: what a pasted sample body becomes under a mapping, or every problem. */
+export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
+export type MappingPreviewView = z.infer<typeof mappingPreviewView>;
+
+/** `DELETE …/sources/:sourceId` (settings API and console). */
+export const deletedSourceView = z.strictObject({ deleted: z.literal(true), id: z.string() });
+export type DeletedSourceView = z.infer<typeof deletedSourceView>;
 
 export const roleView = z.enum(['owner', 'editor', 'viewer']);
 export type Role = z.infer<typeof roleView>;

@@ -4,7 +4,7 @@ import { errors } from '../errors';
 import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
 import { installView } from '../setup-views';
 import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, disconnectedView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
-import { apiKeyView, webhookSourceView, webhookSourceWithSecretView } from '../views';
+import { apiKeyView, deletedSourceView, mappingPreviewView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
@@ -37,6 +37,6 @@ export const CONSOLE_SOURCE_ROUTES = [
   consoleRoute({ method: 'POST', path: path('/sources'), summary: 'Add a webhook source', role: 'editor', params: inWorkspace(), body: createSourceBody, answers: { 201: { description: 'The source, with its secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) } }),
   consoleRoute({ method: 'PATCH', path: path('/sources/:sourceId'), summary: 'Change a webhook source', role: 'editor', params: inWorkspace(sourceParams), body: updateSourceBody, answers: { 200: { description: 'The source as changed', schema: webhookSourceView }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/sources/:sourceId/secret'), summary: 'Set or rotate a webhook source\'s signing secret', role: 'editor', params: inWorkspace(sourceParams), body: secretBody, answers: { 200: { description: 'The source, with the new secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/sources/preview'), summary: 'What a pasted sample body becomes under a mapping', params: inWorkspace(), body: previewBody, answers: { 200: { description: 'The message, or every problem' }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/sources/:sourceId'), summary: 'Delete a webhook source', role: 'editor', params: inWorkspace(sourceParams), answers: { 200: { description: 'Deleted' } } }),
+  consoleRoute({ method: 'POST', path: path('/sources/preview'), summary: 'What a pasted sample body becomes under a mapping', params: inWorkspace(), body: previewBody, answers: { 200: { description: 'The message, or every problem', schema: mappingPreviewView }, ...errors(400) } }),
+  consoleRoute({ method: 'DELETE', path: path('/sources/:sourceId'), summary: 'Delete a webhook source', role: 'editor', params: inWorkspace(sourceParams), answers: { 200: { description: 'Deleted', schema: deletedSourceView } } }),
 ];

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { errors } from '../errors';
-import { webhookSourceView, webhookSourceWithSecretView } from '../views';
+import { deletedSourceView, mappingPreviewView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
-
-/** What a pasted sample becomes under a mapping: the message as it would be stored, or every problem. */
-export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
 
 export const SOURCE_ROUTES = [
   adminRoute({
@@ -49,6 +46,6 @@ export const SOURCE_ROUTES = [
     path: inWorkspacePath('/sources/:sourceId'),
     summary: 'Delete a webhook source',
     params: inWorkspace(sourceParams),
-    answers: { 200: { description: 'Deleted', schema: z.strictObject({ deleted: z.literal(true), id: z.string() }) } },
+    answers: { 200: { description: 'Deleted', schema: deletedSourceView } },
   }),
 ];
