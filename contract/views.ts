@@ -148,6 +148,12 @@ export type MappingPreviewView = z.infer<typeof mappingPreviewView>;
 export const deletedSourceView = z.strictObject({ deleted: z.literal(true), id: z.string() });
 export type DeletedSourceView = z.infer<typeof deletedSourceView>;
 
+/** What an identifier is: email and phone only as their SHA-256, as TikTok takes them. */
+export const identityKindView = z.enum(['anonymous_id', 'user_id', 'email_sha256', 'phone_sha256']);
+
+/** How two linked identifiers join. */
+export const identityLinkView = z.enum(['same_anonymous_id', 'same_user', 'same_email', 'same_phone']);
+
 export const roleView = z.enum(['owner', 'editor', 'viewer']);
 export type Role = z.infer<typeof roleView>;
 

@@ -9,6 +9,7 @@ import { debuggerBatchView } from '../../contract/debugger-views';
 import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
 import { consoleRulesView } from '../../contract/past-event-views';
+import { personView } from '../../contract/people-views';
 import { installView } from '../../contract/setup-views';
 import { consoleRetryView } from '../../contract/send-again-views';
 
@@ -192,13 +193,15 @@ describe('the pages’ figures', () => {
       batch: [
         { type: 'page', messageId: 'land', anonymousId: 'phone-1', context: { page: { url: 'https://tea.example/?ttclid=E.C.P.abc' }, traits: { email: 'Jo@Tea.example' } } },
         { type: 'identify', messageId: 'id-1', userId: 'jo', anonymousId: 'desk-1', traits: { email: 'jo@tea.example' } },
+        { type: 'track', messageId: 'jo-buys', event: 'purchase', userId: 'jo', properties: { total: 12, currency: 'EUR' } },
       ],
     });
-    const found = (await person('POST', `${ws}/people/lookup`, { kind: 'email', value: ' JO@tea.example ' })).json();
+    const found = personView.parse((await person('POST', `${ws}/people/lookup`, { kind: 'email', value: ' JO@tea.example ' })).json());
     expect(found.lookedUp).toEqual({ kind: 'email_sha256', value: hashEmail('jo@tea.example') });
-    expect(found.identifiers.map((i: { kind: string; value: string }) => `${i.kind}:${i.value}`)).toEqual(expect.arrayContaining(['anonymous_id:phone-1', 'anonymous_id:desk-1', 'user_id:jo']));
+    expect(found.identifiers.map((i) => `${i.kind}:${i.value}`)).toEqual(expect.arrayContaining(['anonymous_id:phone-1', 'anonymous_id:desk-1', 'user_id:jo']));
     expect(found.clicks).toEqual([expect.objectContaining({ anonymousId: 'phone-1', ttclid: 'E.C.P.abc' })]);
-    expect(found.events.map((e: { id: string }) => e.id)).toHaveLength(2);
+    expect(found.events).toHaveLength(3);
+    expect(found.conversions).toEqual([expect.objectContaining({ eventId: 'jo-buys', currency: 'EUR' })]);
     expect((await person('POST', `${ws}/people/lookup`, { kind: 'phone', value: 'call me' })).json().issues).toEqual(['value is not a phone number Signalbox can match']);
   });
 
