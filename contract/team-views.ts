@@ -63,7 +63,7 @@ export const liveSessionsView = z.strictObject({
     }),
   ),
 });
-export type LiveSessionView = z.infer<typeof liveSessionsView>['sessions'][number];
+export type LiveSessionsView = z.infer<typeof liveSessionsView>;
 
 /** `POST /admin/workspaces/:workspaceId/members`: the account given the role, or, for a new person without a password, the invitation. */
 export const addedMemberView = z.strictObject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { DeletedSourceView, MappingPreviewView, WebhookSourceView, WebhookSourceWithSecretView } from '../../contract/views';
+import type { DeletedSourceView, MappingPreviewView, WebhookSourcesView, WebhookSourceView, WebhookSourceWithSecretView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -82,7 +82,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     .description("list a workspace's sources with their webhook URL, last accepted delivery and last refusal (never their secret)")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const { sources: listed } = await request<{ sources: WebhookSourceView[] }>('GET', sourcesPath(workspaceId));
+        const { sources: listed } = await request<WebhookSourcesView>('GET', sourcesPath(workspaceId));
         print(listed, (rows) => formatTable(['id', 'type', 'name', 'webhook url', 'last delivery', 'last refusal'], rows.map((s) => [s.id, s.type, s.name, s.webhookUrl, s.lastDeliveryAt, lastRefusal(s)])));
       }),
     );

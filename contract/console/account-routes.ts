@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorAnswer, errors } from '../errors';
 import { jsonBody } from '../fields';
 import { liveSessionsView, passwordResetLinkView, passwordResetRequestedView, pendingInvitationView } from '../team-views';
-import { sessionView, workspaceView } from '../views';
+import { sessionView, workspaceChangedView } from '../views';
 import { createWorkspaceBody } from '../workspaces';
 import { consoleRoute } from './console-route';
 import { emailField, passwordField } from './fields';
@@ -27,7 +27,7 @@ export const ACCOUNT_ROUTES = [
     path: '/console/api/workspaces',
     summary: 'Create another workspace, owned by the signed-in person (the change log records it)',
     body: createWorkspaceBody,
-    answers: { 201: { description: 'The new workspace', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+    answers: { 201: { description: 'The new workspace', schema: workspaceChangedView }, ...errors(400) },
   }),
   consoleRoute({
     method: 'PUT',

@@ -11,7 +11,7 @@ import { overviewView } from '../overview-views';
 import { personView } from '../people-views';
 import { setupView } from '../setup-views';
 import { createdInvitationView, invitationView, memberView, membersView } from '../team-views';
-import { consoleWorkspaceView, workspaceView } from '../views';
+import { consoleWorkspaceView, workspaceChangedView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { emailField, periodFields, roleField } from './fields';
@@ -50,7 +50,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
     role: 'owner',
     params: inWorkspace(),
     body: createWorkspaceBody,
-    answers: { 200: { description: 'The workspace renamed', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+    answers: { 200: { description: 'The workspace renamed', schema: workspaceChangedView }, ...errors(400) },
   }),
   consoleRoute({
     method: 'PATCH',

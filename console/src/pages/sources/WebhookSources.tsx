@@ -8,7 +8,7 @@ import { Field, Form, Submit } from '../../components/Form';
 import { FormError } from '../../components/FormError';
 import { dateTime } from '../../format';
 import { whyNot } from '../../session';
-import type { WebhookSourceView as Source, WebhookSourceWithSecretView as WithSecret } from '../../../../contract/views';
+import type { WebhookSourcesView, WebhookSourceView as Source, WebhookSourceWithSecretView as WithSecret } from '../../../../contract/views';
 import { MappingEditor, mappingBody, type Mapping } from './MappingEditor';
 import './webhook-sources.css';
 
@@ -20,7 +20,7 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
   const cannot = whyNot(role, 'editor', 'add sources or change them');
   const editor = cannot === null;
   const queries = useQueryClient();
-  const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<{ sources: Source[] }>(`${base}/sources`) });
+  const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<WebhookSourcesView>(`${base}/sources`) });
   const [shown, setShown] = useState<WithSecret | null>(null);
   // A new form after each source added: its fields start empty again.
   const [added, setAdded] = useState(0);
