@@ -135,6 +135,27 @@ describe('real answers match the answer schemas the document declares', () => {
     expect(await answer('GET', '/diagnostics?from=2026-11-01&to=2026-11-07&timeZone=Europe%2FBerlin', {}, 200)).toMatchObject({ from: '2026-11-01', to: '2026-11-07', timeZone: 'Europe/Berlin' });
   });
 
+  it('the console\'s webhook sources: a mapping previewed, a source made, listed and deleted', async () => {
+    const workspaceId = await createWorkspace(app, 'Webhook shop');
+    const call = asPerson(app, await personIn(app, workspaceId, 'owner@webhook-shop.example', 'owner'));
+    const sources = `/console/api/workspaces/:workspaceId/sources`;
+    const at = (rest = '') => `workspaces/${workspaceId}/sources${rest}`;
+    const mapping = { event: 'type', value: 'amount', valueInCents: true, currency: '"EUR"' };
+
+    const previewed = await call('POST', at('/preview'), { mapping, sample: '{"type":"Order Completed","amount":1250}' });
+    expect(declared('POST', `${sources}/preview`, 200).parse(previewed.json())).toMatchObject({ ok: true, message: { event: 'Order Completed', properties: { total: 12.5 } } });
+    const refused = await call('POST', at('/preview'), { mapping, sample: '{"type":' });
+    expect(declared('POST', `${sources}/preview`, 200).parse(refused.json())).toEqual({ ok: false, problems: [expect.stringMatching(/^sample is not valid JSON/)] });
+
+    const created = await call('POST', at(), { type: 'webhook', name: 'Payments', mapping });
+    const source = declared('POST', sources, 201).parse(created.json()) as { id: string };
+    expect(source).toMatchObject({ mapping, signingSecret: expect.any(String) });
+    await call('POST', at(), { type: 'shopify', name: 'Fern shop' });
+    const listed = declared('GET', sources, 200).parse((await call('GET', at())).json());
+    expect(listed).toMatchObject({ sources: expect.arrayContaining([expect.objectContaining({ type: 'shopify', mapping: null }), expect.objectContaining({ id: source.id, mapping })]) });
+    expect(declared('DELETE', `${sources}/:sourceId`, 200).parse((await call('DELETE', at(`/${source.id}`))).json())).toEqual({ deleted: true, id: source.id });
+  });
+
   it('an ingest batch, stored and then sent again', async () => {
     const workspace = await subject.repos.workspaces.create('Answers shop');
     const { key } = await subject.repos.apiKeys.create(workspace.id, 'backend');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conversionSummaryView, helpView, instant } from './views';
+import { conversionSummaryView, helpView, identityKindView, identityLinkView, instant } from './views';
 
 /* One conversion explained, as the settings API and the console answer it; the CLI and the console read it with these types. Imports nothing but zod and views.ts. */
 
@@ -69,7 +69,7 @@ export const consoleConversionDetailView = z
     userId: z.string().nullable(),
     anonymousId: z.string().nullable(),
     identityPath: z
-      .array(z.strictObject({ kind: z.string(), value: z.string(), linkFromPrevious: z.enum(['same_anonymous_id', 'same_user', 'same_email', 'same_phone']).nullable() }))
+      .array(z.strictObject({ kind: identityKindView, value: z.string(), linkFromPrevious: identityLinkView.nullable() }))
       .nullable()
       .meta({ description: 'How the click\'s visitor was reached from the converting message, each step with how it joins the one before' }),
     identityPathRecorded: z.boolean().meta({ description: 'false when the path was rebuilt from today\'s identity links' }),

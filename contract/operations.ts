@@ -16,12 +16,13 @@ export const tiktokCallbackQuery = z.object({
 /** The reference page's own files (api/docs.ts serves them from swagger-ui-dist and its initializer). */
 export const referenceAssetParams = z.object({ file: z.enum(['swagger-ui.css', 'swagger-ui-bundle.js', 'reference.js']) });
 
-const readiness = z.strictObject({
+export const readiness = z.strictObject({
   status: z.enum(['ready', 'not_ready']),
   error: z.enum(['schema_behind', 'storage_unavailable']).optional(),
   message: z.string().optional(),
   pendingMigrations: z.array(z.string()).optional().meta({ description: 'The migrations this code needs that the database lacks: run signalbox migrate' }),
 });
+export type ReadinessView = z.infer<typeof readiness>;
 
 const html = (description: string) => ({ description, contentType: 'text/html' });
 const redirect = (description: string) => ({ description });

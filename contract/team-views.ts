@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { instant, roleView } from './views';
 
-/* The console's people, invitations and sessions. Imports nothing but zod and views.ts, for the console's build. */
+/* The console's people, invitations, sessions and password resets. Imports nothing but zod and views.ts, for the console's build. */
 
 export const memberView = z.strictObject({ id: z.string(), email: z.string(), name: z.string(), createdAt: instant, role: roleView, memberSince: instant });
 export type MemberView = z.infer<typeof memberView>;
@@ -31,6 +31,24 @@ export const createdInvitationView = z.strictObject({
 });
 export type CreatedInvitationView = z.infer<typeof createdInvitationView>;
 
+/** `GET /console/api/invitations/:token`: what a live invitation link offers, before anyone signs in. */
+export const pendingInvitationView = z.strictObject({
+  email: z.string(),
+  role: roleView,
+  workspaceName: z.string(),
+  expiresAt: instant,
+  accountExists: z.boolean().meta({ description: 'Whether the address has an account already: then its password joins, else the person chooses one' }),
+});
+export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
+
+/** `POST /console/api/password-resets`: the same words whether or not the address has an account. */
+export const passwordResetRequestedView = z.strictObject({ message: z.string() });
+export type PasswordResetRequestedView = z.infer<typeof passwordResetRequestedView>;
+
+/** `GET /console/api/password-resets/:token`: the address a live link sets the password of. */
+export const passwordResetLinkView = z.strictObject({ email: z.string() });
+export type PasswordResetLinkView = z.infer<typeof passwordResetLinkView>;
+
 /** `GET /console/api/sessions`: the signed-in person's live sessions, the one asking marked `current`. */
 export const liveSessionsView = z.strictObject({
   sessions: z.array(
@@ -45,7 +63,7 @@ export const liveSessionsView = z.strictObject({
     }),
   ),
 });
-export type LiveSessionView = z.infer<typeof liveSessionsView>['sessions'][number];
+export type LiveSessionsView = z.infer<typeof liveSessionsView>;
 
 /** `POST /admin/workspaces/:workspaceId/members`: the account given the role, or, for a new person without a password, the invitation. */
 export const addedMemberView = z.strictObject({

@@ -91,3 +91,15 @@ export const adUrlParametersView = z.strictObject({
   instructions: z.string(),
 });
 export type AdUrlParametersView = z.infer<typeof adUrlParametersView>;
+
+/** `POST …/ads/pull` (console): the statistics pull, started in the background. */
+export const consoleStatsPullView = z.strictObject({ triggered: z.literal(true), message: z.string() });
+export type ConsoleStatsPullView = z.infer<typeof consoleStatsPullView>;
+
+/** `POST …/tiktok/stats/pull` (settings API): the same, naming the Temporal schedule that runs it. */
+export const statsPullView = z.strictObject({ ...consoleStatsPullView.shape, scheduleId: z.string() });
+export type StatsPullView = z.infer<typeof statsPullView>;
+
+/** `DELETE …/tiktok` (settings API and console): the connection and its statistics schedule, gone. */
+export const disconnectedView = z.strictObject({ deleted: z.literal(true) });
+export type DisconnectedView = z.infer<typeof disconnectedView>;

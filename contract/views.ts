@@ -25,6 +25,13 @@ export const workspaceView = z
   .meta({ id: 'Workspace' });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
+export const workspacesView = z.strictObject({ workspaces: z.array(workspaceView) });
+export type WorkspacesView = z.infer<typeof workspacesView>;
+
+/** A workspace made or renamed in the console. */
+export const workspaceChangedView = z.strictObject({ workspace: workspaceView });
+export type WorkspaceChangedView = z.infer<typeof workspaceChangedView>;
+
 export const apiKeyKind = z.enum(['secret', 'browser', 'app']);
 
 export const apiKeyView = z
@@ -39,6 +46,14 @@ export const apiKeyView = z
   })
   .meta({ id: 'ApiKey' });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
+
+/** Every key, revoked ones too (without the keys themselves). */
+export const apiKeysView = z.strictObject({ apiKeys: z.array(apiKeyView) });
+export type ApiKeysView = z.infer<typeof apiKeysView>;
+
+/** A key the console just made: the full key, shown once. */
+export const consoleCreatedKeyView = z.strictObject({ ...apiKeyView.shape, key: z.string() });
+export type ConsoleCreatedKeyView = z.infer<typeof consoleCreatedKeyView>;
 
 /** A key as created: the only answer that holds the key itself. */
 export const createdApiKeyView = z.strictObject({ ...apiKeyView.shape, key: z.string().meta({ description: 'The full key: shown once, never stored' }), notice: z.string() });
@@ -57,6 +72,13 @@ export const ruleView = z
   .strictObject({ event: z.string(), tiktokEvent: z.string(), alsoSendAs: z.array(z.string()), value: ruleValueView })
   .meta({ id: 'ConversionRule' });
 export type RuleView = z.infer<typeof ruleView>;
+
+export const rulesView = z.strictObject({ rules: z.array(ruleView) });
+export type RulesView = z.infer<typeof rulesView>;
+
+/** `DELETE …/rules/:event` (settings API and console). */
+export const deletedRuleView = z.strictObject({ event: z.string(), deleted: z.literal(true) });
+export type DeletedRuleView = z.infer<typeof deletedRuleView>;
 
 /** Something about a delivered conversion worth fixing at its source, e.g. a value that could not be read. */
 export const conversionWarning = z.strictObject({
@@ -92,6 +114,29 @@ export const conversionSummaryView = z
   .meta({ id: 'ConversionSummary' });
 export type ConversionSummaryView = z.infer<typeof conversionSummaryView>;
 
+/** `GET /admin/workspaces/:workspaceId/conversions`: a page, newest first. */
+export const conversionPageView = z.strictObject({ conversions: z.array(conversionSummaryView), nextCursor: z.string().nullable() });
+export type ConversionPageView = z.infer<typeof conversionPageView>;
+
+/** A generic webhook's mapping as stored: a path into the body, or a fixed text in double quotes, per field. */
+export const webhookMappingView = z
+  .strictObject({
+    event: z.string(),
+    messageId: z.string().optional(),
+    userId: z.string().optional(),
+    anonymousId: z.string().optional(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    value: z.string().optional(),
+    valueInCents: z.boolean().optional().meta({ description: 'The value is in the currency\'s minor unit (cents): it is divided by 100' }),
+    currency: z.string().optional(),
+    orderId: z.string().optional(),
+    products: z.string().optional(),
+    timestamp: z.string().optional(),
+  })
+  .meta({ id: 'WebhookMapping' });
+export type WebhookMappingView = z.infer<typeof webhookMappingView>;
+
 export const webhookSourceView = z
   .strictObject({
     id: z.string(),
@@ -99,7 +144,7 @@ export const webhookSourceView = z
     type: z.enum(['shopify', 'webhook']),
     name: z.string(),
     signatureHeader: z.string(),
-    mapping: z.record(z.string(), z.union([z.string(), z.boolean()])).nullable(),
+    mapping: webhookMappingView.nullable().meta({ description: 'null for a Shopify source' }),
     createdAt: instant,
     secretSetAt: instant,
     lastDeliveryAt: instant.nullable(),
@@ -109,6 +154,9 @@ export const webhookSourceView = z
   .meta({ id: 'WebhookSource' });
 export type WebhookSourceView = z.infer<typeof webhookSourceView>;
 
+export const webhookSourcesView = z.strictObject({ sources: z.array(webhookSourceView) });
+export type WebhookSourcesView = z.infer<typeof webhookSourcesView>;
+
 /** A source as an answer that set its secret gives it: the secret when Signalbox made it, and what to do next. */
 export const webhookSourceWithSecretView = z.strictObject({
   ...webhookSourceView.shape,
@@ -116,6 +164,20 @@ export const webhookSourceWithSecretView = z.strictObject({
   notice: z.string(),
 });
 export type WebhookSourceWithSecretView = z.infer<typeof webhookSourceWithSecretView>;
+
+/** `POST …/sources/preview`: what a pasted sample body becomes under a mapping, or every problem. */
+export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
+export type MappingPreviewView = z.infer<typeof mappingPreviewView>;
+
+/** `DELETE …/sources/:sourceId` (settings API and console). */
+export const deletedSourceView = z.strictObject({ deleted: z.literal(true), id: z.string() });
+export type DeletedSourceView = z.infer<typeof deletedSourceView>;
+
+/** What an identifier is: email and phone only as their SHA-256, as TikTok takes them. */
+export const identityKindView = z.enum(['anonymous_id', 'user_id', 'email_sha256', 'phone_sha256']);
+
+/** How two linked identifiers join. */
+export const identityLinkView = z.enum(['same_anonymous_id', 'same_user', 'same_email', 'same_phone']);
 
 export const roleView = z.enum(['owner', 'editor', 'viewer']);
 export type Role = z.infer<typeof roleView>;
@@ -154,6 +216,7 @@ export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.sh
 export type ConsoleConversionRow = z.infer<typeof consoleConversionRow>;
 
 export const consoleConversionPage = z.strictObject({ conversions: z.array(consoleConversionRow), nextCursor: z.string().nullable() }).meta({ id: 'ConsoleConversionPage' });
+export type ConsoleConversionPageView = z.infer<typeof consoleConversionPage>;
 
 const count = z.number().int();
 
@@ -199,4 +262,4 @@ export type HelpView = z.infer<typeof helpView>;
 
 /** `GET …/reasons`: every reason a conversion can carry, explained. */
 export const reasonsView = z.strictObject({ reasons: z.array(z.strictObject({ reason: z.string(), ...helpView.shape })) });
-export type ReasonView = z.infer<typeof reasonsView>['reasons'][number];
+export type ReasonsView = z.infer<typeof reasonsView>;

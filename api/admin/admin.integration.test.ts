@@ -233,7 +233,7 @@ describe('conversion rules', () => {
     });
 
     expect((await admin('GET', base)).json().rules.map((rule: { event: string }) => rule.event)).toEqual(['lead', 'purchase', 'subscription_started']);
-    expect((await admin('DELETE', `${base}/lead`)).json()).toEqual({ event: 'lead', deleted: true });
+    expect(declared('DELETE', '/admin/workspaces/:workspaceId/conversion-rules/:event', 200).parse((await admin('DELETE', `${base}/lead`)).json())).toEqual({ event: 'lead', deleted: true });
     expect((await admin('DELETE', `${base}/lead`)).statusCode).toBe(404);
     expect(await subject.repos.conversionRules.find(ws.id, 'lead')).toBeUndefined();
   });

@@ -155,7 +155,7 @@ describe('OAuth connection over the settings API', () => {
     expect(status).toMatchObject({ advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE, nextStep: null, missingPermissions: [] });
     expect(status.schedule).toMatchObject({ scheduleId: adStatsScheduleId(ws.id), paused: false, nextRunAt: expect.any(String) });
 
-    expect((await admin('DELETE', base)).json()).toEqual({ deleted: true });
+    expect(asDeclared('DELETE', '', await admin('DELETE', base))).toEqual({ deleted: true });
     expect(await scheduleOf(ws)).toBeUndefined();
     expect(await subject.repos.tiktokConnections.withToken(ws.id)).toBeUndefined();
     expect((await admin('GET', base)).statusCode).toBe(404);
@@ -280,7 +280,7 @@ describe('statistics', () => {
     await admin('PUT', base, { accessToken: FAKE_TIKTOK_ACCESS_TOKEN, advertiserId: FAKE_TIKTOK_ADVERTISER_ID, pixelCode: FAKE_TIKTOK_PIXEL_CODE });
     const triggered = await admin('POST', `${base}/stats/pull`);
     expect(triggered.statusCode).toBe(202);
-    expect(triggered.json()).toMatchObject({ triggered: true, scheduleId: adStatsScheduleId(ws.id) });
+    expect(asDeclared('POST', '/stats/pull', triggered)).toMatchObject({ triggered: true, scheduleId: adStatsScheduleId(ws.id) });
 
     let status = (await admin('GET', base)).json();
     while (status.statsPulledAt === null && status.statsPullError === null) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sign } from '../../devstack/shopify-fake';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp, publicLinkPattern, TEST_ADMIN_TOKEN } from '../../test/helpers/test-app';
 
 /** `/admin/workspaces/:id/sources`: validation in the caller's terms, secrets shown once and sealed, and the webhook path's refusals. */
@@ -53,7 +54,7 @@ describe('webhook sources in the settings API', () => {
     expect(listed.json().sources).toEqual([expect.objectContaining({ id: source.id, webhookUrl: source.webhookUrl })]);
     expect(listed.body).not.toContain(source.signingSecret);
 
-    expect((await admin('DELETE', sources(`/${source.id}`))).json()).toEqual({ deleted: true, id: source.id });
+    expect(declared('DELETE', '/admin/workspaces/:workspaceId/sources/:sourceId', 200).parse((await admin('DELETE', sources(`/${source.id}`))).json())).toEqual({ deleted: true, id: source.id });
     expect((await admin('DELETE', sources(`/${source.id}`))).statusCode).toBe(404);
     const log = await testDb.db('change_log').where({ workspace_id: workspaceId, target: source.id }).orderBy('id');
     expect(log.map((entry) => entry.action)).toEqual(['source.create', 'source.delete']);
@@ -75,7 +76,7 @@ describe('webhook sources in the settings API', () => {
 
   it('previews a sample under a mapping, before any source is saved', async () => {
     const preview = await admin('POST', sources('/preview'), { mapping: { event: 'type', value: 'amount', valueInCents: true, currency: '"EUR"' }, sample: '{"type":"Order Completed","amount":1250}' });
-    expect(preview.json()).toEqual({ ok: true, message: { anonymousId: expect.stringMatching(/^webhook-src_new-[0-9a-f]{32}$/), properties: { total: 12.5, currency: 'EUR' }, context: { source: { id: 'src_new', type: 'webhook' } }, type: 'track', event: 'Order Completed' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/sources/preview', 200).parse(preview.json())).toEqual({ ok: true, message: { anonymousId: expect.stringMatching(/^webhook-src_new-[0-9a-f]{32}$/), properties: { total: 12.5, currency: 'EUR' }, context: { source: { id: 'src_new', type: 'webhook' } }, type: 'track', event: 'Order Completed' } });
     expect((await admin('POST', sources('/preview'), { mapping: { event: 'type' }, sample: '{"type":' })).json()).toEqual({ ok: false, problems: [expect.stringMatching(/^sample is not valid JSON: /)] });
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { changeLogPageView } from '../../contract/change-log-views';
 import { liveSessionsView } from '../../contract/team-views';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp, publicLinkPattern } from '../../test/helpers/test-app';
 import { adminCall, asPerson, createWorkspace, personIn, sessionCookieOf, signIn, TEST_PASSWORD } from '../../test/helpers/console-client';
 
@@ -164,7 +165,8 @@ describe('invitations', () => {
   it('is accepted once: a new person chooses a password and is signed in; the link then answers 410', async () => {
     const invitation = await invite('di@fern.example');
     expect(invitation.url).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
-    expect((await app.inject({ method: 'GET', url: `/console/api/invitations/${invitation.token}` })).json()).toMatchObject({
+    const offered = await app.inject({ method: 'GET', url: `/console/api/invitations/${invitation.token}` });
+    expect(declared('GET', '/console/api/invitations/:token', 200).parse(offered.json())).toMatchObject({
       email: 'di@fern.example',
       role: 'editor',
       workspaceName: 'Fern shop',
@@ -191,12 +193,13 @@ describe('invitations', () => {
     const expiring = await invite('el@fern.example');
     await testDb.db('invitations').where({ id: expiring.id }).update({ expires_at: new Date(Date.now() - 1000) });
     const expired = await app.inject({ method: 'POST', url: `/console/api/invitations/${expiring.token}/accept`, payload: { password: TEST_PASSWORD } });
-    expect([expired.statusCode, expired.json().error]).toEqual([410, 'invitation_expired']);
+    expect([expired.statusCode, declared('POST', '/console/api/invitations/:token/accept', 410).parse(expired.json())]).toEqual([410, expect.objectContaining({ error: 'invitation_expired' })]);
 
     const withdrawn = await invite('fi@fern.example');
     const owner = asPerson(app, await signIn(app, 'ana@fern.example'));
     expect((await owner('DELETE', `workspaces/${workspaceId}/invitations/${withdrawn.id}`)).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: `/console/api/invitations/${withdrawn.token}` })).json().error).toBe('invitation_revoked');
+    const revoked = await app.inject({ method: 'GET', url: `/console/api/invitations/${withdrawn.token}` });
+    expect([revoked.statusCode, declared('GET', '/console/api/invitations/:token', 410).parse(revoked.json())]).toEqual([410, expect.objectContaining({ error: 'invitation_revoked' })]);
     expect((await app.inject({ method: 'GET', url: '/console/api/invitations/not-a-real-token' })).statusCode).toBe(404);
   });
 

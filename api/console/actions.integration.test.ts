@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { consoleErasureLogView, consoleErasureView } from '../../contract/erasure-views';
+import { sendAgainCountView, sentAgainView } from '../../contract/send-again-views';
+import { deletedRuleView, ruleView } from '../../contract/views';
 import type { ConversionRow, ConversionStatus } from '../../db/types';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
@@ -26,7 +28,7 @@ beforeAll(async () => {
   editor = asPerson(app, await personIn(app, workspaceId, 'editor@moss.example', 'editor'));
   viewer = asPerson(app, await personIn(app, workspaceId, 'viewer@moss.example', 'viewer'));
   await editor('PUT', `${ws}/rules/purchase`, {});
-  await editor('PUT', `${ws}/rules/signup`, { tiktokEvent: 'CompleteRegistration' });
+  expect(ruleView.parse((await editor('PUT', `${ws}/rules/signup`, { tiktokEvent: 'CompleteRegistration' })).json())).toMatchObject({ event: 'signup', tiktokEvent: 'CompleteRegistration' });
 });
 afterAll(async () => {
   await app.close();
@@ -64,13 +66,13 @@ describe('Send again by filter', () => {
     await finish('SA-4', 'delivered', null);
     await finish('SA-5', 'skipped', 'conversion_rule_removed');
     await finish('SA-6', 'skipped', 'conversion_rule_removed');
-    await editor('DELETE', `${ws}/rules/signup`);
+    expect(deletedRuleView.parse((await editor('DELETE', `${ws}/rules/signup`)).json())).toEqual({ event: 'signup', deleted: true });
   });
 
   it('counts what a filter would send again, leaving out what could only be skipped again', async () => {
     // SA-2, SA-3 and SA-5 (its rule is back) can change; SA-1 has no click, SA-6's event has no rule now.
     expect((await viewer('GET', `${ws}/conversions/send-again?q=sa-&timeZone=UTC`)).json()).toEqual({ count: 0, leftOut: 0, limit: 10_000 });
-    const all = (await viewer('GET', `${ws}/conversions/send-again?timeZone=UTC`)).json();
+    const all = sendAgainCountView.parse((await viewer('GET', `${ws}/conversions/send-again?timeZone=UTC`)).json());
     expect(all).toEqual({ count: 3, leftOut: 2, limit: 10_000 });
     expect((await viewer('GET', `${ws}/conversions/send-again?status=skipped`)).json()).toMatchObject({ count: 2, leftOut: 2 });
     const refused = await viewer('GET', `${ws}/conversions/send-again?status=delivered`);
@@ -85,7 +87,7 @@ describe('Send again by filter', () => {
     expect((await editor('POST', `${ws}/conversions/send-again?reason=tiktok_not_connected`, undefined, { 'x-csrf-token': 'forged' })).statusCode).toBe(403);
     expect((await conversionOf('SA-2')).status).toBe('skipped');
 
-    expect((await editor('POST', `${ws}/conversions/send-again?reason=tiktok_not_connected&q=SA-2`)).json()).toEqual({ requeued: 1 });
+    expect(sentAgainView.parse((await editor('POST', `${ws}/conversions/send-again?reason=tiktok_not_connected&q=SA-2`)).json())).toEqual({ requeued: 1 });
     expect((await conversionOf('SA-2')).status).toBe('pending');
     const entry = await lastLogEntry();
     expect(entry).toMatchObject({ actorName: 'editor@moss.example', summary: 'Sent 1 conversion again by filter' });

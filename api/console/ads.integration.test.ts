@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { adReport } from '../../contract/ad-report';
+import { declared } from '../../test/helpers/declared-answer';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
@@ -134,6 +135,7 @@ describe('ad performance in the console', () => {
 
     const pulled = await editor('POST', `${ws}/ads/pull`);
     expect(pulled.statusCode).toBe(202);
+    expect(declared('POST', '/console/api/workspaces/:workspaceId/ads/pull', 202).parse(pulled.json())).toMatchObject({ triggered: true });
     const schedule = await subject.temporal.schedule.getHandle(adStatsScheduleId(workspaceId)).describe();
     expect(schedule.info.recentActions.length + schedule.info.runningActions.length).toBeGreaterThan(0);
     const [entry] = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'tiktok.stats_pull' });

@@ -9,7 +9,9 @@ import { debuggerBatchView } from '../../contract/debugger-views';
 import { reasonsView } from '../../contract/views';
 import { overviewView } from '../../contract/overview-views';
 import { consoleRulesView } from '../../contract/past-event-views';
+import { personView } from '../../contract/people-views';
 import { installView } from '../../contract/setup-views';
+import { consoleRetryView } from '../../contract/send-again-views';
 
 let testDb: TestDatabase;
 let subject: TestApp;
@@ -151,7 +153,7 @@ describe('the pages’ figures', () => {
     await testDb.db('conversions').where({ id: skipped?.id }).update({ reason: 'tiktok_not_connected' });
     expect((await person('GET', `${ws}/conversions/${skipped?.id}`)).json()).toMatchObject({ canSendAgain: true, sendAgainRefusal: null });
     expect((await person('POST', `${ws}/conversions/${delivered?.id}/retry`)).statusCode).toBe(409);
-    expect((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json()).toEqual({ requeued: true });
+    expect(consoleRetryView.parse((await person('POST', `${ws}/conversions/${skipped?.id}/retry`)).json())).toEqual({ requeued: true });
     expect(await subject.repos.conversions.find(skipped?.id as string)).toMatchObject({ status: 'pending' });
     const entry = await testDb.db('change_log').where({ workspace_id: workspaceId, action: 'conversions.retry' }).orderBy('id', 'desc').first();
     expect(entry?.actor).toMatch(/^user:usr_/);
@@ -191,13 +193,15 @@ describe('the pages’ figures', () => {
       batch: [
         { type: 'page', messageId: 'land', anonymousId: 'phone-1', context: { page: { url: 'https://tea.example/?ttclid=E.C.P.abc' }, traits: { email: 'Jo@Tea.example' } } },
         { type: 'identify', messageId: 'id-1', userId: 'jo', anonymousId: 'desk-1', traits: { email: 'jo@tea.example' } },
+        { type: 'track', messageId: 'jo-buys', event: 'purchase', userId: 'jo', properties: { total: 12, currency: 'EUR' } },
       ],
     });
-    const found = (await person('POST', `${ws}/people/lookup`, { kind: 'email', value: ' JO@tea.example ' })).json();
+    const found = personView.parse((await person('POST', `${ws}/people/lookup`, { kind: 'email', value: ' JO@tea.example ' })).json());
     expect(found.lookedUp).toEqual({ kind: 'email_sha256', value: hashEmail('jo@tea.example') });
-    expect(found.identifiers.map((i: { kind: string; value: string }) => `${i.kind}:${i.value}`)).toEqual(expect.arrayContaining(['anonymous_id:phone-1', 'anonymous_id:desk-1', 'user_id:jo']));
+    expect(found.identifiers.map((i) => `${i.kind}:${i.value}`)).toEqual(expect.arrayContaining(['anonymous_id:phone-1', 'anonymous_id:desk-1', 'user_id:jo']));
     expect(found.clicks).toEqual([expect.objectContaining({ anonymousId: 'phone-1', ttclid: 'E.C.P.abc' })]);
-    expect(found.events.map((e: { id: string }) => e.id)).toHaveLength(2);
+    expect(found.events).toHaveLength(3);
+    expect(found.conversions).toEqual([expect.objectContaining({ eventId: 'jo-buys', currency: 'EUR' })]);
     expect((await person('POST', `${ws}/people/lookup`, { kind: 'phone', value: 'call me' })).json().issues).toEqual(['value is not a phone number Signalbox can match']);
   });
 

@@ -3,6 +3,7 @@ import type { MailSink } from '../../devstack/mail-sink';
 import { createMailer } from '../../notify/mailer';
 import { createPasswordResetRepository } from '../../db/repositories/password-resets';
 import { MAX_RESETS_PER_EMAIL } from '../services/accounts/password-reset';
+import { declared } from '../../test/helpers/declared-answer';
 import { buildTestApp, publicLinkPattern } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { asPerson, createWorkspace, personIn, signIn, type Person } from '../../test/helpers/console-client';
@@ -40,6 +41,7 @@ describe('password reset by mail', () => {
     const unknown = await ask('nobody@fern.example');
     expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
     expect(known.body).toBe(unknown.body);
+    expect(declared('POST', '/console/api/password-resets', 202).parse(known.json())).toEqual({ message: expect.stringContaining('If an account uses this address') });
     const mail = await sink.waitFor((m) => m.to.includes('owner@fern.example'));
     expect(mail.subject).toBe('Set a new Signalbox password');
     expect(linkIn(mail.text)).toMatch(resetLink);
@@ -60,13 +62,13 @@ describe('password reset by mail', () => {
     const other = await signIn(app, 'owner@fern.example');
     const token = tokenOf(linkIn((await sink.waitFor((m) => m.to.includes('owner@fern.example'))).text));
     const looked = await app.inject({ method: 'GET', url: `/console/api/password-resets/${token}` });
-    expect(looked.json()).toEqual({ email: 'owner@fern.example' });
+    expect(declared('GET', '/console/api/password-resets/:token', 200).parse(looked.json())).toEqual({ email: 'owner@fern.example' });
 
     const weak = await app.inject({ method: 'POST', url: `/console/api/password-resets/${token}`, payload: { newPassword: 'owner-fern-1234' } });
     expect([weak.statusCode, weak.json().issues]).toEqual([400, ['newPassword must not contain your email address or its name part']]);
 
     const reset = await app.inject({ method: 'POST', url: `/console/api/password-resets/${token}`, payload: { newPassword: NEW_PASSWORD } });
-    expect([reset.statusCode, reset.json()]).toEqual([200, { reset: true }]);
+    expect([reset.statusCode, declared('POST', '/console/api/password-resets/:token', 200).parse(reset.json())]).toEqual([200, { reset: true }]);
     for (const person of [owner, other]) expect((await asPerson(app, person)('GET', 'session')).statusCode).toBe(401);
     await signIn(app, 'owner@fern.example', NEW_PASSWORD);
 

@@ -1,3 +1,4 @@
+import type { MappingPreviewView } from '../../contract/views';
 import type { WebhookSource } from '../../db/repositories/webhook-sources';
 import { mapWebhookBody, type WebhookMapping } from '../../domain/webhooks/mapping';
 import { parseWebhookJson } from '../../domain/webhooks/webhook-json';
@@ -51,13 +52,11 @@ export function shownSecret(source: WebhookSource & { signingSecret: string }, g
   return given === undefined ? { signingSecret: source.signingSecret, notice: secretNotice(source, false) } : { notice: secretNotice(source, true) };
 }
 
-export type MappingPreview = { ok: true; message: Record<string, unknown> } | { ok: false; problems: string[] };
-
 /**
  * What a pasted sample body becomes under a mapping, checked by the ingest API's message rules: the message as it
  * would be stored, or every problem. The same code maps real deliveries (api/ingest/webhook-routes.ts).
  */
-export function previewMapping(mapping: WebhookMapping, sample: string, sourceId: string): MappingPreview {
+export function previewMapping(mapping: WebhookMapping, sample: string, sourceId: string): MappingPreviewView {
   const parsed = parseWebhookJson(sample);
   if (!parsed.ok) return { ok: false, problems: [`sample ${parsed.problem.replace(/^body /, '')}`] };
   const mapped = mapWebhookBody(parsed.body, mapping, { id: sourceId }, sample);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ConversionDetailView, ConversionRetryView } from '../../contract/conversion-detail';
-import type { ConversionSummaryView } from '../../contract/views';
+import type { ConversionPageView, ConversionSummaryView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
@@ -17,7 +17,7 @@ function messageEventsText(c: ConversionDetailView): string {
   return `${c.messageEvent.position} of ${c.messageEvent.of} TikTok events sent for this message: ${events.join(', ')}`;
 }
 
-function listText(page: { conversions: ConversionSummaryView[]; nextCursor: string | null }): string {
+function listText(page: ConversionPageView): string {
   const table = formatTable(
     ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
     page.conversions.map((c) => [c.id, c.status, c.sourceEvent, tiktokEventText(c), money(c), c.createdAt, c.tiktokRequestId, [c.reason, c.sentWithoutClick && 'sent without a click', ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
@@ -100,7 +100,7 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
     .option('--cursor <cursor>', 'the next page, as printed after the previous one')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: { status?: string; limit?: string; cursor?: string }) => {
-        const page = await request<{ conversions: ConversionSummaryView[]; nextCursor: string | null }>('GET', conversionsPath(workspaceId), {
+        const page = await request<ConversionPageView>('GET', conversionsPath(workspaceId), {
           query: { status: flags.status, limit: flags.limit, cursor: flags.cursor },
         });
         print(page, listText);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ReadinessView } from '../../contract/operations';
 import { act, type CliIo } from '../session';
 
 export function registerHealthCommand(program: Command, io: CliIo): void {
@@ -7,7 +8,7 @@ export function registerHealthCommand(program: Command, io: CliIo): void {
     .description('check that the server is up and reaches its database')
     .action(
       act(io, async ({ request, print }) => {
-        print(await request<{ status: string }>('GET', '/readyz', { admin: false }), ({ status }) => `Signalbox is ${status}`);
+        print(await request<ReadinessView>('GET', '/readyz', { admin: false }), ({ status }) => `Signalbox is ${status}`);
       }),
     );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ApiKeyView, CreatedApiKeyView } from '../../contract/views';
+import type { ApiKeysView, ApiKeyView, CreatedApiKeyView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -29,7 +29,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
     .description("list a workspace's API keys (never the keys themselves)")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const { apiKeys } = await request<{ apiKeys: ApiKeyView[] }>('GET', keysPath(workspaceId));
+        const { apiKeys } = await request<ApiKeysView>('GET', keysPath(workspaceId));
         print(apiKeys, (rows) =>
           formatTable(['id', 'name', 'kind', 'prefix', 'created', 'revoked'], rows.map((key) => [key.id, key.name, key.kind, `${key.displayPrefix}…`, key.createdAt, key.revokedAt])),
         );

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RuleSuggestionsView } from '../../contract/event-views';
 import type { PastEventsPreviewView, PastEventsRunView } from '../../contract/past-event-views';
-import type { RuleValueView, RuleView } from '../../contract/views';
+import type { DeletedRuleView, RulesView, RuleValueView, RuleView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -98,7 +98,7 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .description("list a workspace's conversion rules")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        print((await request<{ rules: RuleView[] }>('GET', rulesPath(workspaceId))).rules, ruleTable);
+        print((await request<RulesView>('GET', rulesPath(workspaceId))).rules, ruleTable);
       }),
     );
 
@@ -134,7 +134,7 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .description('delete the rule for an event; its events are no longer sent')
     .action(
       act(io, async ({ request, print }, workspaceId: string, event: string) => {
-        const deleted = await request<{ event: string }>('DELETE', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`);
+        const deleted = await request<DeletedRuleView>('DELETE', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`);
         print(deleted, (result) => `Deleted the conversion rule for ${result.event}`);
       }),
     );

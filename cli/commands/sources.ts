@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { WebhookSourceView, WebhookSourceWithSecretView } from '../../contract/views';
+import type { DeletedSourceView, MappingPreviewView, WebhookSourcesView, WebhookSourceView, WebhookSourceWithSecretView } from '../../contract/views';
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
@@ -82,7 +82,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     .description("list a workspace's sources with their webhook URL, last accepted delivery and last refusal (never their secret)")
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const { sources: listed } = await request<{ sources: WebhookSourceView[] }>('GET', sourcesPath(workspaceId));
+        const { sources: listed } = await request<WebhookSourcesView>('GET', sourcesPath(workspaceId));
         print(listed, (rows) => formatTable(['id', 'type', 'name', 'webhook url', 'last delivery', 'last refusal'], rows.map((s) => [s.id, s.type, s.name, s.webhookUrl, s.lastDeliveryAt, lastRefusal(s)])));
       }),
     );
@@ -121,8 +121,8 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
       const mapping = mappingOf(options);
       if (mapping === undefined) throw new CliError('give the mapping to preview: at least --event');
       const sample = readFileSync(path.resolve(io.cwd, options.sample), 'utf8');
-      const preview = await request<{ ok: boolean; message?: unknown; problems?: string[] }>('POST', sourcesPath(workspaceId, '/preview'), { body: { mapping, sample } });
-      print(preview, (result) => (result.ok ? JSON.stringify(result.message, null, 2) : `Not stored as it is:\n${(result.problems ?? []).map((problem) => `  ${problem}`).join('\n')}`));
+      const preview = await request<MappingPreviewView>('POST', sourcesPath(workspaceId, '/preview'), { body: { mapping, sample } });
+      print(preview, (result) => (result.ok ? JSON.stringify(result.message, null, 2) : `Not stored as it is:\n${result.problems.map((problem) => `  ${problem}`).join('\n')}`));
     }, FLAG_NAMES),
   );
 
@@ -131,7 +131,7 @@ export function registerSourceCommands(program: Command, io: CliIo): void {
     .description('delete a source: its webhook URL answers 404 from now on (Shopify turns such webhooks off)')
     .action(
       act(io, async ({ request, print }, workspaceId: string, sourceId: string) => {
-        const deleted = await request<{ id: string }>('DELETE', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}`));
+        const deleted = await request<DeletedSourceView>('DELETE', sourcesPath(workspaceId, `/${encodeURIComponent(sourceId)}`));
         print(deleted, ({ id }) => `Deleted source ${id}`);
       }),
     );

@@ -3,7 +3,9 @@ import type {
   AdUrlParametersView,
   AdvertiserChoicesView,
   AuthorizationUrlView,
+  DisconnectedView,
   PixelChoicesView,
+  StatsPullView,
   TestConversionView,
   TikTokConnectionStatusView,
   TikTokConnectionSummaryView,
@@ -203,7 +205,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     .description('pull TikTok statistics now (triggers the workspace schedule)')
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        const answer = await request<{ scheduleId: string }>('POST', `${tiktokPath(workspaceId)}/stats/pull`);
+        const answer = await request<StatsPullView>('POST', `${tiktokPath(workspaceId)}/stats/pull`);
         print(answer, ({ scheduleId }) => `Statistics pull started (Temporal schedule ${scheduleId}). signalbox tiktok status ${workspaceId} shows when it has finished.`);
       }),
     );
@@ -214,7 +216,7 @@ function registerConnectionCommands(tiktok: Command, io: CliIo): void {
     .description('remove the connection, its token and its statistics schedule')
     .action(
       act(io, async ({ request, print }, workspaceId: string) => {
-        print(await request<{ deleted: boolean }>('DELETE', tiktokPath(workspaceId)), () => `Removed the TikTok connection of ${workspaceId} and its statistics schedule`);
+        print(await request<DisconnectedView>('DELETE', tiktokPath(workspaceId)), () => `Removed the TikTok connection of ${workspaceId} and its statistics schedule`);
       }),
     );
 

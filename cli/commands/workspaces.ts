@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { WorkspaceView } from '../../contract/views';
+import type { WorkspacesView, WorkspaceView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
@@ -39,7 +39,7 @@ export function registerWorkspaceCommands(program: Command, io: CliIo): void {
     .description('list all workspaces')
     .action(
       act(io, async ({ request, print }) => {
-        const { workspaces: all } = await request<{ workspaces: WorkspaceView[] }>('GET', '/admin/workspaces');
+        const { workspaces: all } = await request<WorkspacesView>('GET', '/admin/workspaces');
         print(all, (rows) =>
           formatTable(
             ['id', 'name', 'window', 'test mode', 'region', 'created'],

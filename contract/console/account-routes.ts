@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { errors } from '../errors';
+import { errorAnswer, errors } from '../errors';
 import { jsonBody } from '../fields';
-import { liveSessionsView } from '../team-views';
-import { sessionView, workspaceView } from '../views';
+import { liveSessionsView, passwordResetLinkView, passwordResetRequestedView, pendingInvitationView } from '../team-views';
+import { sessionView, workspaceChangedView } from '../views';
 import { createWorkspaceBody } from '../workspaces';
 import { consoleRoute } from './console-route';
 import { emailField, passwordField } from './fields';
@@ -16,6 +16,7 @@ export const passwordResetRequestBody = jsonBody({ email: emailField });
 export const passwordResetBody = jsonBody({ newPassword: passwordField });
 
 const signedIn = (description: string) => ({ description: `${description}; sets the session cookie`, schema: sessionView });
+const invitationGone = errorAnswer('The invitation was accepted already, withdrawn or has expired (`invitation_used`, `invitation_revoked`, `invitation_expired`)');
 
 export const ACCOUNT_ROUTES = [
   consoleRoute({ method: 'POST', path: '/console/api/session', summary: 'Sign in', signedOut: true, body: signInBody, answers: { 200: signedIn('Signed in'), ...errors(400, 401, 429) } }),
@@ -26,7 +27,7 @@ export const ACCOUNT_ROUTES = [
     path: '/console/api/workspaces',
     summary: 'Create another workspace, owned by the signed-in person (the change log records it)',
     body: createWorkspaceBody,
-    answers: { 201: { description: 'The new workspace', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+    answers: { 201: { description: 'The new workspace', schema: workspaceChangedView }, ...errors(400) },
   }),
   consoleRoute({
     method: 'PUT',
@@ -43,7 +44,7 @@ export const ACCOUNT_ROUTES = [
     params: sessionParams,
     answers: { 200: { description: 'Ended', schema: z.strictObject({ revoked: z.literal(true) }) }, ...errors(404) },
   }),
-  consoleRoute({ method: 'GET', path: '/console/api/invitations/:token', summary: 'What an invitation link offers', signedOut: true, params: tokenParams, answers: { 200: { description: 'The invitation' }, ...errors(404) } }),
+  consoleRoute({ method: 'GET', path: '/console/api/invitations/:token', summary: 'What an invitation link offers', signedOut: true, params: tokenParams, answers: { 200: { description: 'The invitation', schema: pendingInvitationView }, ...errors(404), 410: invitationGone } }),
   consoleRoute({
     method: 'POST',
     path: '/console/api/invitations/:token/accept',
@@ -51,7 +52,7 @@ export const ACCOUNT_ROUTES = [
     signedOut: true,
     params: tokenParams,
     body: acceptInvitationBody,
-    answers: { 200: signedIn('Joined and signed in'), ...errors(400, 404) },
+    answers: { 200: signedIn('Joined and signed in'), ...errors(400, 404), 410: invitationGone },
   }),
   consoleRoute({
     method: 'POST',
@@ -60,9 +61,9 @@ export const ACCOUNT_ROUTES = [
     description: 'Answers the same whether or not the address has an account.',
     signedOut: true,
     body: passwordResetRequestBody,
-    answers: { 202: { description: 'A link is mailed if the address has an account' }, ...errors(400, 429) },
+    answers: { 202: { description: 'A link is mailed if the address has an account', schema: passwordResetRequestedView }, ...errors(400, 429) },
   }),
-  consoleRoute({ method: 'GET', path: '/console/api/password-resets/:token', summary: 'Whether a reset link is still valid', signedOut: true, params: tokenParams, answers: { 200: { description: 'Valid' }, ...errors(404) } }),
+  consoleRoute({ method: 'GET', path: '/console/api/password-resets/:token', summary: 'Whether a reset link is still valid', signedOut: true, params: tokenParams, answers: { 200: { description: 'Valid', schema: passwordResetLinkView }, ...errors(404) } }),
   consoleRoute({
     method: 'POST',
     path: '/console/api/password-resets/:token',
@@ -70,6 +71,6 @@ export const ACCOUNT_ROUTES = [
     signedOut: true,
     params: tokenParams,
     body: passwordResetBody,
-    answers: { 200: { description: 'Changed; every session of the account ended' }, ...errors(400, 404) },
+    answers: { 200: { description: 'Changed; every session of the account ended', schema: z.strictObject({ reset: z.literal(true) }) }, ...errors(400, 404) },
   }),
 ];

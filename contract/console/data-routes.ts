@@ -6,8 +6,9 @@ import { errors } from '../errors';
 import { consoleRulesView, pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { testConversionView } from '../tiktok-views';
-import { consoleConversionPage, consoleDiagnosticsView, reasonsView } from '../views';
+import { consoleRetryView, sendAgainCountView, sentAgainView } from '../send-again-views';
+import { consoleStatsPullView, testConversionView } from '../tiktok-views';
+import { consoleConversionPage, consoleDiagnosticsView, deletedRuleView, reasonsView, ruleView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { conversionFilterFields, queryText } from './fields';
@@ -67,13 +68,13 @@ export const CONSOLE_DATA_ROUTES = [
     summary: 'Send one failed (or skipped) conversion again',
     role: 'editor',
     params: inWorkspace(conversionParams),
-    answers: { 200: { description: 'Queued again' }, ...errors(400, 409) },
+    answers: { 200: { description: 'Queued again', schema: consoleRetryView }, ...errors(400, 409) },
   }),
-  consoleRoute({ method: 'GET', path: path('/conversions/send-again'), summary: 'How many of the filtered conversions can be sent again', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'The counts' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/conversions/send-again'), summary: 'Send the filtered conversions again', role: 'editor', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'What was queued again' }, ...errors(400) } }),
+  consoleRoute({ method: 'GET', path: path('/conversions/send-again'), summary: 'How many of the filtered conversions can be sent again', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'The counts', schema: sendAgainCountView }, ...errors(400) } }),
+  consoleRoute({ method: 'POST', path: path('/conversions/send-again'), summary: 'Send the filtered conversions again', role: 'editor', params: inWorkspace(), query: sendAgainQuery, answers: { 200: { description: 'What was queued again', schema: sentAgainView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/rules'), summary: 'The conversion rules, and events no rule maps yet', params: inWorkspace(), answers: { 200: { description: 'The rules and suggestions', schema: consoleRulesView } } }),
-  consoleRoute({ method: 'PUT', path: path('/rules/:event'), summary: 'Create or replace the rule of an event', role: 'editor', params: inWorkspace(eventParam), body: ruleBody, answers: { 200: { description: 'The rule as saved' }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/rules/:event'), summary: 'Delete the rule of an event', role: 'editor', params: inWorkspace(eventParam), answers: { 200: { description: 'Deleted' } } }),
+  consoleRoute({ method: 'PUT', path: path('/rules/:event'), summary: 'Create or replace the rule of an event', role: 'editor', params: inWorkspace(eventParam), body: ruleBody, answers: { 200: { description: 'The rule as saved', schema: ruleView }, ...errors(400) } }),
+  consoleRoute({ method: 'DELETE', path: path('/rules/:event'), summary: 'Delete the rule of an event', role: 'editor', params: inWorkspace(eventParam), answers: { 200: { description: 'Deleted', schema: deletedRuleView } } }),
   consoleRoute({
     method: 'POST',
     path: path('/rules/:event/send-past'),
@@ -87,5 +88,5 @@ export const CONSOLE_DATA_ROUTES = [
   consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background' }, ...errors(409, 503) } }),
+  consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background', schema: consoleStatsPullView }, ...errors(409, 503) } }),
 ];

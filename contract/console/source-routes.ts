@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { createKeyBody, keyParams } from '../api-keys';
 import { errors } from '../errors';
 import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
 import { installView } from '../setup-views';
-import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
-import { apiKeyView, webhookSourceView, webhookSourceWithSecretView } from '../views';
+import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, disconnectedView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
+import { apiKeysView, apiKeyView, consoleCreatedKeyView, deletedSourceView, mappingPreviewView, webhookSourcesView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
@@ -19,8 +18,8 @@ export const CONSOLE_SOURCE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', params: inWorkspace(), answers: { 200: { description: 'The pixels', schema: pixelChoicesView }, ...errors(502) } }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/pixel'), summary: 'Select the pixel', role: 'editor', params: inWorkspace(), body: pixelBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502) } }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', role: 'editor', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: z.strictObject({ deleted: z.literal(true) }) } } }),
-  consoleRoute({ method: 'GET', path: path('/api-keys'), summary: 'The API keys (without the keys themselves)', params: inWorkspace(), answers: { 200: { description: 'The keys', schema: z.strictObject({ apiKeys: z.array(apiKeyView) }) } } }),
+  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView } } }),
+  consoleRoute({ method: 'GET', path: path('/api-keys'), summary: 'The API keys (without the keys themselves)', params: inWorkspace(), answers: { 200: { description: 'The keys', schema: apiKeysView } } }),
   consoleRoute({
     method: 'POST',
     path: path('/api-keys'),
@@ -29,14 +28,14 @@ export const CONSOLE_SOURCE_ROUTES = [
     role: 'owner',
     params: inWorkspace(),
     body: createKeyBody,
-    answers: { 201: { description: 'The key, shown once', schema: z.strictObject({ ...apiKeyView.shape, key: z.string() }) }, ...errors(400) },
+    answers: { 201: { description: 'The key, shown once', schema: consoleCreatedKeyView }, ...errors(400) },
   }),
   consoleRoute({ method: 'DELETE', path: path('/api-keys/:keyId'), summary: 'Revoke an API key', role: 'owner', params: inWorkspace(keyParams), answers: { 200: { description: 'The key as revoked', schema: apiKeyView } } }),
   consoleRoute({ method: 'GET', path: path('/install'), summary: 'What a site needs: the ingest URL, the script URL, the ad URL parameters', params: inWorkspace(), answers: { 200: { description: 'The addresses', schema: installView } } }),
-  consoleRoute({ method: 'GET', path: path('/sources'), summary: 'The webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: z.strictObject({ sources: z.array(webhookSourceView) }) } } }),
+  consoleRoute({ method: 'GET', path: path('/sources'), summary: 'The webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: webhookSourcesView } } }),
   consoleRoute({ method: 'POST', path: path('/sources'), summary: 'Add a webhook source', role: 'editor', params: inWorkspace(), body: createSourceBody, answers: { 201: { description: 'The source, with its secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) } }),
   consoleRoute({ method: 'PATCH', path: path('/sources/:sourceId'), summary: 'Change a webhook source', role: 'editor', params: inWorkspace(sourceParams), body: updateSourceBody, answers: { 200: { description: 'The source as changed', schema: webhookSourceView }, ...errors(400) } }),
   consoleRoute({ method: 'POST', path: path('/sources/:sourceId/secret'), summary: 'Set or rotate a webhook source\'s signing secret', role: 'editor', params: inWorkspace(sourceParams), body: secretBody, answers: { 200: { description: 'The source, with the new secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/sources/preview'), summary: 'What a pasted sample body becomes under a mapping', params: inWorkspace(), body: previewBody, answers: { 200: { description: 'The message, or every problem' }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/sources/:sourceId'), summary: 'Delete a webhook source', role: 'editor', params: inWorkspace(sourceParams), answers: { 200: { description: 'Deleted' } } }),
+  consoleRoute({ method: 'POST', path: path('/sources/preview'), summary: 'What a pasted sample body becomes under a mapping', params: inWorkspace(), body: previewBody, answers: { 200: { description: 'The message, or every problem', schema: mappingPreviewView }, ...errors(400) } }),
+  consoleRoute({ method: 'DELETE', path: path('/sources/:sourceId'), summary: 'Delete a webhook source', role: 'editor', params: inWorkspace(sourceParams), answers: { 200: { description: 'Deleted', schema: deletedSourceView } } }),
 ];

@@ -8,9 +8,10 @@ import { debuggerBatchView } from '../debugger-views';
 import { errors } from '../errors';
 import { jsonBody } from '../fields';
 import { overviewView } from '../overview-views';
+import { personView } from '../people-views';
 import { setupView } from '../setup-views';
 import { createdInvitationView, invitationView, memberView, membersView } from '../team-views';
-import { consoleWorkspaceView, workspaceView } from '../views';
+import { consoleWorkspaceView, workspaceChangedView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { consoleRoute, consoleWorkspacePath } from './console-route';
 import { emailField, periodFields, roleField } from './fields';
@@ -49,7 +50,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
     role: 'owner',
     params: inWorkspace(),
     body: createWorkspaceBody,
-    answers: { 200: { description: 'The workspace renamed', schema: z.strictObject({ workspace: workspaceView }) }, ...errors(400) },
+    answers: { 200: { description: 'The workspace renamed', schema: workspaceChangedView }, ...errors(400) },
   }),
   consoleRoute({
     method: 'PATCH',
@@ -73,7 +74,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) } }),
   consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased', schema: consoleErasureView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures', schema: consoleErasureLogView } } }),
-  consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions' }, ...errors(400) } }),
+  consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions', schema: personView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor', schema: debuggerBatchView }, ...errors(400) } }),
   consoleRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../errors';
 import { conversionDetailView, conversionRetryView } from '../conversion-detail';
-import { conversionSummaryView } from '../views';
+import { conversionPageView } from '../views';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -33,7 +33,6 @@ export const retryBody = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'must give conversionIds or at least one of status, reason, tiktokEvent, from, to' });
 
-export const conversionPageView = z.strictObject({ conversions: z.array(conversionSummaryView), nextCursor: z.string().nullable() });
 
 export const CONVERSION_ROUTES = [
   adminRoute({

@@ -1,12 +1,8 @@
-import { z } from 'zod';
 import { errors } from '../errors';
-import { webhookSourceView, webhookSourceWithSecretView } from '../views';
+import { deletedSourceView, mappingPreviewView, webhookSourcesView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
-
-/** What a pasted sample becomes under a mapping: the message as it would be stored, or every problem. */
-export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
 
 export const SOURCE_ROUTES = [
   adminRoute({
@@ -18,7 +14,7 @@ export const SOURCE_ROUTES = [
     bodyExample: { type: 'webhook', name: 'Payments', mapping: { event: '"Order Completed"', userId: 'data.customer.id', value: 'data.amount', valueInCents: true, currency: 'data.currency' } },
     answers: { 201: { description: 'The source, with its signing secret when Signalbox made it', schema: webhookSourceWithSecretView }, ...errors(400) },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/sources'), summary: 'List the webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: z.strictObject({ sources: z.array(webhookSourceView) }) } } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/sources'), summary: 'List the webhook sources', params: inWorkspace(), answers: { 200: { description: 'The sources', schema: webhookSourcesView } } }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/sources/:sourceId'), summary: 'A webhook source', params: inWorkspace(sourceParams), answers: { 200: { description: 'The source', schema: webhookSourceView } } }),
   adminRoute({
     method: 'PATCH',
@@ -49,6 +45,6 @@ export const SOURCE_ROUTES = [
     path: inWorkspacePath('/sources/:sourceId'),
     summary: 'Delete a webhook source',
     params: inWorkspace(sourceParams),
-    answers: { 200: { description: 'Deleted', schema: z.strictObject({ deleted: z.literal(true), id: z.string() }) } },
+    answers: { 200: { description: 'Deleted', schema: deletedSourceView } },
   }),
 ];

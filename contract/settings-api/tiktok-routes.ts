@@ -3,7 +3,18 @@ import { adReport } from '../ad-report';
 import { errors } from '../errors';
 import { jsonBody, requiredText } from '../fields';
 import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
-import { adUrlParametersView, advertiserChoicesView, authorizationUrlView, pixelChoicesView, testConversionView, tiktokConnectionStatusView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
+import {
+  adUrlParametersView,
+  advertiserChoicesView,
+  authorizationUrlView,
+  disconnectedView,
+  pixelChoicesView,
+  statsPullView,
+  testConversionView,
+  tiktokConnectionStatusView,
+  tiktokConnectionSummaryView,
+  tiktokConnectionView,
+} from '../tiktok-views';
 import { inWorkspace } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -52,7 +63,7 @@ export const TIKTOK_ROUTES = [
     answers: { 200: connection('The connection (the token is never returned)'), ...errors(400, 502) },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok'), summary: 'The TikTok connection\'s status', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The connection and its statistics schedule', schema: tiktokConnectionStatusView } } }),
-  adminRoute({ method: 'DELETE', path: inWorkspacePath('/tiktok'), summary: 'Disconnect TikTok', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: z.strictObject({ deleted: z.literal(true) }) } } }),
+  adminRoute({ method: 'DELETE', path: inWorkspacePath('/tiktok'), summary: 'Disconnect TikTok', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView } } }),
   adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', tag: 'TikTok', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
   adminRoute({
     method: 'POST',
@@ -81,7 +92,7 @@ export const TIKTOK_ROUTES = [
     summary: 'Pull the ad statistics now',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 202: { description: 'Started in the background', schema: z.strictObject({ triggered: z.literal(true), scheduleId: z.string(), message: z.string() }) }, ...errors(409, 503) },
+    answers: { 202: { description: 'Started in the background', schema: statsPullView }, ...errors(409, 503) },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/reports'), summary: 'Ad report: TikTok\'s figures beside Signalbox\'s deliveries', tag: 'TikTok', params: inWorkspace(), query: reportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
   adminRoute({

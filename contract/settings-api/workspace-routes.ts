@@ -11,7 +11,7 @@ import { jsonBody, requiredText } from '../fields';
 import { pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
-import { apiKeyView, createdApiKeyView, diagnosticsView, ruleView, workspaceView } from '../views';
+import { apiKeysView, apiKeyView, createdApiKeyView, deletedRuleView, diagnosticsView, rulesView, ruleView, workspacesView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
 import { adminRoute, inWorkspacePath } from './admin-route';
 
@@ -50,7 +50,7 @@ export const WORKSPACE_ROUTES = [
     method: 'GET',
     path: '/admin/workspaces',
     summary: 'List the workspaces',
-    answers: { 200: { description: 'Every workspace', schema: z.strictObject({ workspaces: z.array(workspaceView) }) } },
+    answers: { 200: { description: 'Every workspace', schema: workspacesView } },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath(''), summary: 'A workspace and its settings', params: inWorkspace(), answers: { 200: { description: 'The workspace', schema: workspaceView } } }),
   adminRoute({
@@ -77,7 +77,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/api-keys'),
     summary: 'List the API keys (without the keys themselves)',
     params: inWorkspace(),
-    answers: { 200: { description: 'Every key, revoked ones too', schema: z.strictObject({ apiKeys: z.array(apiKeyView) }) } },
+    answers: { 200: { description: 'Every key, revoked ones too', schema: apiKeysView } },
   }),
   adminRoute({
     method: 'DELETE',
@@ -91,7 +91,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/conversion-rules'),
     summary: 'List the conversion rules',
     params: inWorkspace(),
-    answers: { 200: { description: 'The rules', schema: z.strictObject({ rules: z.array(ruleView) }) } },
+    answers: { 200: { description: 'The rules', schema: rulesView } },
   }),
   adminRoute({
     method: 'GET',
@@ -114,7 +114,7 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/conversion-rules/:event'),
     summary: 'Delete the rule of an event',
     params: inWorkspace(eventParam),
-    answers: { 200: { description: 'Deleted', schema: z.strictObject({ event: z.string(), deleted: z.literal(true) }) } },
+    answers: { 200: { description: 'Deleted', schema: deletedRuleView } },
   }),
   adminRoute({
     method: 'POST',

@@ -8,12 +8,13 @@ import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useMe } from '../session';
-import type { LiveSessionView } from '../../../contract/team-views';
+import type { LiveSessionsView } from '../../../contract/team-views';
+import type { WorkspaceChangedView } from '../../../contract/views';
 
 export function AccountPage() {
   const me = useMe();
   const queries = useQueryClient();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<{ sessions: LiveSessionView[] }>('sessions') });
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => get<LiveSessionsView>('sessions') });
   const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), meta: { done: 'Signed out there' }, onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
   const [passwordErrors, setPasswordErrors] = useState<Record<string, string>>({});
   const changePassword = useMutation({
@@ -27,7 +28,7 @@ export function AccountPage() {
   const navigate = useNavigate();
   const [workspaceErrors, setWorkspaceErrors] = useState<Record<string, string>>({});
   const createWorkspace = useMutation({
-    mutationFn: (name: string) => api<{ workspace: { id: string } }>('POST', 'workspaces', { name }),
+    mutationFn: (name: string) => api<WorkspaceChangedView>('POST', 'workspaces', { name }),
     meta: { done: 'Workspace created' },
     onSuccess: async ({ workspace }) => {
       await queries.invalidateQueries({ queryKey: ['me'] });

@@ -8,6 +8,7 @@ import { FormError } from '../components/FormError';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import type { ConsoleConversionDetailView as Detail } from '../../../contract/conversion-detail';
+import type { ConsoleRetryView } from '../../../contract/send-again-views';
 import { IDENTITY_KINDS, IDENTITY_LINKS, MATCH_KEYS } from '../words';
 
 const KEY_SOURCES: Record<string, string> = { message: 'the event', visitor: 'visitor', identity: 'a linked identity' };
@@ -89,7 +90,7 @@ export function ConversionPage() {
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? refreshDelay(query.state.data.updatedAt) : false),
   });
   const sendAgain = useMutation({
-    mutationFn: () => api<{ requeued: boolean }>('POST', `${base}/conversions/${id}/retry`),
+    mutationFn: () => api<ConsoleRetryView>('POST', `${base}/conversions/${id}/retry`),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['conversion', ws, id] }),
   });
   if (detail.isPending) return <Loading what="the conversion" />;

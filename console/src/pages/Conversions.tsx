@@ -10,7 +10,7 @@ import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
 import { LINKED_FILTERS, LinkedFilters } from './conversions/LinkedFilters';
-import type { ConsoleConversionRow } from '../../../contract/views';
+import type { ConsoleConversionPageView, ConsoleConversionRow } from '../../../contract/views';
 import { SendAgainByFilter } from './conversions/SendAgainByFilter';
 
 const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to', ...LINKED_FILTERS] as const;
@@ -33,7 +33,7 @@ export function ConversionsPage() {
   const [sentAt, setSentAt] = useState<number | null>(null);
   const page = useQuery({
     queryKey: ['conversions', ws, query.toString()],
-    queryFn: () => get<{ conversions: ConsoleConversionRow[]; nextCursor: string | null }>(`${base}/conversions?${query.toString()}`),
+    queryFn: () => get<ConsoleConversionPageView>(`${base}/conversions?${query.toString()}`),
     placeholderData: keepPreviousData,
     // While a shown conversion is pending the table follows it: briskly for a minute after "Send again", then slowly.
     refetchInterval: (q) => (q.state.data?.conversions.some((c) => c.status === 'pending') ? (sentAt !== null && Date.now() - sentAt < 60_000 ? 1_500 : 15_000) : false),

@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { api, ApiError } from '../api';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
+import type { PasswordResetRequestedView } from '../../../contract/team-views';
 
 /** Asks for a link to set a new password; the answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const ask = useMutation({
-    mutationFn: (body: { email: string }) => api<{ message: string }>('POST', 'password-resets', body),
+    mutationFn: (body: { email: string }) => api<PasswordResetRequestedView>('POST', 'password-resets', body),
     onSuccess: () => setErrors({}),
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });

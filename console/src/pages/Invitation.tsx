@@ -6,20 +6,13 @@ import { ErrorNote, Loading } from '../components/bits';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
+import type { PendingInvitationView } from '../../../contract/team-views';
 import type { SessionView } from '../../../contract/views';
-
-interface PendingInvitation {
-  email: string;
-  role: string;
-  workspaceName: string;
-  expiresAt: string;
-  accountExists: boolean;
-}
 
 export function InvitationPage() {
   const { token = '' } = useParams();
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => get<PendingInvitation>(`invitations/${encodeURIComponent(token)}`) });
+  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => get<PendingInvitationView>(`invitations/${encodeURIComponent(token)}`) });
   const accept = useMutation({
     mutationFn: (body: { password: string; name?: string }) => api<SessionView>('POST', `invitations/${encodeURIComponent(token)}/accept`, body),
     onSuccess: (me) => {

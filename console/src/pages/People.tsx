@@ -9,19 +9,7 @@ import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useWorkspace } from '../session';
 import { IDENTITY_KINDS, IDENTITY_LINKS } from '../words';
-
-interface Person {
-  lookedUp: { kind: string; value: string };
-  found: boolean;
-  identifiers: { kind: string; value: string; hops: number; link: string | null; via: { kind: string; value: string } | null }[];
-  visitors: { anonymousId: string; firstSeenAt: string; lastSeenAt: string; ttclid: string | null; ttclidCapturedAt: string | null; ttp: string | null; userAgent: string | null }[];
-  /** Each with its campaign, ad group and ad, named once TikTok's statistics named them. */
-  clicks: { anonymousId: string; ttclid: string; capturedAt: string; pageUrl: string | null; campaign: AdEntity | null; adgroup: AdEntity | null; ad: AdEntity | null }[];
-  events: { id: string; type: string; eventName: string | null; receivedAt: string; userId: string | null; anonymousId: string | null }[];
-  conversions: { id: string; status: string; reason: string | null; tiktokEvent: string; eventId: string; eventTime: string; value: number | null; currency: string | null }[];
-}
-
-type AdEntity = { id: string; name: string | null };
+import type { AdEntityView as AdEntity, PersonView as Person } from '../../../contract/people-views';
 
 /** "the campaign Spring sale", or by its ID until TikTok's statistics named it. */
 const entityText = (what: string, entity: AdEntity | null) => (entity === null ? null : entity.name ? `${what} “${entity.name}”` : `${what} ${entity.id}`);

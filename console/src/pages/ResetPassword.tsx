@@ -5,11 +5,12 @@ import { api, ApiError, get } from '../api';
 import { Loading } from '../components/bits';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
+import type { PasswordResetLinkView } from '../../../contract/team-views';
 
 /** The page a reset mail links to: the new password, then sign in with it (every session was ended). */
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
-  const link = useQuery({ queryKey: ['password-reset', token], queryFn: () => get<{ email: string }>(`password-resets/${encodeURIComponent(token)}`), retry: false });
+  const link = useQuery({ queryKey: ['password-reset', token], queryFn: () => get<PasswordResetLinkView>(`password-resets/${encodeURIComponent(token)}`), retry: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const reset = useMutation({
     mutationFn: (body: { newPassword: string }) => api('POST', `password-resets/${encodeURIComponent(token)}`, body),

@@ -10,11 +10,9 @@ import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import { WebhookSourcesSection } from './sources/WebhookSources';
-import type { AdvertiserChoicesView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
+import type { AdvertiserChoicesView, AuthorizationUrlView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
 import type { InstallView } from '../../../contract/setup-views';
-import type { ApiKeyView as ApiKey } from '../../../contract/views';
-
-type CreatedKey = ApiKey & { key: string };
+import type { ApiKeysView, ApiKeyView as ApiKey, ConsoleCreatedKeyView as CreatedKey } from '../../../contract/views';
 
 const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
@@ -63,7 +61,7 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
     enabled: connection?.advertiserId != null,
   });
   const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
-  const connect = useMutation({ mutationFn: () => api<{ url: string }>('POST', `${base}/tiktok/authorize`), onSuccess: ({ url }) => window.location.assign(url) });
+  const connect = useMutation({ mutationFn: () => api<AuthorizationUrlView>('POST', `${base}/tiktok/authorize`), onSuccess: ({ url }) => window.location.assign(url) });
   const choose = useMutation({
     mutationFn: ({ what, body }: { what: 'advertiser' | 'pixel' | 'app'; body: object }) => api('PUT', `${base}/tiktok/${what}`, body),
     meta: { done: ({ what }: { what: 'advertiser' | 'pixel' | 'app' }) => CHOSEN[what] },
@@ -191,7 +189,7 @@ function tagKeyNote(saved: ApiKey | undefined, createsKeys: boolean): string {
   return createsKeys ? 'Create a browser key above (kind: browser): the tag then holds it.' : 'The tag needs a browser key, which an owner creates above.';
 }
 
-const useKeys = (base: string) => useQuery({ queryKey: ['keys', base], queryFn: () => get<{ apiKeys: ApiKey[] }>(`${base}/api-keys`) });
+const useKeys = (base: string) => useQuery({ queryKey: ['keys', base], queryFn: () => get<ApiKeysView>(`${base}/api-keys`) });
 
 function KeysSection({ base, role, origins, onCreated }: { base: string; role: string | undefined; origins: string[]; onCreated: (key: CreatedKey) => void }) {
   const cannot = whyNot(role, 'owner', 'create or revoke API keys');

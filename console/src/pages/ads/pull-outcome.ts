@@ -1,12 +1,11 @@
+import type { AdReport } from '../../../../contract/ad-report';
+
 /** A pull seldom takes more than a minute; past this the page stops asking and says so. */
 const GIVE_UP_MS = 180_000;
 /** How often the report is asked for while a pull runs. */
 export const WATCH_EVERY_MS = 2_000;
 
-export interface PullState {
-  statsPulledAt: string | null;
-  statsPullError: string | null;
-}
+export type PullState = Pick<AdReport, 'statsPulledAt' | 'statsPullError'>;
 
 /** What the report said when "Pull now" was pressed, and when. */
 export type PullStart = PullState & { at: number };

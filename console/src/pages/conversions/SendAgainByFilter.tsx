@@ -6,13 +6,7 @@ import { FormError } from '../../components/FormError';
 import { Loading, WhyNot } from '../../components/bits';
 import { LazyModal } from '../../components/LazyModal';
 import { canEdit, roleTooLow, useWorkspace } from '../../session';
-
-interface SendAgainCount {
-  count: number;
-  /** Matching conversions left out: sending them again could only skip them again. */
-  leftOut: number;
-  limit: number;
-}
+import type { SendAgainCountView, SentAgainView } from '../../../../contract/send-again-views';
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en')} ${one}${n === 1 ? '' : 's'}`;
 
@@ -33,13 +27,13 @@ export function SendAgainByFilter({ filter, onSent }: { filter: URLSearchParams;
   const [open, setOpen] = useState(false);
   const count = useQuery({
     queryKey: ['send-again-count', base, filter.toString()],
-    queryFn: () => get<SendAgainCount>(`${base}/conversions/send-again?${filter.toString()}`),
+    queryFn: () => get<SendAgainCountView>(`${base}/conversions/send-again?${filter.toString()}`),
     enabled: open,
     staleTime: 0,
   });
   const send = useMutation({
-    mutationFn: () => api<{ requeued: number }>('POST', `${base}/conversions/send-again?${filter.toString()}`),
-    meta: { done: (_: never, answer: { requeued: number }) => `${plural(answer.requeued, 'conversion')} sent again` },
+    mutationFn: () => api<SentAgainView>('POST', `${base}/conversions/send-again?${filter.toString()}`),
+    meta: { done: (_: never, answer: SentAgainView) => `${plural(answer.requeued, 'conversion')} sent again` },
     onSuccess: () => {
       setOpen(false);
       onSent();

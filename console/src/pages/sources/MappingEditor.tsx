@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Checkbox, FieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
 import { api, ApiError } from '../../api';
+import type { MappingPreviewView, WebhookMappingView } from '../../../../contract/views';
 
-export type Mapping = Partial<Record<MappingField, string>> & { valueInCents?: boolean };
-type MappingField = (typeof FIELDS)[number]['name'];
+/** A mapping being edited: any field may still be empty. */
+export type Mapping = Partial<WebhookMappingView>;
 
 /** Each field of a mapping: a path into the body, or (event name, currency) a fixed text in double quotes. */
 const FIELDS = [
@@ -20,8 +21,6 @@ const FIELDS = [
   { name: 'timestamp', label: 'Time', placeholder: 'created', description: 'ISO-8601 text or Unix seconds; else when it arrives.' },
 ] as const;
 
-type Preview = { ok: true; message: unknown } | { ok: false; problems: string[] };
-
 /** The mapping as the API takes it: empty fields left out. */
 export function mappingBody(mapping: Mapping): Mapping {
   return Object.fromEntries(Object.entries(mapping).filter(([, value]) => value !== '' && value !== undefined && value !== false)) as Mapping;
@@ -33,7 +32,7 @@ export function mappingBody(mapping: Mapping): Mapping {
  */
 export function MappingEditor({ base, sourceId, mapping, onChange, errors, readOnly }: { base: string; sourceId?: string; mapping: Mapping; onChange: (next: Mapping) => void; errors: Record<string, string>; readOnly: boolean }) {
   const [sample, setSample] = useState('');
-  const [preview, setPreview] = useState<Preview | { ok: false; error: string } | null>(null);
+  const [preview, setPreview] = useState<MappingPreviewView | { ok: false; error: string } | null>(null);
   useEffect(() => {
     if (sample.trim() === '') {
       setPreview(null);
@@ -41,7 +40,7 @@ export function MappingEditor({ base, sourceId, mapping, onChange, errors, readO
     }
     let current = true;
     const timer = setTimeout(() => {
-      api<Preview>('POST', `${base}/sources/preview`, { mapping: mappingBody(mapping), sample, ...(sourceId ? { sourceId } : {}) }).then(
+      api<MappingPreviewView>('POST', `${base}/sources/preview`, { mapping: mappingBody(mapping), sample, ...(sourceId ? { sourceId } : {}) }).then(
         (answer) => current && setPreview(answer),
         (error: unknown) => current && setPreview({ ok: false, error: error instanceof ApiError ? (error.issues.join('; ') || error.message) : 'the preview could not be made' }),
       );

@@ -8,21 +8,9 @@ import { Field, Form, Submit } from '../../components/Form';
 import { FormError } from '../../components/FormError';
 import { dateTime } from '../../format';
 import { whyNot } from '../../session';
+import type { WebhookSourcesView, WebhookSourceView as Source, WebhookSourceWithSecretView as WithSecret } from '../../../../contract/views';
 import { MappingEditor, mappingBody, type Mapping } from './MappingEditor';
 import './webhook-sources.css';
-
-interface Source {
-  id: string;
-  type: 'shopify' | 'webhook';
-  name: string;
-  webhookUrl: string;
-  signatureHeader: string;
-  mapping: Mapping | null;
-  lastDeliveryAt: string | null;
-  lastRefusal: { at: string; status: number; message: string } | null;
-}
-/** An answer that set a secret: the secret only when Signalbox made it (a given one is not echoed). */
-type WithSecret = Source & { signingSecret?: string; notice: string };
 
 /** The topics to subscribe in Shopify's notification settings (api/http/webhook-sources.ts), in JSON. */
 const SHOPIFY_TOPICS = 'orders/create, orders/paid, checkouts/create, carts/update, refunds/create, customers/create and customers/update';
@@ -32,7 +20,7 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
   const cannot = whyNot(role, 'editor', 'add sources or change them');
   const editor = cannot === null;
   const queries = useQueryClient();
-  const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<{ sources: Source[] }>(`${base}/sources`) });
+  const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<WebhookSourcesView>(`${base}/sources`) });
   const [shown, setShown] = useState<WithSecret | null>(null);
   // A new form after each source added: its fields start empty again.
   const [added, setAdded] = useState(0);
