@@ -15,6 +15,13 @@ export const sessionParams = z.object({ sessionId: z.string().min(1).max(100) })
 export const passwordResetRequestBody = jsonBody({ email: emailField });
 export const passwordResetBody = jsonBody({ newPassword: passwordField });
 
+/** What the console sends, as the routes read it. */
+export type SignInBody = z.input<typeof signInBody>;
+export type AcceptInvitationBody = z.input<typeof acceptInvitationBody>;
+export type PasswordChangeBody = z.input<typeof passwordChangeBody>;
+export type PasswordResetRequestBody = z.input<typeof passwordResetRequestBody>;
+export type PasswordResetBody = z.input<typeof passwordResetBody>;
+
 const signedIn = (description: string) => ({ description: `${description}; sets the session cookie`, schema: sessionView });
 const invitationGone = errorAnswer('The invitation was accepted already, withdrawn or has expired (`invitation_used`, `invitation_revoked`, `invitation_expired`)');
 

@@ -27,6 +27,7 @@ export const overviewQuery = z.strictObject(periodFields);
 
 export const inviteBody = jsonBody({ email: emailField, role: roleField });
 export const roleBody = jsonBody({ role: roleField });
+export type InviteBody = z.input<typeof inviteBody>;
 export const memberParams = z.object({ userId: z.string().min(1).max(100) });
 export const invitationParams = z.object({ invitationId: z.string().min(1).max(100) });
 

@@ -10,6 +10,7 @@ import { dateTime } from '../format';
 import { useMe } from '../session';
 import type { LiveSessionsView } from '../../../contract/team-views';
 import type { WorkspaceChangedView } from '../../../contract/views';
+import type { PasswordChangeBody } from '../../../contract/console/account-routes';
 
 export function AccountPage() {
   const me = useMe();
@@ -18,7 +19,7 @@ export function AccountPage() {
   const revoke = useMutation({ mutationFn: (id: string) => api('DELETE', `sessions/${id}`), meta: { done: 'Signed out there' }, onSuccess: () => queries.invalidateQueries({ queryKey: ['sessions'] }) });
   const [passwordErrors, setPasswordErrors] = useState<Record<string, string>>({});
   const changePassword = useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) => api('PUT', 'session/password', body),
+    mutationFn: (body: PasswordChangeBody) => api('PUT', 'session/password', body),
     onSuccess: () => {
       setPasswordErrors({});
       return queries.invalidateQueries({ queryKey: ['sessions'] });

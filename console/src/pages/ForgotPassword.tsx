@@ -5,12 +5,13 @@ import { api, ApiError } from '../api';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import type { PasswordResetRequestedView } from '../../../contract/team-views';
+import type { PasswordResetRequestBody } from '../../../contract/console/account-routes';
 
 /** Asks for a link to set a new password; the answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const ask = useMutation({
-    mutationFn: (body: { email: string }) => api<PasswordResetRequestedView>('POST', 'password-resets', body),
+    mutationFn: (body: PasswordResetRequestBody) => api<PasswordResetRequestedView>('POST', 'password-resets', body),
     onSuccess: () => setErrors({}),
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });

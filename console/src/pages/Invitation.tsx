@@ -8,13 +8,14 @@ import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import type { PendingInvitationView } from '../../../contract/team-views';
 import type { SessionView } from '../../../contract/views';
+import type { AcceptInvitationBody } from '../../../contract/console/account-routes';
 
 export function InvitationPage() {
   const { token = '' } = useParams();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => get<PendingInvitationView>(`invitations/${encodeURIComponent(token)}`) });
   const accept = useMutation({
-    mutationFn: (body: { password: string; name?: string }) => api<SessionView>('POST', `invitations/${encodeURIComponent(token)}/accept`, body),
+    mutationFn: (body: AcceptInvitationBody) => api<SessionView>('POST', `invitations/${encodeURIComponent(token)}/accept`, body),
     onSuccess: (me) => {
       setCsrfToken(me.csrfToken);
       const joined = me.workspaces.find((w) => w.workspaceName === invitation.data?.workspaceName) ?? me.workspaces[0];

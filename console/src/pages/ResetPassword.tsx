@@ -6,6 +6,7 @@ import { Loading } from '../components/bits';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import type { PasswordResetLinkView } from '../../../contract/team-views';
+import type { PasswordResetBody } from '../../../contract/console/account-routes';
 
 /** The page a reset mail links to: the new password, then sign in with it (every session was ended). */
 export function ResetPasswordPage() {
@@ -13,7 +14,7 @@ export function ResetPasswordPage() {
   const link = useQuery({ queryKey: ['password-reset', token], queryFn: () => get<PasswordResetLinkView>(`password-resets/${encodeURIComponent(token)}`), retry: false });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const reset = useMutation({
-    mutationFn: (body: { newPassword: string }) => api('POST', `password-resets/${encodeURIComponent(token)}`, body),
+    mutationFn: (body: PasswordResetBody) => api('POST', `password-resets/${encodeURIComponent(token)}`, body),
     onSuccess: () => setErrors({}),
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });

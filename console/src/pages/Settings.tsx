@@ -15,6 +15,7 @@ import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
 import { WorkspaceName } from './settings/WorkspaceName';
+import type { InviteBody } from '../../../contract/console/workspace-routes';
 
 export function SettingsPage() {
   const { base, data } = useWorkspace();
@@ -109,7 +110,7 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', base] });
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) => api<CreatedInvitationView>('POST', `${base}/invitations`, body),
+    mutationFn: (body: InviteBody) => api<CreatedInvitationView>('POST', `${base}/invitations`, body),
     meta: { done: 'Invitation created' },
     onSuccess: (answer) => {
       setInvited(answer);
@@ -164,7 +165,7 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
       </ul>
       {!owner && <p className="muted">{cannot}</p>}
       {owner && (
-        <Form label="Invite someone" errors={errors} onSubmit={(form) => invite.mutate({ email: String(form.get('email') ?? ''), role: String(form.get('role') ?? 'viewer') })}>
+        <Form label="Invite someone" errors={errors} onSubmit={(form) => invite.mutate({ email: String(form.get('email') ?? ''), role: String(form.get('role') ?? 'viewer') as InviteBody['role'] })}>
           <div className="row">
             <Field name="email" label="Email" type="email" />
             <label className="field">

@@ -5,6 +5,7 @@ import { api, ApiError, setCsrfToken } from '../api';
 import { Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import type { SessionView } from '../../../contract/views';
+import type { SignInBody } from '../../../contract/console/account-routes';
 
 /** Only paths of the console itself: `next` comes from the URL and must not send anyone elsewhere. */
 function safeNext(next: string | null): string {
@@ -15,7 +16,7 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const signIn = useMutation({
-    mutationFn: (body: { email: string; password: string }) => api<SessionView>('POST', 'session', body),
+    mutationFn: (body: SignInBody) => api<SessionView>('POST', 'session', body),
     onSuccess: (me) => {
       setCsrfToken(me.csrfToken);
       window.location.assign(safeNext(params.get('next')));
