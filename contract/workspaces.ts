@@ -71,3 +71,4 @@ export const settingsChangesBody = jsonBody({
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;
+export type SettingsChangesBody = z.input<typeof settingsChangesBody>;

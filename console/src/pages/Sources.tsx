@@ -13,6 +13,7 @@ import { WebhookSourcesSection } from './sources/WebhookSources';
 import type { AdvertiserChoicesView, AuthorizationUrlView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
 import type { InstallView } from '../../../contract/setup-views';
 import type { ApiKeysView, ApiKeyView as ApiKey, ConsoleCreatedKeyView as CreatedKey } from '../../../contract/views';
+import type { CreateKeyBody } from '../../../contract/api-keys';
 
 const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
@@ -198,7 +199,7 @@ function KeysSection({ base, role, origins, onCreated }: { base: string; role: s
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useMutation({
-    mutationFn: (body: { name: string; kind: string }) => api<CreatedKey>('POST', `${base}/api-keys`, body),
+    mutationFn: (body: CreateKeyBody) => api<CreatedKey>('POST', `${base}/api-keys`, body),
     meta: { done: 'API key created' },
     onSuccess: (key) => {
       setCreated(key);
@@ -253,7 +254,7 @@ function KeysSection({ base, role, origins, onCreated }: { base: string; role: s
       )}
       {cannot === null ? (
         // A new, empty form after each key: the name typed for the last one is not left in the field.
-        <Form key={created?.id ?? 'none'} label="Create an API key" errors={errors} onSubmit={(data) => create.mutate({ name: String(data.get('name') ?? ''), kind: String(data.get('kind') ?? 'secret') })}>
+        <Form key={created?.id ?? 'none'} label="Create an API key" errors={errors} onSubmit={(data) => create.mutate({ name: String(data.get('name') ?? ''), kind: String(data.get('kind') ?? 'secret') as CreateKeyBody['kind'] })}>
           <div className="row">
             <Field name="name" label="Key name" placeholder="backend" />
             <label className="field">

@@ -7,6 +7,7 @@ import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../components/
 import { FormError } from '../components/FormError';
 import { useWorkspace, whyNot } from '../session';
 import type { TestConversionView } from '../../../contract/tiktok-views';
+import type { SettingsChangesBody } from '../../../contract/workspaces';
 
 export function TestModePage() {
   const { base, data } = useWorkspace();
@@ -16,7 +17,7 @@ export function TestModePage() {
   const workspace = data?.workspace;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: (body: { testMode?: boolean; testEventCode?: string | null }) => api('PATCH', `${base}/settings`, body),
+    mutationFn: (body: SettingsChangesBody) => api('PATCH', `${base}/settings`, body),
     meta: { done: ({ testMode }: { testMode?: boolean }) => (testMode === undefined ? 'Test event code saved' : `Test mode is ${testMode ? 'on' : 'off'}`) },
     onSuccess: () => {
       setErrors({});

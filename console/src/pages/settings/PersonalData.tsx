@@ -14,6 +14,7 @@ export function PersonalData({ readOnly }: { readOnly: ReadOnlyReason | null }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const saved = () => void queries.invalidateQueries({ queryKey: ['workspace'] });
   const retention = useMutation({
+    // Looser than the contract's body on purpose: text that is not a number goes as written, for the server to name it.
     mutationFn: (days: { eventRetentionDays: number | string; conversionRetentionDays: number | string }) => api('PATCH', `${base}/settings`, days),
     meta: { done: 'Retention saved' },
     onSuccess: () => {
