@@ -1,4 +1,5 @@
 import { addDays, type Day } from '../db/repositories/event-days';
+import type { Workspace } from '../db/repositories/workspaces';
 import type { ActivityDeps } from './deps';
 
 export interface RetentionOptions {
@@ -27,31 +28,22 @@ export interface RetentionReport {
 
 const DAY_MS = 86_400_000;
 
-export interface RetiredDays {
-  /** Days whose partition was dropped: past every workspace's retention period. */
-  dropped: Day[];
-  /** Days past it kept for now: a pending conversion's event is in it, or ingest held the table past the lock timeout. */
-  kept: Day[];
-  /** Days whose partition was created ahead. */
-  created: Day[];
-}
-
 /**
  * Creates the coming days' partitions of `events` and drops those of the days every workspace's retention period has
- * passed: a day leaves whole, not row by row. A workspace with a shorter period than the longest has its expired events
- * removed by removeExpiredEvents before that.
+ * passed: a day leaves whole, not row by row. A day a pending conversion's event is in, or that ingest held past the
+ * lock timeout, waits for a later run. Returns the days dropped.
  */
-async function retireEventDays(deps: ActivityDeps, now: number): Promise<RetiredDays> {
-  const created = await deps.repos.eventDays.ensureComing(new Date(now));
-  const longest = Math.max(0, ...(await deps.repos.workspaces.list()).map((ws) => ws.eventRetentionDays));
+async function retireEventDays(deps: ActivityDeps, workspaces: readonly Workspace[], now: number): Promise<Day[]> {
+  await deps.repos.eventDays.ensureComing(new Date(now));
+  const longest = Math.max(0, ...workspaces.map((ws) => ws.eventRetentionDays));
   const horizon = now - longest * DAY_MS;
-  const retired: RetiredDays = { dropped: [], kept: [], created };
+  const dropped: Day[] = [];
   for (const day of await deps.repos.eventDays.list()) {
     if (Date.parse(addDays(day, 1)) > horizon) break;
-    const dropped = !(await deps.repos.eventDays.holdsPending(day)) && (await deps.repos.eventDays.drop(day).then(() => true, keptWhenLocked));
-    (dropped ? retired.dropped : retired.kept).push(day);
+    if (await deps.repos.eventDays.holdsPending(day)) continue;
+    if (await deps.repos.eventDays.drop(day).then(() => true, keptWhenLocked)) dropped.push(day);
   }
-  return retired;
+  return dropped;
 }
 
 /** A drop that waited past its lock timeout (ingest's transactions held the table) waits for the next run. */
@@ -67,9 +59,10 @@ function keptWhenLocked(error: unknown): false {
  */
 export async function removeExpiredEvents(deps: ActivityDeps, options: RetentionOptions): Promise<RetentionReport> {
   const now = Date.now();
-  const days = options.fromWorkspaceId === undefined ? await retireEventDays(deps, now) : undefined;
-  const report: RetentionReport = { daysDropped: days?.dropped ?? [], deleted: 0, stripped: 0, conversionsDeleted: 0, resumeAt: null };
-  const workspaces = (await deps.repos.workspaces.list()).filter((ws) => options.fromWorkspaceId === undefined || ws.id >= options.fromWorkspaceId);
+  const everyWorkspace = await deps.repos.workspaces.list();
+  const daysDropped = options.fromWorkspaceId === undefined ? await retireEventDays(deps, everyWorkspace, now) : [];
+  const report: RetentionReport = { daysDropped, deleted: 0, stripped: 0, conversionsDeleted: 0, resumeAt: null };
+  const workspaces = everyWorkspace.filter((ws) => options.fromWorkspaceId === undefined || ws.id >= options.fromWorkspaceId);
   let batches = 0;
   /** Runs `batch` until it removes less than a full batch; false when the run's batches ran out first. */
   const drain = async (batch: () => Promise<number>): Promise<boolean> => {
