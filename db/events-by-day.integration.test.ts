@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
-import { migrationConfig } from './knex';
+import { migrateUpTo, migrationConfig } from './knex';
 import { createSecretBox } from './secret-box';
 import { createRepositories } from './repositories';
 
@@ -11,17 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.destroy());
 
-async function migrateUpTo(name: string): Promise<void> {
-  for (;;) {
-    const [, pending] = (await testDb.db.migrate.list(migrationConfig)) as [unknown[], { file: string }[]];
-    if (pending[0] === undefined || pending[0].file.startsWith(name)) return;
-    await testDb.db.migrate.up(migrationConfig);
-  }
-}
-
 describe('the upgrade to events by day', () => {
   it('keeps the events stored before as one partition, their conversions finding them, and takes new days beside them', async () => {
-    await migrateUpTo(PARTITIONS);
+    await migrateUpTo(testDb.db, PARTITIONS);
     const db = testDb.db;
     await db('workspaces').insert({ id: 'ws_old', name: 'Before days' });
     const [stored] = await db('events')

@@ -116,3 +116,12 @@ export async function migrateToLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest(migrationConfig)) as [number, string[]];
   return applied;
 }
+
+/** Runs the migrations before `name` (a file name without its extension), as a database of an earlier release has them. */
+export async function migrateUpTo(db: Knex, name: string): Promise<void> {
+  for (;;) {
+    const [, pending] = (await db.migrate.list(migrationConfig)) as [unknown[], { file: string }[]];
+    if (pending[0] === undefined || pending[0].file.startsWith(name)) return;
+    await db.migrate.up(migrationConfig);
+  }
+}

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createDatabase, migrateToLatest, migrationConfig } from '../../db/knex';
+import { createDatabase, migrateToLatest, migrateUpTo } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
 import { createSecretBox } from '../../db/secret-box';
@@ -106,11 +106,7 @@ async function measureRetirement(): Promise<{ drop: Retired; del: Retired }> {
 async function measureUpgrade(): Promise<number> {
   const scratch = await scratchDatabase(ADMIN_URL, 'upgrade');
   try {
-    for (;;) {
-      const [, pending] = (await scratch.db.migrate.list(migrationConfig)) as [unknown[], { file: string }[]];
-      if (pending[0] === undefined || pending[0].file.startsWith(PARTITIONS_MIGRATION)) break;
-      await scratch.db.migrate.up(migrationConfig);
-    }
+    await migrateUpTo(scratch.db, PARTITIONS_MIGRATION);
     const ws = await scratch.db('workspaces').insert({ id: 'ws_upgrade', name: 'Before partitions' }).returning('id');
     await fillDay(scratch.db, (ws[0] as { id: string }).id, addDays(dayOf(new Date()), -1), EVENTS, { withDay: false });
     const started = performance.now();
