@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '../test/helpers/database'
 import { migrateUpTo, migrationConfig } from './knex';
 import { createSecretBox } from './secret-box';
 import { createRepositories } from './repositories';
+import { addDays, dayOf } from './repositories/event-days';
 
 const PARTITIONS = '20261130100000_events_by_day';
 
@@ -58,5 +59,37 @@ describe('the upgrade to events by day', () => {
     await db.migrate.down(migrationConfig);
     await db.migrate.down(migrationConfig);
     expect(await db('events').orderBy('message_id').pluck('message_id')).toEqual(['m-later', 'm-old']);
+  });
+});
+
+describe('row-by-row retention on days', () => {
+  it('reads and writes only the days up to its cutoff: it runs while a later day is locked', async () => {
+    const db = testDb.db;
+    await db.migrate.latest(migrationConfig);
+    const repos = createRepositories(db, createSecretBox('11'.repeat(32)));
+    await db('workspaces').insert({ id: 'ws_days', name: 'Days' });
+    const { rows } = await db.raw<{ rows: { now: Date }[] }>('SELECT now()');
+    const now = (rows[0] as { now: Date }).now;
+    const longAgo = addDays(dayOf(now), -40);
+    await repos.eventDays.ensure(longAgo, longAgo);
+    const event = (messageId: string, receivedAt: Date) => ({
+      workspace_id: 'ws_days', message_id: messageId, type: 'page', occurred_at: receivedAt, received_at: receivedAt, received_on: db.raw('?::date', [dayOf(receivedAt)]), message: { type: 'page' },
+    });
+    await db('events').insert([event('m-expired', new Date(`${longAgo}T12:00:00Z`)), event('m-today', now)]);
+
+    const today = `events_${dayOf(now).replaceAll('-', '')}`;
+    const holder = await db.transaction();
+    try {
+      await holder.raw(`LOCK TABLE ${today} IN ACCESS EXCLUSIVE MODE`);
+      const cutoff = new Date(now.getTime() - 30 * 86_400_000);
+      const removed = await db.transaction(async (trx) => {
+        await trx.raw("SET LOCAL lock_timeout = '2s'");
+        return repos.retention.removeExpired('ws_days', cutoff, 10, trx);
+      });
+      expect(removed).toEqual({ deleted: 1, stripped: 0 });
+    } finally {
+      await holder.rollback();
+    }
+    expect(await db('events').where({ workspace_id: 'ws_days' }).pluck('message_id')).toEqual(['m-today']);
   });
 });

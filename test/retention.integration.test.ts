@@ -16,10 +16,15 @@ afterAll(() => pipeline.close());
 const EMAIL = 'retained.person@example.com';
 
 /** Events as ingest stores them, then aged: `received_at` is what retention measures. */
+/** Events as ingest stores them, then moved `days` back: their time, and the day's partition it falls in. */
 async function receivedDaysAgo(ws: Workspace, days: number, messages: unknown[]): Promise<void> {
   await pipeline.ingest(ws, messages, { start: false });
   const ids = messages.map((m) => (m as { messageId: string }).messageId);
-  await db('events').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ received_at: db.raw(`now() - interval '${days} days'`) });
+  const { rows } = await db.raw<{ rows: { at: Date; day: string }[] }>(`SELECT now() - interval '${days} days' AS at, ((now() - interval '${days} days') AT TIME ZONE 'UTC')::date::text AS day`);
+  const { at, day } = rows[0] as { at: Date; day: string };
+  await createEventDayRepository(db).ensure(day, day);
+  await db('events').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ received_at: at, received_on: new Date(day) });
+  await db('conversions').where({ workspace_id: ws.id }).whereIn('message_id', ids).update({ event_received_on: new Date(day) });
 }
 
 /** Events as ingest stores them, then moved to the partition of an earlier day (with their conversions' day). */

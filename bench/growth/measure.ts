@@ -1,15 +1,19 @@
 import { createSender } from '../ingest/http-client';
 import { closedLoop, openLoop, type LoadResult } from '../ingest/load';
 import { benchEvents, chunk } from '../ingest/workload';
-import type { CpuSnapshot } from '../pipeline/cpu';
 import type { Infrastructure } from '../pipeline/infrastructure';
 import { measureBurst, prepareWorkspace, type PhaseResult } from '../pipeline/pipeline';
 import type { CallTiming, ConsoleCall } from '../console/timing';
 import { consoleCalls, timeCalls } from '../console/timing';
 import { footprint, type TableFootprint } from './footprint';
+import { quietServer, statementProfile, withCost, type PhaseCost } from './phase-cost';
 
 export interface GrowthSettings {
+  /** Events sent in batches before the measured ones, not counted. */
+  batchWarmUpEvents: number;
   batchEvents: number;
+  /** Measured rounds of `batchEvents`; the median round is reported. */
+  batchRounds: number;
   batch: number;
   senders: number;
   singleRate: number;
@@ -20,38 +24,39 @@ export interface GrowthSettings {
 
 export interface SizeResult {
   size: number;
+  /** The median round of batches by rate. */
   batches: LoadResult;
+  /** Every round's rate, events per second, in the order run. */
+  batchRoundRates: number[];
   singles: LoadResult;
-  /** Ingest process CPU microseconds per event. */
-  batchCpuUs: number;
-  singleCpuUs: number;
+  batchCost: PhaseCost;
+  singleCost: PhaseCost;
   pipeline: PhaseResult;
   tables: TableFootprint[];
   console: CallTiming[];
 }
 
-/** CPU seconds the processes of `part` used between two snapshots. */
-function partSeconds(before: CpuSnapshot, after: CpuSnapshot, part: string): number {
-  return [...after].filter(([, p]) => p.part === part).reduce((sum, [pid, p]) => sum + p.cpuSeconds - (before.get(pid)?.cpuSeconds ?? 0), 0);
-}
-
-async function withIngestCpu(infra: Infrastructure, run: () => Promise<LoadResult>): Promise<{ load: LoadResult; cpuUs: number }> {
-  const before = infra.cpu();
-  const load = await run();
-  return { load, cpuUs: (partSeconds(before, infra.cpu(), 'ingest') / load.events) * 1e6 };
-}
-
 /** Ingest (batches, then single events), the pipeline and the console, on the store as it is; then its footprint. */
 export async function measureSize(infra: Infrastructure, key: string, consoleApi: { call: ConsoleCall; workspaceId: string }, size: number, settings: GrowthSettings): Promise<SizeResult> {
-  const batches = await withIngestCpu(infra, async () => {
+  const batchesOf = async (events: number) => {
     const sender = createSender(infra.ingestUrl, key, settings.senders);
-    const bodies = chunk(benchEvents(settings.batchEvents), settings.batch).map((batch) => ({ body: Buffer.from(JSON.stringify({ batch })), events: batch.length }));
+    const bodies = chunk(benchEvents(events), settings.batch).map((batch) => ({ body: Buffer.from(JSON.stringify({ batch })), events: batch.length }));
     try {
       return await closedLoop(sender, '/v1/batch', bodies, settings.senders);
     } finally {
       sender.close();
     }
-  });
+  };
+  await batchesOf(settings.batchWarmUpEvents);
+  const rounds: Awaited<ReturnType<typeof withCost>>[] = [];
+  for (let round = 1; round <= settings.batchRounds; round += 1) {
+    await quietServer(infra.db);
+    if (statementProfile.enabled) await statementProfile.reset(infra.db);
+    rounds.push(await withCost(infra, () => batchesOf(settings.batchEvents)));
+    if (statementProfile.enabled) await statementProfile.print(infra.db, `batches at ${size.toLocaleString('en-US')} stored events, round ${round}`);
+  }
+  const rateOf = ({ load }: (typeof rounds)[number]) => load.events / load.seconds;
+  const batches = [...rounds].sort((a, b) => rateOf(a) - rateOf(b))[Math.floor(rounds.length / 2)] as (typeof rounds)[number];
   const singlesFor = async (seconds: number) => {
     const sender = createSender(infra.ingestUrl, key, 256);
     const requests = benchEvents(settings.singleRate * seconds).map((event) => ({ sender, body: Buffer.from(JSON.stringify(event)) }));
@@ -61,16 +66,18 @@ export async function measureSize(infra: Infrastructure, key: string, consoleApi
       sender.close();
     }
   };
+  await quietServer(infra.db);
   await singlesFor(2);
-  const singles = await withIngestCpu(infra, () => singlesFor(settings.singleSeconds));
+  const singles = await withCost(infra, () => singlesFor(settings.singleSeconds));
   const pipeline = await measureBurst(infra, await prepareWorkspace(infra, `growth${size}`, settings.conversions), settings.conversions);
   const calls = await consoleCalls(consoleApi.call, consoleApi.workspaceId);
   return {
     size,
     batches: batches.load,
+    batchRoundRates: rounds.map(rateOf),
     singles: singles.load,
-    batchCpuUs: batches.cpuUs,
-    singleCpuUs: singles.cpuUs,
+    batchCost: batches.cost,
+    singleCost: singles.cost,
     pipeline,
     console: await timeCalls(consoleApi.call, calls, settings.consoleRounds),
     tables: await footprint(infra.db),

@@ -1,4 +1,5 @@
 import type { SizeResult } from './measure';
+import type { PhaseCost } from './phase-cost';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
@@ -18,14 +19,20 @@ export function printRates(results: readonly SizeResult[]): void {
         fmt(r.singles.latency.p50).padStart(5),
         fmt(r.singles.latency.p99).padStart(5),
         fmt(r.batches.failed + r.singles.failed).padStart(6),
-        fmt(r.batchCpuUs).padStart(11),
-        fmt(r.singleCpuUs).padStart(11),
+        fmt(r.batchCost.ingestCpuUs).padStart(11),
+        fmt(r.singleCost.ingestCpuUs).padStart(11),
         fmt(r.pipeline.perSecond, 1).padStart(10),
         fmt(r.pipeline.latency.p99).padStart(7),
       ].join(' '),
     );
   }
   console.log('(latencies in ms; CPU per event of the ingest process, b: batches, s: single events)');
+  console.log(`\n${'stored events'.padStart(13)} ${'batch rounds/s'.padStart(22)} ${'PostgreSQL µs CPU/ev b'.padStart(22)} ${'blocks read/ev b'.padStart(16)} ${'buffer hits b'.padStart(13)} ${'PostgreSQL µs CPU/ev s'.padStart(22)} ${'blocks read/ev s'.padStart(16)} ${'buffer hits s'.padStart(13)}`);
+  for (const r of results) {
+    const cost = (c: PhaseCost) => [`${fmt(c.postgresCpuUs)} (${fmt(c.postgresSystemCpuUs)} sys)`.padStart(22), fmt(c.blocksRead, 2).padStart(16), `${fmt(c.bufferHitRatio * 100, 2)}%`.padStart(13)];
+    console.log([fmt(r.size).padStart(13), r.batchRoundRates.map((n) => fmt(n)).join(' ').padStart(22), ...cost(r.batchCost), ...cost(r.singleCost)].join(' '));
+  }
+  console.log('(blocks read: from outside shared buffers, the page cache or the disk)');
 }
 
 /** Bytes per stored row of each table, table + TOAST + indexes. */
@@ -54,6 +61,8 @@ export function printVerdicts(results: readonly SizeResult[]): void {
   const p99 = (name: string, now: number, then: number) => console.log(`  ${name} p99: ${fmt(now / then, 2)}× (${fmt(now)} vs ${fmt(then)} ms; <= 1.5×): ${verdict(now <= 1.5 * then)}`);
   share('ingest, batches', rate(largest.batches), rate(empty.batches));
   p99('ingest, batches', largest.batches.latency.p99, empty.batches.latency.p99);
+  const cpu = (r: SizeResult) => r.batchCost.ingestCpuUs + r.batchCost.postgresCpuUs;
+  console.log(`  (ingest, batches: CPU per event of ingest and PostgreSQL ${fmt(cpu(largest))} vs ${fmt(cpu(empty))} µs, ${fmt(cpu(largest) / cpu(empty), 2)}×)`);
   share('ingest, single events', rate(largest.singles), rate(empty.singles));
   p99('ingest, single events', largest.singles.latency.p99, empty.singles.latency.p99);
   share('pipeline', largest.pipeline.perSecond, empty.pipeline.perSecond);

@@ -4,6 +4,7 @@ import { CONSOLE_SECRET_KEY, startConsoleApi } from '../console/timing';
 import { startInfrastructure } from '../pipeline/infrastructure';
 import { measureSize, type GrowthSettings, type SizeResult } from './measure';
 import { printConsole, printFootprint, printRates, printVerdicts } from './report';
+import { retentionPass } from './retention-pass';
 import { growStore, PROPORTIONS } from './store';
 
 /**
@@ -22,7 +23,9 @@ function sizes(text: string): number[] {
 
 const SIZES = sizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
 const SETTINGS: GrowthSettings = {
-  batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 50_000),
+  batchWarmUpEvents: 10_000,
+  batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 100_000),
+  batchRounds: 3,
   batch: 100,
   senders: Number(process.env.BENCH_GROWTH_SENDERS ?? 4),
   singleRate: 1_000,
@@ -34,7 +37,7 @@ const SETTINGS: GrowthSettings = {
 async function main(): Promise<void> {
   console.log(`Signalbox growth benchmark: stores of ${SIZES.map((s) => s.toLocaleString('en-US')).join(', ')} events; ${PROPORTIONS}`);
   console.log(
-    `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
+    `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders, ${SETTINGS.batchRounds} rounds (median reported) after ${SETTINGS.batchWarmUpEvents.toLocaleString('en-US')} not counted, each from a checkpoint with no autovacuum running; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
       `to the hot workspace; ${SETTINGS.conversions.toLocaleString('en-US')} clicked purchases through the workers to the fake TikTok; the console API's pages ${SETTINGS.consoleRounds} times each`,
   );
   const infra = await startInfrastructure();
@@ -57,7 +60,13 @@ async function main(): Promise<void> {
         await repos.eventCounts.rollUp(new Date());
         await repos.conversionCounts.rollUp(new Date());
         await repos.deliveredDaily.rollUp(new Date());
-        console.log(`store at ${size.toLocaleString('en-US')} loaded events (and what earlier sizes' measurements wrote) in ${((performance.now() - started) / 1000).toFixed(0)} s; measuring`);
+        console.log(`store at ${size.toLocaleString('en-US')} loaded events (and what earlier sizes' measurements wrote) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        const retention = await retentionPass(infra, String(size));
+        console.log(
+          `retention (the hourly schedule's workflow): ${retention.seconds.toFixed(1)} s, PostgreSQL CPU ${retention.postgresCpuSeconds.toFixed(1)} s; ` +
+            `${retention.summary.deleted.toLocaleString('en-US')} events deleted, ${retention.summary.stripped.toLocaleString('en-US')} stripped, ` +
+            `${retention.summary.conversionsDeleted.toLocaleString('en-US')} conversions deleted, days dropped: ${retention.summary.daysDropped.join(', ') || 'none'}; complete: ${retention.summary.complete}; measuring`,
+        );
         results.push(await measureSize(infra, key, { call: consoleApi.call, workspaceId: hot.id }, size, SETTINGS));
         printRates(results.slice(-1));
       }

@@ -3,18 +3,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-function statFields(pid: string): { comm: string; cpuSeconds: number } | undefined {
+function statFields(pid: string): { comm: string; cpuSeconds: number; systemSeconds: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const commEnd = stat.lastIndexOf(')');
     const fields = stat.slice(commEnd + 2).split(' ');
-    return { comm: stat.slice(stat.indexOf('(') + 1, commEnd), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
+    return { comm: stat.slice(stat.indexOf('(') + 1, commEnd), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, systemSeconds: Number(fields[12]) / TICKS_PER_SECOND };
   } catch {
     return undefined; // gone meanwhile
   }
 }
 
-export type CpuSnapshot = Map<string, { part: string; cpuSeconds: number }>;
+/** Per process: its part, its CPU seconds (user and system) and of those the system's (the kernel's work for it). */
+export type CpuSnapshot = Map<string, { part: string; cpuSeconds: number; systemSeconds: number }>;
 
 /**
  * CPU seconds used so far by each process of the pipeline (Linux /proc), by part: the named processes, the PostgreSQL
@@ -27,7 +28,7 @@ export function cpuSnapshot(named: Record<string, number | undefined>): CpuSnaps
     const stat = statFields(pid);
     if (stat === undefined) continue;
     const part = byPid.get(pid) ?? (stat.comm === 'postgres' ? 'PostgreSQL' : stat.comm === 'temporal' ? 'Temporal dev server' : undefined);
-    if (part !== undefined) processes.set(pid, { part, cpuSeconds: stat.cpuSeconds });
+    if (part !== undefined) processes.set(pid, { part, cpuSeconds: stat.cpuSeconds, systemSeconds: stat.systemSeconds });
   }
   return processes;
 }

@@ -6,19 +6,20 @@ export function createRetentionRepository(db: Knex) {
     /**
      * One bounded batch of the workspace's events received before `cutoff` and not stripped yet: deleted, or stripped
      * when a conversion refers to them. Events of a conversion still pending keep their message (its steps read it).
-     * Rows another transaction holds are skipped, never waited for.
+     * Rows another transaction holds are skipped, never waited for. Only the partitions of the days up to the cutoff's
+     * are read and written: a store holding a month is not scanned every hour for the remainder of one day.
      */
     async removeExpired(workspaceId: string, cutoff: Date, limit: number, executor: Knex = db): Promise<RemovedEvents> {
       return removeEvents(
         executor,
         {
           sql: `SELECT e.id FROM events e
-                WHERE e.workspace_id = ? AND e.received_at < ? AND e.stripped_at IS NULL
+                WHERE e.workspace_id = ? AND e.received_at < ? AND e.received_on <= (?::timestamptz AT TIME ZONE 'UTC')::date AND e.stripped_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM conversions c WHERE c.event_row_id = e.id AND c.status = 'pending')
                 LIMIT ? FOR UPDATE SKIP LOCKED`,
-          bindings: [workspaceId, cutoff, limit],
+          bindings: [workspaceId, cutoff, cutoff, limit],
         },
-        { forgetIdentity: false },
+        { forgetIdentity: false, receivedBy: cutoff },
       );
     },
 
