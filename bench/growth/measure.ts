@@ -51,9 +51,9 @@ export async function measureSize(infra: Infrastructure, key: string, consoleApi
   const rounds: Awaited<ReturnType<typeof withCost>>[] = [];
   for (let round = 1; round <= settings.batchRounds; round += 1) {
     await quietServer(infra.db);
-    if (statementProfile.enabled) await statementProfile.reset(infra.db);
+    const relationsBefore = statementProfile.enabled ? await statementProfile.reset(infra.db) : undefined;
     rounds.push(await withCost(infra, () => batchesOf(settings.batchEvents)));
-    if (statementProfile.enabled) await statementProfile.print(infra.db, `batches at ${size.toLocaleString('en-US')} stored events, round ${round}`);
+    if (relationsBefore !== undefined) await statementProfile.print(infra.db, `batches at ${size.toLocaleString('en-US')} stored events, round ${round}`, relationsBefore);
   }
   const rateOf = ({ load }: (typeof rounds)[number]) => load.events / load.seconds;
   const batches = [...rounds].sort((a, b) => rateOf(a) - rateOf(b))[Math.floor(rounds.length / 2)] as (typeof rounds)[number];

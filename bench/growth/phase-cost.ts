@@ -16,7 +16,7 @@ export interface PhaseCost {
 }
 
 /** CPU seconds the processes of `part` used between two snapshots. */
-function partSeconds(before: CpuSnapshot, after: CpuSnapshot, part: string, kind: 'cpuSeconds' | 'systemSeconds' = 'cpuSeconds'): number {
+export function partSeconds(before: CpuSnapshot, after: CpuSnapshot, part: string, kind: 'cpuSeconds' | 'systemSeconds' = 'cpuSeconds'): number {
   return [...after].filter(([, p]) => p.part === part).reduce((sum, [pid, p]) => sum + p[kind] - (before.get(pid)?.[kind] ?? 0), 0);
 }
 
@@ -67,7 +67,7 @@ export async function withCost(infra: Infrastructure, run: () => Promise<LoadRes
  * BENCH_PROFILE=1: PostgreSQL's statements by time spent, from pg_stat_statements (the server must preload it:
  * shared_preload_libraries = 'pg_stat_statements').
  */
-type RelationBlocks = Map<string, { read: number; hit: number }>;
+export type RelationBlocks = Map<string, { read: number; hit: number }>;
 
 /** Blocks of each table and its indexes (summed over a partitioned table's partitions) read and hit, by every backend. */
 async function relationBlocks(db: Knex): Promise<RelationBlocks> {
@@ -82,13 +82,13 @@ async function relationBlocks(db: Knex): Promise<RelationBlocks> {
 
 export const statementProfile = {
   enabled: process.env.BENCH_PROFILE === '1',
-  relationsBefore: new Map() as RelationBlocks,
-  async reset(db: Knex): Promise<void> {
+  /** Starts a profile; returns the tables' counts so far, for `print`. */
+  async reset(db: Knex): Promise<RelationBlocks> {
     await db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await db.raw('SELECT pg_stat_statements_reset()');
-    statementProfile.relationsBefore = await relationBlocks(db);
+    return relationBlocks(db);
   },
-  async print(db: Knex, title: string): Promise<void> {
+  async print(db: Knex, title: string, relationsBefore: RelationBlocks): Promise<void> {
     const { rows } = await db.raw<{ rows: { query: string; calls: string | number; total_ms: number; mean_ms: number; read_per_call: string | number; hit_per_call: string | number }[] }>(`
       SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query, calls, total_exec_time AS total_ms, mean_exec_time AS mean_ms,
              round(shared_blks_read::numeric / calls, 1) AS read_per_call, round(shared_blks_hit::numeric / calls, 1) AS hit_per_call
@@ -96,7 +96,7 @@ export const statementProfile = {
       ORDER BY total_exec_time DESC LIMIT 6`);
     console.log(`  PostgreSQL statements, ${title} (total ms, calls, mean ms, blocks read / hit per call):`);
     const relations = [...(await relationBlocks(db))].map(([relation, now]) => {
-      const before = statementProfile.relationsBefore.get(relation) ?? { read: 0, hit: 0 };
+      const before = relationsBefore.get(relation) ?? { read: 0, hit: 0 };
       return { relation, read: now.read - before.read, hit: now.hit - before.hit };
     });
     const busiest = relations.sort((a, b) => b.read + b.hit - (a.read + a.hit)).slice(0, 6);
