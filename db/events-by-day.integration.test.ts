@@ -44,7 +44,9 @@ describe('the upgrade to events by day', () => {
     // A pending conversion of the old layout still reaches its event through the join the pipeline reads it with.
     const repos = createRepositories(db, createSecretBox('11'.repeat(32)));
     await db('conversions').update({ claim_id: '00000000-0000-4000-8000-000000000001' });
-    expect(await repos.conversionGroups.toPrepare('00000000-0000-4000-8000-000000000001')).toEqual([expect.objectContaining({ eventId: 'o-1', message: { type: 'track' } })]);
+    expect(await repos.conversionGroups.toPrepare('00000000-0000-4000-8000-000000000001')).toEqual([
+      expect.objectContaining({ eventId: 'o-1', message: { type: 'track', messageId: 'm-old', event: 'purchase', userId: 'u-1', anonymousId: 'a-1' } }),
+    ]);
 
     // New events go to today's partition; the old ones leave by the row-by-row path.
     await repos.ingestWrites.storeUnmapped('ws_old', [{ messageId: 'm-new', type: 'page', eventName: null, userId: null, anonymousId: 'a-2', occurredAt: new Date(), messageJson: '{}' }], { sightings: [], links: [] }, []);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { erasureLogView, erasureView } from '../contract/erasure-views';
+import { withFullMessage } from '../db/event-message';
 import type { Workspace } from '../db/repositories/workspaces';
 import { sha256Hex } from '../domain/hashing';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from './helpers/test-app';
@@ -143,7 +144,7 @@ describe('erasure of a person', () => {
       data: [{ event: 'CompletePayment', event_id: 'order-jo-1', properties: { value: 80, currency: 'USD', order_id: 'order-jo-1' } }],
     });
     const joEvent = await testDb.db('events').where({ workspace_id: shop.id, message_id: 'jo-3' }).first();
-    expect(joEvent).toMatchObject({ user_id: null, anonymous_id: null, message: { type: 'track', event: 'purchase', messageId: 'jo-3' } });
+    expect(joEvent && withFullMessage(joEvent)).toMatchObject({ user_id: null, anonymous_id: null, message: { type: 'track', event: 'purchase', messageId: 'jo-3' } });
     expect(joEvent?.stripped_at).toBeInstanceOf(Date);
   });
 

@@ -2,7 +2,7 @@ import { checkJsonValue, checkMessage, correctedTimestampProblem, formatIssue, p
 import { badRequest, payloadTooLarge } from '../http/http-error';
 import { describeIssues } from '../http/issues';
 import { batchBody, sentAtField } from '../../contract/messages';
-import { acceptedJson, type IncomingMessage } from './message-schema';
+import type { IncomingMessage } from './message-schema';
 
 export type { MessageType };
 
@@ -46,7 +46,6 @@ function checkMessages(raws: readonly unknown[], name: (index: number) => string
       issues.push(formatIssue({ path: ['timestamp'], message: problem }, name(index), root(index)));
       return;
     }
-    acceptedJson.set(check.message, check.json);
     messages.push(check.message);
   });
   return { issues, messages };

@@ -1,4 +1,5 @@
 import type { Repositories } from '../../db/repositories';
+import { messageBody } from '../../db/event-message';
 import type { ConversionRule } from '../../db/repositories/conversion-rules';
 import type { CreatedConversion } from '../../db/repositories/conversions';
 import { isStoredBefore, type NewEvent, type Profiles } from '../../db/repositories/ingest-writes';
@@ -10,7 +11,7 @@ import { conversionKey, conversionsFor } from '../../domain/rule-conversions';
 import { correctClockSkew, parseTimestamp } from '../../sdk/src/rules/index.js';
 import { createGroupCommit } from './group-commit';
 import { createKnownLinks, type KnownLinks } from './known-links';
-import { acceptedJson, type IncomingMessage } from './message-schema';
+import type { IncomingMessage } from './message-schema';
 
 /** How a batch arrived. */
 export interface Receipt {
@@ -54,8 +55,6 @@ export type BatchRecorder = (workspace: Workspace, messages: readonly IncomingMe
 /** A message ready to store: its ID settled, its time corrected, and how it arrived. */
 export interface Received {
   message: TrackedMessage;
-  /** The message's JSON, as stored. */
-  json: string;
   occurredAt: Date;
   fromAppKey: boolean;
 }
@@ -77,7 +76,7 @@ function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | u
   return new Date(correctClockSkew(parseTimestamp(message.timestamp) as number, sentAt?.getTime(), receivedAt.getTime()));
 }
 
-function toNewEvent({ message, json, occurredAt: at }: Received): NewEvent {
+function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
   return {
     messageId: message.messageId,
     type: message.type,
@@ -85,7 +84,7 @@ function toNewEvent({ message, json, occurredAt: at }: Received): NewEvent {
     userId: message.userId ?? null,
     anonymousId: message.anonymousId ?? null,
     occurredAt: at,
-    messageJson: json,
+    messageJson: messageBody(message),
   };
 }
 
@@ -95,9 +94,7 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
   for (const incoming of messages) {
     const message = withDeviceIp(withMessageId(incoming), deviceIp);
     if (received.has(message.messageId)) continue;
-    // A message stored as it was checked keeps the JSON the check wrote for it.
-    const json = (message === incoming ? acceptedJson.get(incoming) : undefined) ?? JSON.stringify(message);
-    received.set(message.messageId, { message, json, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
+    received.set(message.messageId, { message, occurredAt: occurredAt(incoming, receivedAt, sentAt), fromAppKey });
   }
   return [...received.values()];
 }

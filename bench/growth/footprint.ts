@@ -9,6 +9,12 @@ export interface TableFootprint {
   bytes: number;
 }
 
+/** One part of `events` over all its partitions: the table itself, its TOAST, or one index (by its parent's name). */
+export interface EventsPart {
+  part: string;
+  bytes: number;
+}
+
 /** Each table's size on disk with its indexes (a partitioned one's: its partitions') and its exact row count. */
 export async function footprint(db: Knex): Promise<TableFootprint[]> {
   const result: TableFootprint[] = [];
@@ -18,4 +24,14 @@ export async function footprint(db: Knex): Promise<TableFootprint[]> {
     result.push({ table, rows: Number(rows[0]?.rows), bytes: Number(rows[0]?.bytes) });
   }
   return result;
+}
+
+/** Where the bytes of `events` are: its rows, their TOAST and each index, summed over the partitions. */
+export async function eventsParts(db: Knex): Promise<EventsPart[]> {
+  const { rows } = await db.raw<{ rows: { part: string; bytes: string }[] }>(
+    `SELECT 'rows' AS part, sum(pg_relation_size(relid)) AS bytes FROM pg_partition_tree('events')
+     UNION ALL SELECT 'TOAST', coalesce(sum(pg_total_relation_size(c.reltoastrelid)), 0) FROM pg_partition_tree('events') t JOIN pg_class c ON c.oid = t.relid WHERE c.reltoastrelid <> 0
+     UNION ALL SELECT i.indexrelid::regclass::text, (SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree(i.indexrelid)) FROM pg_index i WHERE i.indrelid = 'events'::regclass`,
+  );
+  return rows.map((r) => ({ part: r.part, bytes: Number(r.bytes) }));
 }

@@ -5,7 +5,7 @@ import type { Infrastructure } from '../pipeline/infrastructure';
 import { measureBurst, prepareWorkspace, type PhaseResult } from '../pipeline/pipeline';
 import type { CallTiming, ConsoleCall } from '../console/timing';
 import { consoleCalls, timeCalls } from '../console/timing';
-import { footprint, type TableFootprint } from './footprint';
+import { eventsParts, footprint, type EventsPart, type TableFootprint } from './footprint';
 import { quietServer, statementProfile, withCost, type PhaseCost } from './phase-cost';
 
 export interface GrowthSettings {
@@ -33,6 +33,7 @@ export interface SizeResult {
   singleCost: PhaseCost;
   pipeline: PhaseResult;
   tables: TableFootprint[];
+  eventsParts: EventsPart[];
   console: CallTiming[];
 }
 
@@ -81,5 +82,6 @@ export async function measureSize(infra: Infrastructure, key: string, consoleApi
     pipeline,
     console: await timeCalls(consoleApi.call, calls, settings.consoleRounds),
     tables: await footprint(infra.db),
+    eventsParts: await eventsParts(infra.db),
   };
 }

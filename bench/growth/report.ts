@@ -41,6 +41,12 @@ export function printFootprint(results: readonly SizeResult[]): void {
   for (const r of results) {
     console.log(`${fmt(r.size).padStart(13)} ${r.tables.map((t) => `${fmt(t.rows)}, ${t.rows === 0 ? '-' : fmt(t.bytes / t.rows)}`.padStart(34)).join(' ')}`);
   }
+  console.log(`\n${'stored events'.padStart(13)}  bytes per event in each part of events (all partitions)`);
+  for (const r of results) {
+    const events = r.tables.find((t) => t.table === 'events')?.rows ?? 0;
+    const parts = [...r.eventsParts].sort((a, b) => b.bytes - a.bytes).map((p) => `${p.part} ${events === 0 ? '-' : fmt(p.bytes / events)}`);
+    console.log(`${fmt(r.size).padStart(13)}  ${parts.join(', ')}`);
+  }
 }
 
 /** The console API's p95 per call at each size (a call the store had no data for yet: -). */

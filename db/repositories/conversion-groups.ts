@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
+import { fullMessage } from '../event-message';
 import { bindings } from './bindings';
 import { CLAIMABLE, IN_PARTITION, type PartitionScope } from './conversion-pipelines';
 import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
@@ -142,7 +143,7 @@ export function createConversionGroupRepository(db: Knex) {
         .where({ 'c.claim_id': claimId, 'c.status': 'pending' })
         .whereNull('c.request_payload')
         .orderBy(['c.created_at', 'c.id'])
-        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'e.message', 'c.created_at');
+        .select('c.id', 'c.source_event', 'c.tiktok_event', 'c.event_id', 'c.event_time', 'c.event_source', 'c.value', 'c.currency', 'c.created_at', 'e.message', 'e.message_id', 'e.type', 'e.event_name', 'e.user_id', 'e.anonymous_id');
       return rows.map((r) => ({
         id: r.id,
         sourceEvent: r.source_event,
@@ -152,7 +153,7 @@ export function createConversionGroupRepository(db: Knex) {
         eventSource: r.event_source,
         value: r.value,
         currency: r.currency,
-        message: r.message,
+        message: fullMessage(r),
         createdAt: r.created_at,
       }));
     },

@@ -1,8 +1,21 @@
 import type { Knex } from 'knex';
+import { fullMessage, type MessageColumns } from '../event-message';
 import type { ConversionRow, ConversionStatus } from '../types';
 import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
 import { messagePositionColumns, type MessagePosition } from './conversions';
 import { whereDiagnostic, type DiagnosticFilter } from './diagnostics';
+
+/** Its event's columns beside a conversion (all null once its day is gone). */
+interface EventColumns {
+  user_id: string | null;
+  anonymous_id: string | null;
+  received_at: Date | null;
+  message: Record<string, unknown> | null;
+  event_message_id: string | null;
+  event_type: string | null;
+  event_name: string | null;
+  stripped_at: Date | null;
+}
 
 export interface ConversionSearch extends DiagnosticFilter {
   status?: ConversionStatus;
@@ -52,16 +65,13 @@ export function createConversionSearchRepository(db: Knex) {
     /** The conversion with its event's user ID, anonymous ID and received time; undefined when not in the workspace. */
     async detail(workspaceId: string, id: string, executor: Knex = db) {
       const row = await executor('conversions as c')
-        .leftJoin('events as e', 'e.id', 'c.event_row_id')
+        .leftJoin('events as e', (on) => on.on('e.id', 'c.event_row_id').andOn('e.received_on', 'c.event_received_on'))
         .where({ 'c.workspace_id': workspaceId, 'c.id': id })
-        .first<(ConversionRow & { user_id: string | null; anonymous_id: string | null; received_at: Date | null; message: Record<string, unknown> | null }) | undefined>(
-          'c.*',
-          'e.user_id',
-          'e.anonymous_id',
-          'e.received_at',
-          'e.message',
-        );
-      return row;
+        .first<(ConversionRow & EventColumns) | undefined>('c.*', 'e.user_id', 'e.anonymous_id', 'e.received_at', 'e.message', 'e.message_id AS event_message_id', 'e.type AS event_type', 'e.event_name', 'e.stripped_at');
+      if (row === undefined) return undefined;
+      const { event_message_id, event_type, event_name, stripped_at, message, ...conversion } = row;
+      const columns: MessageColumns = { message_id: event_message_id as string, type: event_type as string, event_name, user_id: row.user_id, anonymous_id: row.anonymous_id, stripped_at };
+      return { ...conversion, message: message === null ? null : fullMessage({ ...columns, message }) };
     },
 
   };

@@ -8,9 +8,11 @@ export interface RemovedEvents {
   stripped: number;
 }
 
-/** What an event keeps once its personal data is gone: what happened and when, not who, from where, or with what. */
-const SKELETON = `jsonb_strip_nulls(jsonb_build_object('type', e.message->'type', 'messageId', e.message->'messageId',
-  'event', e.message->'event', 'name', e.message->'name', 'timestamp', e.message->'timestamp'))`;
+/**
+ * What an event keeps once its personal data is gone: what happened and when, not who, from where, or with what. Its
+ * columns give back its type, `messageId` and name (`fullMessage`); the body keeps only the time.
+ */
+const SKELETON = `jsonb_strip_nulls(jsonb_build_object('timestamp', e.message->'timestamp'))`;
 
 /**
  * Deletes or strips the events that `selection` (a query returning event `id`s, with its `?` bindings) picks, in one

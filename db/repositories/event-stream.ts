@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withFullMessage } from '../event-message';
 import type { ConversionStatus, EventRow } from '../types';
 
 /** What became of a stored event, read from the conversions, the duplicate mark and the rules (see `outcomes`). */
@@ -37,12 +38,13 @@ export function createEventStreamRepository(db: Knex) {
         .whereRaw("received_on >= ((now() - interval '1 hour') AT TIME ZONE 'UTC')::date")
         .orderBy('id', 'desc')
         .limit(limit);
-      return rows.reverse();
+      return rows.reverse().map(withFullMessage);
     },
 
     /** Events after `afterId`, oldest first. Scans only IDs past it (the primary key), a second or so of traffic. */
     async after(workspaceId: string, afterId: string, limit: number, executor: Knex = db): Promise<EventRow[]> {
-      return executor('events').where({ workspace_id: workspaceId }).where('id', '>', afterId).orderBy('id').limit(limit);
+      const rows: EventRow[] = await executor('events').where({ workspace_id: workspaceId }).where('id', '>', afterId).orderBy('id').limit(limit);
+      return rows.map(withFullMessage);
     },
 
     async newestId(executor: Knex = db): Promise<string> {
@@ -62,7 +64,8 @@ export function createEventStreamRepository(db: Knex) {
 
     async find(workspaceId: string, ids: readonly string[], executor: Knex = db): Promise<EventRow[]> {
       if (ids.length === 0) return [];
-      return executor('events').where({ workspace_id: workspaceId }).whereIn('id', [...ids]);
+      const rows: EventRow[] = await executor('events').where({ workspace_id: workspaceId }).whereIn('id', [...ids]);
+      return rows.map(withFullMessage);
     },
   };
 }

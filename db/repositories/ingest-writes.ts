@@ -8,7 +8,7 @@ import type { CreatedConversion, NewConversion } from './conversions';
 import { mergeClicks, mergeSightings } from './profile-merge';
 
 export interface NewEvent extends EventFields {
-  /** The message as stored, in JSON. */
+  /** The message as stored, in JSON: without the fields the columns hold (`messageBody`). */
   messageJson: string;
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Client } from 'pg';
 import { conversionKey, conversionsFor, type MappingRule, type StoredEvent } from '../../domain/rule-conversions';
 import type { TrackedMessage } from '../../domain/message';
+import { fullMessage, type MessageColumns } from '../event-message';
 import type { ConversionRuleRow, PastEventRunRow, PastEventRunStatus } from '../types';
 import { toRule, type ConversionRule } from './conversion-rules';
 
@@ -82,7 +83,7 @@ function toRun(row: RunRow): PastEventRun {
 const PAGE = {
   name: 'past-events-page',
   text: `
-    SELECT e.id::text AS row_id, e.received_on::text, e.message, e.occurred_at, e.received_at::text AS received_text FROM events e
+    SELECT e.id::text AS row_id, e.received_on::text, e.message, e.message_id, e.type, e.event_name, e.user_id, e.anonymous_id, e.occurred_at, e.received_at::text AS received_text FROM events e
     WHERE e.workspace_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.type = 'track' AND e.event_name = $2
       AND e.occurred_at >= $3 AND e.stripped_at IS NULL
       AND (e.received_at, e.id) > ($5::timestamptz, $6::bigint)
@@ -117,14 +118,14 @@ const ADVANCE_RUN = {
  * stored: an app key's event without `context.app` maps as a web event.
  */
 async function readPage(q: Queryable, window: PastEventWindow, after: PastEventCursor | null, limit: number): Promise<PastEventPage> {
-  const { rows } = await q.query<{ row_id: string; received_on: string; message: TrackedMessage; occurred_at: Date; received_text: string }>({
+  const { rows } = await q.query<MessageColumns & { row_id: string; received_on: string; message: Record<string, unknown>; occurred_at: Date; received_text: string }>({
     ...PAGE,
     // No cursor yet: from before every event.
     values: [window.workspaceId, window.sourceEvent, window.since, window.until, after?.receivedAt ?? '-infinity', after?.eventId ?? '0', limit],
   });
   const tail = rows.at(-1);
   return {
-    events: rows.map((r) => ({ message: r.message, occurredAt: new Date(r.occurred_at), rowId: r.row_id, receivedOn: r.received_on, fromAppKey: false })),
+    events: rows.map((r) => ({ message: fullMessage(r) as unknown as TrackedMessage, occurredAt: new Date(r.occurred_at), rowId: r.row_id, receivedOn: r.received_on, fromAppKey: false })),
     last: tail === undefined ? null : { receivedAt: tail.received_text, eventId: tail.row_id },
   };
 }

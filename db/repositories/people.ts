@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withFullMessage } from '../event-message';
 import type { ClickRow, ConversionRow, EventRow, IdentityKind, VisitorRow } from '../types';
 
 const MAX_LINKED = 200;
@@ -56,7 +57,7 @@ export function createPeopleRepository(db: Knex) {
          ) e ORDER BY id DESC LIMIT ?`,
         [workspaceId, [...ids.userIds], RECENT, workspaceId, [...ids.anonymousIds], RECENT, RECENT],
       );
-      return rows;
+      return rows.map(withFullMessage);
     },
 
     async conversions(workspaceId: string, ids: { userIds: readonly string[]; anonymousIds: readonly string[] }, executor: Knex = db): Promise<ConversionRow[]> {
