@@ -1,5 +1,6 @@
 import type { SizeResult } from './measure';
 import type { PhaseCost } from './phase-cost';
+import type { StoreSize } from './sizes';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
@@ -58,21 +59,33 @@ export function printConsole(results: readonly SizeResult[]): void {
   }
 }
 
-/** Issue 30's targets: at the largest size ≥ 90% of the empty store's rates, p99 ≤ 1.5×; bytes per event reported. */
-export function printVerdicts(results: readonly SizeResult[]): void {
-  const empty = results[0] as SizeResult;
-  const largest = results.at(-1) as SizeResult;
-  console.log(`\nVerdicts (issue 30), ${fmt(largest.size)} stored events against ${fmt(empty.size)}:`);
-  const share = (name: string, now: number, then: number) => console.log(`  ${name} rate: ${fmt((now / then) * 100, 1)}% of the empty store's (${fmt(now, 1)} vs ${fmt(then, 1)}/s; >= 90%): ${verdict(now >= 0.9 * then)}`);
+/** The rate and p99 verdicts of `largest` against `baseline`: ≥ 90% of its rates, p99 ≤ 1.5×. */
+function printAgainst(largest: SizeResult, baseline: SizeResult): void {
+  const share = (name: string, now: number, then: number) => console.log(`  ${name} rate: ${fmt((now / then) * 100, 1)}% (${fmt(now, 1)} vs ${fmt(then, 1)}/s; >= 90%): ${verdict(now >= 0.9 * then)}`);
   const p99 = (name: string, now: number, then: number) => console.log(`  ${name} p99: ${fmt(now / then, 2)}× (${fmt(now)} vs ${fmt(then)} ms; <= 1.5×): ${verdict(now <= 1.5 * then)}`);
-  share('ingest, batches', rate(largest.batches), rate(empty.batches));
-  p99('ingest, batches', largest.batches.latency.p99, empty.batches.latency.p99);
+  share('ingest, batches', rate(largest.batches), rate(baseline.batches));
+  p99('ingest, batches', largest.batches.latency.p99, baseline.batches.latency.p99);
   const cpu = (r: SizeResult) => r.batchCost.ingestCpuUs + r.batchCost.postgresCpuUs;
-  console.log(`  (ingest, batches: CPU per event of ingest and PostgreSQL ${fmt(cpu(largest))} vs ${fmt(cpu(empty))} µs, ${fmt(cpu(largest) / cpu(empty), 2)}×)`);
-  share('ingest, single events', rate(largest.singles), rate(empty.singles));
-  p99('ingest, single events', largest.singles.latency.p99, empty.singles.latency.p99);
-  share('pipeline', largest.pipeline.perSecond, empty.pipeline.perSecond);
-  p99('pipeline', largest.pipeline.latency.p99, empty.pipeline.latency.p99);
+  console.log(`  (ingest, batches: CPU per event of ingest and PostgreSQL ${fmt(cpu(largest))} vs ${fmt(cpu(baseline))} µs, ${fmt(cpu(largest) / cpu(baseline), 2)}×)`);
+  share('ingest, single events', rate(largest.singles), rate(baseline.singles));
+  p99('ingest, single events', largest.singles.latency.p99, baseline.singles.latency.p99);
+  share('pipeline', largest.pipeline.perSecond, baseline.pipeline.perSecond);
+  p99('pipeline', largest.pipeline.latency.p99, baseline.pipeline.latency.p99);
+}
+
+/**
+ * Issue 30's targets: at the largest size ≥ 90% of the empty store's rates, p99 ≤ 1.5×; then the same against the
+ * step `sameDays` (sizes.ts), which isolates the store's growth from the size of its days; bytes per event reported.
+ */
+export function printVerdicts(results: readonly SizeResult[], sameDays: number | undefined, sizes: readonly StoreSize[]): void {
+  const largest = results.at(-1) as SizeResult;
+  const described = (index: number) => `${fmt(sizes[index]?.events ?? 0)} events over ${sizes[index]?.days} days`;
+  console.log(`\nVerdicts (issue 30), ${described(results.length - 1)} against ${described(0)}:`);
+  printAgainst(largest, results[0] as SizeResult);
+  if (sameDays !== undefined) {
+    console.log(`\nThe store's growth alone, ${described(results.length - 1)} against ${described(sameDays)}:`);
+    printAgainst(largest, results[sameDays] as SizeResult);
+  }
   const events = largest.tables.find((t) => t.table === 'events');
   const all = largest.tables.reduce((sum, t) => sum + t.bytes, 0);
   if (events !== undefined && events.rows > 0) {

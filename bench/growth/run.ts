@@ -5,23 +5,18 @@ import { startInfrastructure } from '../pipeline/infrastructure';
 import { measureSize, type GrowthSettings, type SizeResult } from './measure';
 import { printConsole, printFootprint, printRates, printVerdicts } from './report';
 import { retentionPass } from './retention-pass';
+import { daysOfStep, parseSizes, sameDayBaseline } from './sizes';
 import { growStore, PROPORTIONS } from './store';
 
 /**
  * Issue 30's growth benchmark: the same ingest, pipeline and console loads on a store grown, by COPY, to each of
- * BENCH_GROWTH_SIZES events (spread over 30 days and six workspaces, half of them in one hot workspace), then the
- * verdicts at the largest size against the empty store.
+ * BENCH_GROWTH_SIZES events (spread over 30 days, or those a size names, and six workspaces, half of them in one hot
+ * workspace), then the verdicts at the largest size against the empty store, and against the first size stored over
+ * fewer days when there is one (sizes.ts).
  *
  *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), DATABASE_URL (admin connection, default local)
  */
-function sizes(text: string): number[] {
-  const list = text.split(',').map((item) => Number(item.trim()));
-  if (list.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_GROWTH_SIZES must be whole numbers of events, comma-separated: got "${text}"`);
-  if (list.some((n, i) => i > 0 && n <= (list[i - 1] as number))) throw new Error(`BENCH_GROWTH_SIZES must grow from one size to the next (the store is only added to): got "${text}"`);
-  return list;
-}
-
-const SIZES = sizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
+const SIZES = parseSizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
 const SETTINGS: GrowthSettings = {
   batchWarmUpEvents: 10_000,
   batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 100_000),
@@ -35,7 +30,7 @@ const SETTINGS: GrowthSettings = {
 };
 
 async function main(): Promise<void> {
-  console.log(`Signalbox growth benchmark: stores of ${SIZES.map((s) => s.toLocaleString('en-US')).join(', ')} events; ${PROPORTIONS}`);
+  console.log(`Signalbox growth benchmark: stores of ${SIZES.map((s) => `${s.events.toLocaleString('en-US')} events over ${s.days} days`).join(', ')}; ${PROPORTIONS}`);
   console.log(
     `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders, ${SETTINGS.batchRounds} rounds (median reported) after ${SETTINGS.batchWarmUpEvents.toLocaleString('en-US')} not counted, each from a checkpoint with no autovacuum running; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
       `to the hot workspace; ${SETTINGS.conversions.toLocaleString('en-US')} clicked purchases through the workers to the fake TikTok; the console API's pages ${SETTINGS.consoleRounds} times each`,
@@ -52,9 +47,9 @@ async function main(): Promise<void> {
     const results: SizeResult[] = [];
     let loaded = 0;
     try {
-      for (const size of SIZES) {
+      for (const [index, { events: size }] of SIZES.entries()) {
         const started = performance.now();
-        await growStore(infra.db, infra.databaseUrl, { hot: hot.id, others }, loaded, size, console.log);
+        await growStore(infra.db, infra.databaseUrl, { hot: hot.id, others }, { from: loaded, to: size, days: daysOfStep(SIZES, index) }, console.log);
         loaded = size;
         // What the console-rollup job keeps current in production: the console reads the rollups.
         await repos.eventCounts.rollUp(new Date());
@@ -76,7 +71,7 @@ async function main(): Promise<void> {
     printRates(results);
     printFootprint(results);
     printConsole(results);
-    printVerdicts(results);
+    printVerdicts(results, sameDayBaseline(SIZES), SIZES);
   } finally {
     await infra.stop();
   }

@@ -45,14 +45,14 @@ async function companions(db: Knex, workspaceId: string, afterId: number, count:
     `INSERT INTO visitors (workspace_id, anonymous_id, ttclid, ttclid_captured_at, first_seen_at, last_seen_at, device_ip, device_user_agent)
      SELECT ?, ? || '-' || g, CASE WHEN g % 4 = 0 THEN 'E.C.P.' || ? || g END, CASE WHEN g % 4 = 0 THEN t.at END, t.at, t.at, '203.0.113.' || g % 250, 'Mozilla/5.0 (growth)'
      FROM generate_series(1, ?) g, (SELECT max(received_at) AS at FROM events WHERE workspace_id = ? AND id > ?) t`,
-    [workspaceId, tag, tag, count / 10, ...range],
+    [workspaceId, tag, tag, Math.floor(count / 10), ...range],
   );
   await db.raw(
     `INSERT INTO clicks (workspace_id, anonymous_id, ttclid, captured_at, page_url, campaign_id, adgroup_id, ad_id)
      SELECT ?, ? || '-' || g, 'E.C.P.' || ? || g, t.at, 'https://shop.example/landing' || chr(63) || 'ttclid=E.C.P.' || ? || g,
             (1800000000000000000 + g % 10)::text, (1810000000000000000 + g % 50)::text, (1820000000000000000 + g % 200)::text
      FROM generate_series(4, ?, 4) g, (SELECT max(received_at) AS at FROM events WHERE workspace_id = ? AND id > ?) t`,
-    [workspaceId, tag, tag, tag, count / 10, ...range],
+    [workspaceId, tag, tag, tag, Math.floor(count / 10), ...range],
   );
   await db.raw(
     `INSERT INTO identity_links (workspace_id, from_kind, from_value, to_kind, to_value)
@@ -60,23 +60,29 @@ async function companions(db: Knex, workspaceId: string, afterId: number, count:
      CROSS JOIN LATERAL (VALUES ('user_id', ? || '-user-' || g, 'anonymous_id', ? || '-' || (g * 2)), ('user_id', ? || '-user-' || g, 'anonymous_id', ? || '-' || (g * 2 + 1)),
                                 ('user_id', ? || '-user-' || g, 'email_sha256', encode(sha256((? || g || '@shop.example')::bytea), 'hex'))) AS e(a, b, c, d)
      CROSS JOIN LATERAL (VALUES (e.a, e.b, e.c, e.d), (e.c, e.d, e.a, e.b)) AS l(fk, fv, tk, tv)`,
-    [workspaceId, count / 100, tag, tag, tag, tag, tag, tag],
+    [workspaceId, Math.floor(count / 100), tag, tag, tag, tag, tag, tag],
   );
 }
 
 /**
- * Grows the store from `from` to `to` events by COPY, in chunks spread evenly over the last 30 days (received when
- * they occurred), every other chunk the hot workspace's, each with its visitors, clicks, conversions and links.
+ * Grows the store from `from` to `to` events by COPY, in chunks spread evenly over `days` (days back from now; received
+ * when they occurred), every other chunk the hot workspace's, each with its visitors, clicks, conversions and links.
  */
-export async function growStore(db: Knex, url: string, workspaces: StoreWorkspaces, from: number, to: number, log: (line: string) => void): Promise<void> {
+export async function growStore(
+  db: Knex,
+  url: string,
+  workspaces: StoreWorkspaces,
+  { from, to, days }: { from: number; to: number; days: { from: number; to: number } },
+  log: (line: string) => void,
+): Promise<void> {
   const chunks = Math.ceil((to - from) / CHUNK);
   const today = dayOf(new Date());
-  await createEventDayRepository(db).ensure(addDays(today, -31), today);
+  await createEventDayRepository(db).ensure(addDays(today, -days.to - 1), today);
   const started = performance.now();
   for (let c = 0; c < chunks; c += 1) {
     const count = Math.min(CHUNK, to - from - c * CHUNK);
     const workspaceId = c % 2 === 0 ? workspaces.hot : (workspaces.others[Math.floor(c / 2) % workspaces.others.length] as string);
-    const endsAt = Date.now() - 30 * DAY_MS + ((c + 1) / chunks) * 30 * DAY_MS - 60_000;
+    const endsAt = Date.now() - days.to * DAY_MS + ((c + 1) / chunks) * (days.to - days.from) * DAY_MS - 60_000;
     const { rows } = await db.raw<{ rows: { id: string }[] }>('SELECT coalesce(max(id), 0) AS id FROM events');
     await copyEvents(url, workspaceId, benchEvents(count, endsAt), () => undefined);
     await companions(db, workspaceId, Number(rows[0]?.id), count, `g${from + c * CHUNK}`);

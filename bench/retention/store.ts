@@ -26,8 +26,9 @@ export async function scratchDatabase(adminUrl: string, label: string): Promise<
 /**
  * `count` events of one workspace received on `day` (spread over its hours), each message about 700 bytes of JSON
  * like the ingest benchmark's product views. `withDay`: the layout with partitions by day (its `received_on` column).
+ * `timesOn`: the day whose hours their times spread over instead (a partition filled with times before now).
  */
-export async function fillDay(db: Knex, workspaceId: string, day: string, count: number, { withDay }: { withDay: boolean }): Promise<void> {
+export async function fillDay(db: Knex, workspaceId: string, day: string, count: number, { withDay, timesOn = day }: { withDay: boolean; timesOn?: string }): Promise<void> {
   for (let first = 1; first <= count; first += CHUNK) {
     const last = Math.min(count, first + CHUNK - 1);
     await db.raw(
@@ -43,7 +44,7 @@ export async function fillDay(db: Knex, workspaceId: string, day: string, count:
                   'traits', jsonb_build_object('email', 'shopper' || g % 5000 || '@example.com')))
        FROM generate_series(?::int, ?::int) g
        CROSS JOIN LATERAL (SELECT ?::date + (g::float8 / ?) * interval '1 day' AS at) t`,
-      [workspaceId, day, ...(withDay ? [day] : []), day, first, last, day, count + 1],
+      [workspaceId, day, ...(withDay ? [day] : []), day, first, last, timesOn, count + 1],
     );
   }
   await db.raw('ANALYZE events');

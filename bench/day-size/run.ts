@@ -1,0 +1,115 @@
+import { messageBody } from '../../db/event-message';
+import { migrateToLatest } from '../../db/knex';
+import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
+import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
+import { benchEvents, chunk } from '../ingest/workload';
+import { fillDay, scratchDatabase } from '../retention/store';
+
+/**
+ * What the size of a day costs ingest's statement, apart from everything else: PostgreSQL alone, no HTTP, no ingest
+ * process around it. Ingest's own statement (`storeUnmapped`, events only) stores batches of 100 from 4 connections
+ * into a freshly migrated database whose today and yesterday hold 0 or BENCH_DAY_SIZE_EVENTS events each: today's
+ * B-trees take the new rows, yesterday's `events_message` answers the look for a `messageId` stored the day before.
+ *
+ *   npm run bench:day-size   # BENCH_DAY_SIZE_EVENTS (1333333: 40,000,000 over 30 days), BENCH_DAY_SIZE_SECONDS (10),
+ *                            # BENCH_DAY_SIZE_DROP_INDEXES (none: e.g. events_user,events_anonymous), DATABASE_URL (admin)
+ */
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DAY_EVENTS = Number(process.env.BENCH_DAY_SIZE_EVENTS ?? 1_333_333);
+const SECONDS = Number(process.env.BENCH_DAY_SIZE_SECONDS ?? 10);
+const DROP_INDEXES = (process.env.BENCH_DAY_SIZE_DROP_INDEXES ?? '').split(',').filter((name) => name !== '');
+const CONNECTIONS = 4;
+const BATCH = 100;
+
+interface Case {
+  label: string;
+  yesterday: number;
+  today: number;
+}
+
+const CASES: Case[] = [
+  { label: 'both days empty', yesterday: 0, today: 0 },
+  { label: 'today full, yesterday empty', yesterday: 0, today: DAY_EVENTS },
+  { label: 'yesterday full, today empty', yesterday: DAY_EVENTS, today: 0 },
+  { label: 'both days full', yesterday: DAY_EVENTS, today: DAY_EVENTS },
+];
+/** Without `events_message` ingest's look into yesterday scans the whole day: those cases say nothing. */
+const WITHOUT_MESSAGE_INDEX = DROP_INDEXES.includes('events_message');
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function toNewEvents(count: number): NewEvent[] {
+  return benchEvents(count).map((e) => ({
+    messageId: e.messageId,
+    type: e.type,
+    eventName: e.event,
+    userId: e.userId,
+    anonymousId: e.anonymousId,
+    occurredAt: new Date(e.timestamp),
+    messageJson: messageBody(e),
+  }));
+}
+
+async function measure({ yesterday, today }: Case): Promise<{ perSecond: number; meanMs: number }> {
+  const scratch = await scratchDatabase(ADMIN_URL, 'day_size');
+  try {
+    await migrateToLatest(scratch.db);
+    for (const index of DROP_INDEXES) await scratch.db.raw('DROP INDEX ??', [index]);
+    const [workspace] = await scratch.db('workspaces').insert({ id: 'ws_day_size', name: 'Day size' }).returning<{ id: string }[]>('id');
+    const day = dayOf(new Date());
+    await createEventDayRepository(scratch.db).ensure(addDays(day, -1), day);
+    if (yesterday > 0) await fillDay(scratch.db, 'ws_day_size', addDays(day, -1), yesterday, { withDay: true });
+    if (today > 0) await fillDay(scratch.db, 'ws_day_size', day, today, { withDay: true, timesOn: addDays(day, -1) });
+    await scratch.db.raw('VACUUM ANALYZE events');
+    await scratch.db.raw('CHECKPOINT');
+
+    // Enough batches for the fastest case; made before the clock starts.
+    const batches = chunk(toNewEvents(Math.ceil(SECONDS * 60_000)), BATCH);
+    const writes = createIngestWriteRepository(scratch.db);
+    const noProfiles = { sightings: [], links: [] };
+    let next = 0;
+    let stored = 0;
+    let statementMs = 0;
+    const deadline = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < deadline && next < batches.length) {
+          const batch = batches[next++] as NewEvent[];
+          const sent = performance.now();
+          await writes.storeUnmapped((workspace as { id: string }).id, batch, noProfiles, []);
+          statementMs += performance.now() - sent;
+          stored += batch.length;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return { perSecond: stored / seconds, meanMs: statementMs / (stored / BATCH) };
+  } finally {
+    await scratch.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `Signalbox day-size benchmark: ingest's statement, batches of ${BATCH} from ${CONNECTIONS} connections for ${SECONDS} s, with today and yesterday holding 0 or ${fmt(DAY_EVENTS)} events` +
+      (DROP_INDEXES.length > 0 ? `; indexes dropped: ${DROP_INDEXES.join(', ')}` : ''),
+  );
+  console.log('\n| days | events/s | statement mean ms | against empty days |');
+  console.log('|---|---:|---:|---:|');
+  let empty: number | undefined;
+  for (const c of CASES) {
+    if (WITHOUT_MESSAGE_INDEX && c.yesterday > 0) {
+      console.log(`| ${c.label} | - | - | not run: without events_message the look into yesterday reads the whole day |`);
+      continue;
+    }
+    const { perSecond, meanMs } = await measure(c);
+    empty ??= perSecond;
+    console.log(`| ${c.label} | ${fmt(perSecond)} | ${fmt(meanMs, 2)} | ${fmt((perSecond / empty) * 100, 1)}% |`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
