@@ -18,6 +18,7 @@ const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:543
 const DAY_EVENTS = Number(process.env.BENCH_DAY_SIZE_EVENTS ?? 1_333_333);
 const SECONDS = Number(process.env.BENCH_DAY_SIZE_SECONDS ?? 10);
 const DROP_INDEXES = (process.env.BENCH_DAY_SIZE_DROP_INDEXES ?? '').split(',').filter((name) => name !== '');
+const WORKSPACE_ID = 'ws_day_size';
 const CONNECTIONS = 4;
 const BATCH = 100;
 
@@ -55,11 +56,11 @@ async function measure({ yesterday, today }: Case): Promise<{ perSecond: number;
   try {
     await migrateToLatest(scratch.db);
     for (const index of DROP_INDEXES) await scratch.db.raw('DROP INDEX ??', [index]);
-    const [workspace] = await scratch.db('workspaces').insert({ id: 'ws_day_size', name: 'Day size' }).returning<{ id: string }[]>('id');
+    await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
     const day = dayOf(new Date());
     await createEventDayRepository(scratch.db).ensure(addDays(day, -1), day);
-    if (yesterday > 0) await fillDay(scratch.db, 'ws_day_size', addDays(day, -1), yesterday, { withDay: true });
-    if (today > 0) await fillDay(scratch.db, 'ws_day_size', day, today, { withDay: true, timesOn: addDays(day, -1) });
+    if (yesterday > 0) await fillDay(scratch.db, WORKSPACE_ID, addDays(day, -1), yesterday, { withDay: true });
+    if (today > 0) await fillDay(scratch.db, WORKSPACE_ID, day, today, { withDay: true, timesOn: addDays(day, -1) });
     await scratch.db.raw('VACUUM ANALYZE events');
     await scratch.db.raw('CHECKPOINT');
 
@@ -77,7 +78,7 @@ async function measure({ yesterday, today }: Case): Promise<{ perSecond: number;
         while (performance.now() < deadline && next < batches.length) {
           const batch = batches[next++] as NewEvent[];
           const sent = performance.now();
-          await writes.storeUnmapped((workspace as { id: string }).id, batch, noProfiles, []);
+          await writes.storeUnmapped(WORKSPACE_ID, batch, noProfiles, []);
           statementMs += performance.now() - sent;
           stored += batch.length;
         }
