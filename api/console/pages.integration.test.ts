@@ -84,10 +84,11 @@ describe('the pages’ figures', () => {
     expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist' }]);
   });
 
-  it('rolls closed hours up without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
+  it('rolls up what has settled (events to five minutes before, conversions to the hour before) without changing a figure, and rolls an hour up again when an old conversion changes', async () => {
     const overview = async () => overviewView.parse((await person('GET', `${ws}/overview?${await daysOfEvents(workspaceId)}`)).json());
     const before = await overview();
-    const later = new Date(Date.now() + 8 * 86_400_000);
+    // Two hours on: the events up to five minutes before, and the conversions of the hour before, are rolled up.
+    const later = new Date(Date.now() + 2 * 3_600_000);
     await subject.repos.eventCounts.rollUp(later);
     expect(await subject.repos.conversionCounts.rollUp(later)).toMatchObject({ hours: expect.any(Number), rolledUpAgain: 0 });
     expect(await testDb.db('event_counts_hourly').where({ workspace_id: workspaceId }).sum<{ sum: number }[]>({ sum: 'events' })).toEqual([{ sum: 4 }]);

@@ -3,11 +3,12 @@ import { advanceWatermarks, CHANGED_CONVERSIONS, changedBindings, type Watermark
 
 const PROGRESS = 'conversion_counts_hourly';
 /**
- * Conversions settle within minutes (delivered, skipped or failed), so hours older than this are rolled up; younger
- * ones are always counted live. An older conversion that changes later (a retry, a historical import) is found
- * through the ID watermarks below and its hour rolled up again.
+ * Conversions settle within seconds (delivered, skipped or failed), so hours that ended this long ago are rolled up;
+ * younger ones are counted live, an hour or two of conversions whatever the rate. One that changes later (a retry
+ * after an outage, a late outcome, an event sent days late, a historical import) is found through the ID watermarks
+ * below and its hour rolled up again: an hour of one workspace.
  */
-export const CONVERSION_SETTLE_MS = 7 * 86_400_000;
+const CONVERSION_SETTLE_MS = 3_600_000;
 const HOUR_MS = 3_600_000;
 const HOURS_PER_STEP = 24 * 7;
 

@@ -1,9 +1,14 @@
 import type { Knex } from 'knex';
-import { CONVERSION_SETTLE_MS } from './conversion-counts';
 import { advanceWatermarks, CHANGED_CONVERSIONS, changedBindings, type Watermarks } from './conversion-watermarks';
 
 const PROGRESS = 'delivered_conversions_daily';
 const HOUR_MS = 3_600_000;
+/**
+ * The rollup's line is this far back: days that ended before it are rolled up, later ones read live. A changed
+ * conversion below it rolls its whole workspace day up again, so the line waits a day, past the conversions sent a
+ * little late (an order timestamped when it was placed, sent when paid), instead of an hour as the hourly counts do.
+ */
+const DELIVERED_SETTLE_MS = 86_400_000;
 
 /** The ISO 4217 code for "no currency": a delivered value whose conversion named none. */
 export const NO_CURRENCY = 'XXX';
@@ -79,7 +84,7 @@ export function createDeliveredDailyRepository(db: Knex) {
         if (!lock[0]?.locked) return { rolledUpAgain: 0, workspacesRebuilt: 0 };
         const progress = await trx('rollup_progress').where({ name: PROGRESS }).first();
         const { since, store } = await advanceWatermarks(trx, progress?.watermarks);
-        const target = floorHour(new Date(now.getTime() - CONVERSION_SETTLE_MS));
+        const target = floorHour(new Date(now.getTime() - DELIVERED_SETTLE_MS));
         const line = progress !== undefined && progress.rolled_through > target ? progress.rolled_through : target;
         let rolledUpAgain = 0;
         if (progress !== undefined && since !== undefined) {

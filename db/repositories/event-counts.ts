@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 const PROGRESS = 'event_counts_hourly';
-/** Hours end this long before they are rolled up, so that no ingest transaction still running can add to them. */
+/** The rollup stops this long before its run, so that no ingest transaction still running can add to what it counted. */
 export const ROLLUP_GRACE_MS = 5 * 60_000;
 const HOUR_MS = 3_600_000;
 /** One statement rolls up at most this many hours, so a run after a long pause stays in short steps. */
@@ -21,9 +21,10 @@ export interface EventCount {
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
 /**
- * Events per workspace, UTC hour, type and name. The rollup covers closed hours only and is maintained by a periodic
- * job, never by ingest; reads add the hours not rolled up yet from `events` itself, so figures are exact whatever the
- * job's lag (only their speed depends on it). Days in zones with a :30 or :45 offset are cut at the UTC hour.
+ * Events per workspace, UTC hour, type and name. The rollup is maintained by a periodic job, never by ingest, up to
+ * ROLLUP_GRACE_MS before its run: the hour in progress is added to run after run, so reads count live from `events`
+ * only what came after (minutes, whatever the rate). Figures are exact whatever the job's lag (only their speed
+ * depends on it). Days in zones with a :30 or :45 offset are cut at the UTC hour.
  */
 export function createEventCountRepository(db: Knex) {
   async function rolledThrough(executor: Knex): Promise<Date | undefined> {
@@ -34,9 +35,9 @@ export function createEventCountRepository(db: Knex) {
   return {
     rolledThrough: (executor: Knex = db) => rolledThrough(executor),
 
-    /** Rolls up every closed hour not rolled up yet; returns how many hours it covered. One runner at a time. */
+    /** Rolls up the events received since the last run, up to ROLLUP_GRACE_MS before `now`; returns how many hours it covered, begun or whole. One runner at a time. */
     async rollUp(now: Date, executor: Knex = db): Promise<number> {
-      const end = floorHour(new Date(now.getTime() - ROLLUP_GRACE_MS));
+      const end = new Date(now.getTime() - ROLLUP_GRACE_MS);
       let covered = 0;
       for (;;) {
         const step = await executor.transaction(async (trx) => {
@@ -57,11 +58,12 @@ export function createEventCountRepository(db: Knex) {
              SELECT workspace_id, date_bin('1 hour', received_at, '2000-01-01T00:00:00Z'), type, coalesce(event_name, ''), count(*), max(id)
              FROM events WHERE received_at >= ? AND received_at < ?
              GROUP BY 1, 2, 3, 4
-             ON CONFLICT (workspace_id, hour, type, event_name) DO UPDATE SET events = excluded.events, last_event_id = excluded.last_event_id`,
+             ON CONFLICT (workspace_id, hour, type, event_name) DO UPDATE
+             SET events = event_counts_hourly.events + excluded.events, last_event_id = greatest(event_counts_hourly.last_event_id, excluded.last_event_id)`,
             [start, stepEnd],
           );
           await trx('rollup_progress').insert({ name: PROGRESS, rolled_through: stepEnd }).onConflict('name').merge();
-          return Math.round((stepEnd.getTime() - start.getTime()) / HOUR_MS);
+          return Math.ceil((stepEnd.getTime() - start.getTime()) / HOUR_MS);
         });
         if (step === 0) return covered;
         covered += step;
