@@ -1,5 +1,6 @@
+import type { Knex } from 'knex';
 import { messageBody } from '../../db/event-message';
-import { migrateToLatest } from '../../db/knex';
+import { createDatabase, migrateToLatest } from '../../db/knex';
 import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
 import { benchEvents, chunk } from '../ingest/workload';
@@ -10,6 +11,7 @@ import { fillDay, scratchDatabase } from '../retention/store';
  * process around it. Ingest's own statement (`storeUnmapped`, events only) stores batches of 100 from 4 connections
  * into a freshly migrated database whose today and yesterday hold 0 or BENCH_DAY_SIZE_EVENTS events each: today's
  * B-trees take the new rows, yesterday's `events_message` answers the look for a `messageId` stored the day before.
+ * Each case also prints the WAL it wrote per event, and how many of those were full-page images (`pg_stat_wal`).
  *
  *   npm run bench:day-size   # BENCH_DAY_SIZE_EVENTS (1333333: 40,000,000 over 30 days), BENCH_DAY_SIZE_SECONDS (10),
  *                            # BENCH_DAY_SIZE_DROP_INDEXES (none: e.g. events_user,events_anonymous), DATABASE_URL (admin)
@@ -51,7 +53,39 @@ function toNewEvents(count: number): NewEvent[] {
   }));
 }
 
-async function measure({ yesterday, today }: Case): Promise<{ perSecond: number; meanMs: number }> {
+interface Wal {
+  fullPages: number;
+  bytes: number;
+}
+
+/** The whole cluster's WAL so far: the benchmark runs alone, so the difference across a case is the case's. */
+async function walSoFar(db: Knex): Promise<Wal> {
+  const { rows } = await db.raw<{ rows: { wal_fpi: string; wal_bytes: string }[] }>('SELECT wal_fpi, wal_bytes FROM pg_stat_wal');
+  return { fullPages: Number(rows[0]?.wal_fpi), bytes: Number(rows[0]?.wal_bytes) };
+}
+
+async function walSettings(): Promise<string> {
+  const db = createDatabase({ url: ADMIN_URL, poolMax: 1 });
+  try {
+    const names = ['shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression'];
+    const { rows } = await db.raw<{ rows: { name: string; value: string }[] }>(
+      'SELECT name, current_setting(name) AS value FROM unnest(?::text[]) AS name',
+      [names],
+    );
+    return rows.map((r) => `${r.name} ${r.value}`).join(', ');
+  } finally {
+    await db.destroy();
+  }
+}
+
+interface Measured {
+  perSecond: number;
+  meanMs: number;
+  fullPagesPerEvent: number;
+  walBytesPerEvent: number;
+}
+
+async function measure({ yesterday, today }: Case): Promise<Measured> {
   const scratch = await scratchDatabase(ADMIN_URL, 'day_size');
   try {
     await migrateToLatest(scratch.db);
@@ -68,6 +102,7 @@ async function measure({ yesterday, today }: Case): Promise<{ perSecond: number;
     const batches = chunk(toNewEvents(Math.ceil(SECONDS * 60_000)), BATCH);
     const writes = createIngestWriteRepository(scratch.db);
     const noProfiles = { sightings: [], links: [] };
+    const walBefore = await walSoFar(scratch.db);
     let next = 0;
     let stored = 0;
     let statementMs = 0;
@@ -85,7 +120,13 @@ async function measure({ yesterday, today }: Case): Promise<{ perSecond: number;
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { perSecond: stored / seconds, meanMs: statementMs / (stored / BATCH) };
+    const walAfter = await walSoFar(scratch.db);
+    return {
+      perSecond: stored / seconds,
+      meanMs: statementMs / (stored / BATCH),
+      fullPagesPerEvent: (walAfter.fullPages - walBefore.fullPages) / stored,
+      walBytesPerEvent: (walAfter.bytes - walBefore.bytes) / stored,
+    };
   } finally {
     await scratch.drop();
   }
@@ -96,17 +137,20 @@ async function main(): Promise<void> {
     `Signalbox day-size benchmark: ingest's statement, batches of ${BATCH} from ${CONNECTIONS} connections for ${SECONDS} s, with today and yesterday holding 0 or ${fmt(DAY_EVENTS)} events` +
       (DROP_INDEXES.length > 0 ? `; indexes dropped: ${DROP_INDEXES.join(', ')}` : ''),
   );
-  console.log('\n| days | events/s | statement mean ms | against empty days |');
-  console.log('|---|---:|---:|---:|');
+  console.log(`PostgreSQL: ${await walSettings()}`);
+  console.log('\n| days | events/s | statement mean ms | full pages in WAL per event | WAL bytes per event | against empty days |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   let empty: number | undefined;
   for (const c of CASES) {
     if (WITHOUT_MESSAGE_INDEX && c.yesterday > 0) {
-      console.log(`| ${c.label} | - | - | not run: without events_message the look into yesterday reads the whole day |`);
+      console.log(`| ${c.label} | - | - | - | - | not run: without events_message the look into yesterday reads the whole day |`);
       continue;
     }
-    const { perSecond, meanMs } = await measure(c);
-    empty ??= perSecond;
-    console.log(`| ${c.label} | ${fmt(perSecond)} | ${fmt(meanMs, 2)} | ${fmt((perSecond / empty) * 100, 1)}% |`);
+    const m = await measure(c);
+    empty ??= m.perSecond;
+    console.log(
+      `| ${c.label} | ${fmt(m.perSecond)} | ${fmt(m.meanMs, 2)} | ${fmt(m.fullPagesPerEvent, 3)} | ${fmt(m.walBytesPerEvent)} | ${fmt((m.perSecond / empty) * 100, 1)}% |`,
+    );
   }
 }
 

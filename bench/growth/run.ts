@@ -14,13 +14,13 @@ import { growStore, PROPORTIONS } from './store';
  * workspace), then the verdicts at the largest size against the empty store, and against the first size stored over
  * fewer days when there is one (sizes.ts).
  *
- *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), DATABASE_URL (admin connection, default local)
+ *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), BENCH_GROWTH_BATCH_ROUNDS (5), DATABASE_URL (admin connection, default local)
  */
 const SIZES = parseSizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
 const SETTINGS: GrowthSettings = {
   batchWarmUpEvents: 10_000,
   batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 100_000),
-  batchRounds: 3,
+  batchRounds: Number(process.env.BENCH_GROWTH_BATCH_ROUNDS ?? 5),
   batch: 100,
   senders: Number(process.env.BENCH_GROWTH_SENDERS ?? 4),
   singleRate: 1_000,
