@@ -58,9 +58,26 @@ describe('the upgrade to events by day', () => {
 
     // And back: one table again, holding every event left.
     await db('events').insert({ workspace_id: 'ws_old', message_id: 'm-later', type: 'page', occurred_at: new Date(), message: {} });
-    await db.migrate.down(migrationConfig);
-    await db.migrate.down(migrationConfig);
+    for (let later = 0; later < 3; later++) await db.migrate.down(migrationConfig);
     expect(await db('events').orderBy('message_id').pluck('message_id')).toEqual(['m-later', 'm-old']);
+  });
+});
+
+describe('a day created by the retention schedule', () => {
+  it("refuses a messageId twice in the workspace and day, through its partition's exclusion constraint", async () => {
+    const db = testDb.db;
+    await db.migrate.latest(migrationConfig);
+    const repos = createRepositories(db, createSecretBox('11'.repeat(32)));
+    await db('workspaces').insert([{ id: 'ws_a', name: 'A' }, { id: 'ws_b', name: 'B' }]);
+    const { rows } = await db.raw<{ rows: { now: Date }[] }>('SELECT now()');
+    const later = addDays(dayOf((rows[0] as { now: Date }).now), 20);
+    expect(await repos.eventDays.ensure(later, later)).toEqual([later]);
+    const event = (workspaceId: string) => ({
+      workspace_id: workspaceId, message_id: 'm-1', type: 'page', occurred_at: new Date(), received_on: db.raw('?::date', [later]), message: {},
+    });
+    await db('events').insert([event('ws_a'), event('ws_b')]);
+    const refused = await db('events').insert(event('ws_a')).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: '23P01', constraint: `events_${later.replaceAll('-', '')}_message` });
   });
 });
 

@@ -17,6 +17,13 @@ const dayLiteral = (day: Day) => {
   return `'${day}'`;
 };
 
+/**
+ * A `messageId` once per workspace and day (migration events_message_by_hash): an exclusion constraint over a hash
+ * index, which costs an insert the same on an empty day as on a full one, where a B-tree on the random `messageId`s
+ * gets deeper as the day fills.
+ */
+const ONE_MESSAGE_A_DAY = 'ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash ((ARRAY[workspace_id, message_id]) WITH =)';
+
 /** A partition being created by another process at the same moment: it is there, or will be. */
 const createdConcurrently = (error: unknown) => ['42P07', '23505'].includes((error as { code?: string }).code ?? '');
 
@@ -51,9 +58,11 @@ export function createEventDayRepository(db: Knex, { lockTimeoutMs = 5_000 } = {
       for (let day = first; day <= last; day = addDays(day, 1)) {
         if (existing.has(day)) continue;
         try {
-          await withLockTimeout((trx) =>
-            trx.raw(`CREATE TABLE IF NOT EXISTS ?? PARTITION OF events FOR VALUES FROM (${dayLiteral(day)}) TO (${dayLiteral(addDays(day, 1))})`, [partitionOf(day)]),
-          );
+          await withLockTimeout(async (trx) => {
+            const partition = partitionOf(day);
+            await trx.raw(`CREATE TABLE ?? PARTITION OF events FOR VALUES FROM (${dayLiteral(day)}) TO (${dayLiteral(addDays(day, 1))})`, [partition]);
+            await trx.raw(ONE_MESSAGE_A_DAY, [partition, `${partition}_message`]);
+          });
           created.push(day);
         } catch (error) {
           if (!createdConcurrently(error)) throw error;

@@ -92,13 +92,13 @@ const incomingEvents = (events: string) => `
   SELECT m.* FROM jsonb_to_recordset(${events}::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)`;
 
 /**
- * The `messageId`s of `incoming` stored the UTC day before. The unique index of `events` holds the day (its partition
- * key), so it refuses a repeat within a day; this look into the day before makes the window of deduplication at least
- * 24 hours (issue 30).
+ * The `messageId`s of `incoming` stored the UTC day before. Each day's partition refuses a repeat within its day (its
+ * exclusion constraint on the array of workspace and `messageId`, whose hash index this look uses); this look into the
+ * day before makes the window of deduplication at least 24 hours (issue 30).
  */
 const STORED_THE_DAY_BEFORE = `
   SELECT i.id FROM incoming i
-  WHERE EXISTS (SELECT FROM events p WHERE p.workspace_id = $1 AND p.message_id = i.id AND p.received_on = (now() AT TIME ZONE 'UTC')::date - 1)`;
+  WHERE EXISTS (SELECT FROM events p WHERE ARRAY[p.workspace_id, p.message_id] = ARRAY[$1::text, i.id] AND p.received_on = (now() AT TIME ZONE 'UTC')::date - 1)`;
 
 const insertEvents = ({ onlyIf = 'true', onConflict = '' } = {}) => `
   INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
@@ -177,7 +177,7 @@ const STORE_EVENTS = {
   text: `
     WITH incoming AS (${incomingEvents('$3')}),
     stored_before AS (${STORED_THE_DAY_BEFORE}),
-    stored AS (${insertEvents({ onConflict: 'ON CONFLICT (workspace_id, message_id, received_on) DO NOTHING RETURNING id, message_id' })})
+    stored AS (${insertEvents({ onConflict: 'ON CONFLICT DO NOTHING RETURNING id, message_id' })})
     SELECT (SELECT coalesce(json_agg(r), '[]') FROM (${RULES}) r) AS rules,
            (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids,
            (now() AT TIME ZONE 'UTC')::date::text AS received_on`,
@@ -222,10 +222,14 @@ const MARK_DUPLICATES = {
 
 const rulesByEvent = (rows: readonly ConversionRuleRow[]) => new Map(rows.map((rule) => [rule.source_event, toRule(rule)]));
 
-/** The error of storeUnmapped when one of its events was stored before, that day (the unique index of each day's partition). */
+/**
+ * The error of storeUnmapped when one of its events was stored before that day (the exclusion constraint of each day's
+ * partition), or was being stored at the same moment by another statement: two inserts of one key into an exclusion
+ * constraint's index can each wait for the other, and PostgreSQL ends one as a deadlock. Its statement wrote nothing.
+ */
 export function isStoredBefore(error: unknown): boolean {
-  const { code, detail } = error as { code?: unknown; detail?: unknown };
-  return code === '23505' && typeof detail === 'string' && detail.startsWith('Key (workspace_id, message_id, received_on)=');
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return (code === '23P01' && typeof constraint === 'string' && /^events_\d{8}_message$/.test(constraint)) || code === '40P01';
 }
 
 /** What ingest writes, in one transaction on one connection. */

@@ -12,6 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.destroy());
 
+/** Whether storeUnmapped's statement (its text begins with the rules) is waiting for a lock held by another session. */
+async function storeUnmappedWaits(): Promise<boolean> {
+  const { rows } = await testDb.db.raw<{ rows: { waiting: boolean }[] }>(
+    "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH rules AS%') AS waiting",
+  );
+  return rows[0]?.waiting === true;
+}
+
 const storeEvents = (workspaceId: string, events: NewEvent[]) => repos.ingestWrites.transaction((trx) => trx.storeEvents(workspaceId, events, []));
 const recordProfiles = (workspaceId: string, profiles: Profiles) => repos.ingestWrites.transaction((trx) => trx.recordProfiles(workspaceId, profiles));
 
@@ -35,6 +43,22 @@ describe('events', () => {
     const refused = await storeNew([{ ...event, messageId: 'm-2' }, event]).catch((error: unknown) => error);
     expect(isStoredBefore(refused)).toBe(true);
     expect(await repos.events.count(ws.id)).toBe(1);
+  });
+
+  it('waits for a statement storing the same messageId at that moment: refused if it commits, stored if it rolls back', async () => {
+    const ws = await repos.workspaces.create('Shop');
+    const event = { messageId: 'm-1', type: 'page', eventName: null, userId: null, anonymousId: 'a1', occurredAt: new Date(), messageJson: '{}' };
+    const storeNew = () => repos.ingestWrites.storeUnmapped(ws.id, [event], { sightings: [], links: [] }, []);
+    for (const end of ['commit', 'rollback'] as const) {
+      const other = await testDb.db.transaction();
+      await other.raw("INSERT INTO events (workspace_id, message_id, type, occurred_at, message) VALUES (?, 'm-1', 'page', now(), '{}')", [ws.id]);
+      const outcome = storeNew().then(() => 'stored', (error: unknown) => (isStoredBefore(error) ? 'refused' : error));
+      while (!(await storeUnmappedWaits())) await new Promise((resolve) => setTimeout(resolve, 20));
+      await other[end]();
+      expect(await outcome).toBe(end === 'commit' ? 'refused' : 'stored');
+      expect(await repos.events.count(ws.id)).toBe(1);
+      if (end === 'commit') await testDb.db('events').where({ workspace_id: ws.id }).delete();
+    }
   });
 
   it('skips, without refusing the group, an event whose messageId was stored the UTC day before (the window is at least 24 hours)', async () => {

@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+
+/**
+ * Issue 30: a day's `messageId`s are kept unique by an exclusion constraint over a hash index on each day's partition,
+ * instead of the partitioned unique B-tree `events_message`. Clients' `messageId`s are random, so every insert into
+ * that B-tree landed on a random leaf of a tree as deep as the day was full: a full day cost batched ingest about a
+ * fifth of its rate (BENCHMARKS.md). A hash index finds a key's bucket in one step whatever the day's size, and an
+ * exclusion constraint with `=` refuses a second row as a unique index does, waiting for a concurrent inserter the
+ * same way; `ON CONFLICT DO NOTHING` takes it as its arbiter. Hash indexes take one column: the key is the array of
+ * workspace and `messageId`.
+ *
+ * PostgreSQL 15 has no exclusion constraints on a partitioned table, so each day's partition carries its own
+ * (event-days.ts adds it to every partition it creates). Here yesterday's, today's and the coming days' partitions get
+ * one; the older days are neither written nor looked into by ingest and keep none. Dropping `events_message` and
+ * building the hash index on today's and yesterday's partitions hold the table for the time of those builds: a release
+ * step (OPERATIONS.md).
+ * Frozen: imports no application code.
+ */
+export const config = { transaction: false };
+
+const DAY_PARTITIONS_FROM_YESTERDAY = `
+  SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$'
+    AND to_date(substr(c.relname, 8), 'YYYYMMDD') >= (now() AT TIME ZONE 'UTC')::date - 1
+  ORDER BY 1`;
+
+const DAY_PARTITIONS = `
+  SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$'`;
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw("SET LOCAL lock_timeout = '30s'");
+    await trx.raw('DROP INDEX events_message');
+    const { rows } = await trx.raw<{ rows: { name: string }[] }>(DAY_PARTITIONS_FROM_YESTERDAY);
+    for (const { name } of rows) {
+      await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash ((ARRAY[workspace_id, message_id]) WITH =)', [name, `${name}_message`]);
+    }
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const { rows } = await trx.raw<{ rows: { name: string }[] }>(DAY_PARTITIONS);
+    for (const { name } of rows) await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [name, `${name}_message`]);
+    await trx.raw('CREATE UNIQUE INDEX events_message ON events (workspace_id, message_id, received_on)');
+  });
+}
