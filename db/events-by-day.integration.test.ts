@@ -3,8 +3,10 @@ import { migrateUpTo, migrationConfig } from './knex';
 import { createSecretBox } from './secret-box';
 import { createRepositories } from './repositories';
 import { addDays, dayOf } from './repositories/event-days';
+import { isStoredBefore } from './repositories/ingest-writes';
 
 const PARTITIONS = '20261130100000_events_by_day';
+const MESSAGE_HASH = '20261201100000_events_message_by_hash';
 
 let testDb: TestDatabase;
 beforeAll(async () => {
@@ -60,6 +62,38 @@ describe('the upgrade to events by day', () => {
     await db('events').insert({ workspace_id: 'ws_old', message_id: 'm-later', type: 'page', occurred_at: new Date(), message: {} });
     for (let later = 0; later < 3; later++) await db.migrate.down(migrationConfig);
     expect(await db('events').orderBy('message_id').pluck('message_id')).toEqual(['m-later', 'm-old']);
+  });
+});
+
+describe('the upgrade to messageIds kept by hash', () => {
+  it("keeps yesterday's look and today's refusal of a repeat, and goes back to the B-tree", async () => {
+    const upgraded = await createTestDatabase({ migrated: false });
+    try {
+      const db = upgraded.db;
+      await migrateUpTo(db, MESSAGE_HASH);
+      await db('workspaces').insert({ id: 'ws_up', name: 'Up' });
+      const event = (messageId: string, daysAgo: number) => ({
+        workspace_id: 'ws_up', message_id: messageId, type: 'page', occurred_at: new Date(), message: {},
+        received_on: db.raw(`(now() AT TIME ZONE 'UTC')::date - ${daysAgo}`),
+      });
+      await db('events').insert([event('m-yesterday', 1), event('m-today', 0)]);
+
+      await db.migrate.latest(migrationConfig);
+
+      const repos = createRepositories(db, createSecretBox('11'.repeat(32)));
+      const incoming = (messageId: string) => ({ messageId, type: 'page', eventName: null, userId: null, anonymousId: 'a', occurredAt: new Date(), messageJson: '{}' });
+      const stored = await repos.ingestWrites.storeUnmapped('ws_up', [incoming('m-yesterday'), incoming('m-new')], { sightings: [], links: [] }, []);
+      expect([...stored.storedBefore]).toEqual(['m-yesterday']);
+      const refused = await repos.ingestWrites.storeUnmapped('ws_up', [incoming('m-today')], { sightings: [], links: [] }, []).catch((error: unknown) => error);
+      expect(isStoredBefore(refused)).toBe(true);
+      expect(await db('events').orderBy('message_id').pluck('message_id')).toEqual(['m-new', 'm-today', 'm-yesterday']);
+
+      await db.migrate.down(migrationConfig);
+      const again = await db('events').insert(event('m-new', 0)).catch((error: unknown) => error);
+      expect(again).toMatchObject({ code: '23505', constraint: expect.stringMatching(/message/) });
+    } finally {
+      await upgraded.destroy();
+    }
   });
 });
 

@@ -11,13 +11,16 @@ import { fillDay, scratchDatabase } from './store';
  *   as many by the row-by-row path (what retention did for every event before partitions, and still does for a
  *   workspace whose period is shorter than the longest): time, WAL written, dead tuples left, and the VACUUM those
  *   need;
- * - the upgrade: a database of the layout before partitions holding as many events, migrated by `signalbox migrate`.
+ * - the upgrades: a database of the layout before partitions holding as many events, migrated by `signalbox migrate`;
+ *   and a database of days whose yesterday and today hold as many each, migrated to the `messageId`s' hash index (the
+ *   time it holds `events`: ingest waits for it).
  *
  *   npm run bench:retention    # DATABASE_URL (admin connection, default local), BENCH_RETENTION_EVENTS
  */
 const EVENTS = Number(process.env.BENCH_RETENTION_EVENTS ?? 1_000_000);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PARTITIONS_MIGRATION = '20261130100000_events_by_day';
+const MESSAGE_HASH_MIGRATION = '20261201100000_events_message_by_hash';
 const DROP_LIMIT_SECONDS = 5;
 /** A day's events at the specification's 1,000 events/s. */
 const DAY_AT_SPEC_RATE = 86_400_000;
@@ -117,6 +120,50 @@ async function measureUpgrade(): Promise<number> {
   }
 }
 
+interface MessageHashUpgrade {
+  seconds: number;
+  /** The longest an insert of one event into today waited meanwhile, inserting every 20 ms: how long ingest was held. */
+  longestInsertSeconds: number;
+}
+
+/** Inserts one event into today every 20 ms, on a connection of its own, until `work` ends: the longest insert, in s. */
+async function longestInsertDuring(url: string, workspaceId: string, work: Promise<unknown>): Promise<number> {
+  const db = createDatabase({ url, poolMax: 1 });
+  let done = false;
+  void work.finally(() => (done = true)).catch(() => undefined);
+  let longest = 0;
+  try {
+    for (let n = 0; !done; n++) {
+      const started = performance.now();
+      await db.raw("INSERT INTO events (workspace_id, message_id, type, occurred_at, message) VALUES (?, ?, 'page', now(), '{}')", [workspaceId, `probe-${n}`]);
+      longest = Math.max(longest, seconds(started));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await db.destroy();
+  }
+  return longest;
+}
+
+/** A database of days whose yesterday and today hold `EVENTS` events each, then migrated to the hash index. */
+async function measureMessageHashUpgrade(): Promise<MessageHashUpgrade> {
+  const scratch = await scratchDatabase(ADMIN_URL, 'message_hash');
+  try {
+    await migrateUpTo(scratch.db, MESSAGE_HASH_MIGRATION);
+    const ws = await scratch.db('workspaces').insert({ id: 'ws_upgrade', name: 'Days' }).returning('id');
+    const workspaceId = (ws[0] as { id: string }).id;
+    const today = dayOf(new Date());
+    for (const day of [addDays(today, -1), today]) await fillDay(scratch.db, workspaceId, day, EVENTS, { withDay: true, timesOn: addDays(today, -1) });
+    const started = performance.now();
+    const migration = migrateToLatest(scratch.db);
+    const longestInsertSeconds = await longestInsertDuring(scratch.url, workspaceId, migration);
+    await migration;
+    return { seconds: seconds(started), longestInsertSeconds };
+  } finally {
+    await scratch.drop();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`Signalbox retention benchmark: one day of ${fmt(EVENTS)} events retired by dropping its partition and another by DELETE, then the upgrade of a store of ${fmt(EVENTS)} events`);
   const { drop, del } = await measureRetirement();
@@ -127,6 +174,12 @@ async function main(): Promise<void> {
   console.log(`| DELETE in batches of 1,000 | ${del.seconds.toFixed(1)} | ${fmt(EVENTS / del.seconds)} | ${mb(del.walBytes)} | ${fmt(del.deadTuples)} | ${del.vacuumSeconds.toFixed(1)} s |`);
   const upgrade = await measureUpgrade();
   console.log(`\nupgrade: \`signalbox migrate\` on a store of ${fmt(EVENTS)} events before partitions took ${upgrade.toFixed(1)} s (${(upgrade / (EVENTS / 1_000_000)).toFixed(1)} s per million events)`);
+
+  const messageHash = await measureMessageHashUpgrade();
+  console.log(
+    `upgrade: \`signalbox migrate\` to the messageIds' hash index with yesterday and today holding ${fmt(EVENTS)} events each took ${messageHash.seconds.toFixed(1)} s; ` +
+      `an insert into today meanwhile waited at most ${messageHash.longestInsertSeconds.toFixed(1)} s (${(messageHash.longestInsertSeconds / (EVENTS / 1_000_000)).toFixed(1)} s per million events of today)`,
+  );
 
   const deleteHoursPerDay = DAY_AT_SPEC_RATE / (EVENTS / del.seconds) / 3600;
   console.log('\nverdicts:');

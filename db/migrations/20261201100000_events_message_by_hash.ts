@@ -10,39 +10,52 @@ import type { Knex } from 'knex';
  * workspace and `messageId`.
  *
  * PostgreSQL 15 has no exclusion constraints on a partitioned table, so each day's partition carries its own
- * (event-days.ts adds it to every partition it creates). Here yesterday's, today's and the coming days' partitions get
- * one; the older days are neither written nor looked into by ingest and keep none. Dropping `events_message` and
- * building the hash index on today's and yesterday's partitions hold the table for the time of those builds: a release
- * step (OPERATIONS.md).
+ * (event-days.ts adds it to every partition it creates). Here today's and the coming days' partitions get one;
+ * yesterday's, only looked into, gets the same hash index built CONCURRENTLY first, while ingest goes on; the older days
+ * are neither written nor looked into by ingest and keep none. Dropping `events_message` and building today's
+ * constraint hold the table for the time of that build: a release step (OPERATIONS.md).
  * Frozen: imports no application code.
  */
 export const config = { transaction: false };
 
-const DAY_PARTITIONS_FROM_YESTERDAY = `
+const KEY = '(ARRAY[workspace_id, message_id])';
+
+/** The partitions of days, from `firstDay` (an SQL date expression) on. */
+const dayPartitions = (firstDay: string) => `
   SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$'
-    AND to_date(substr(c.relname, 8), 'YYYYMMDD') >= (now() AT TIME ZONE 'UTC')::date - 1
+  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$' AND to_date(substr(c.relname, 8), 'YYYYMMDD') >= ${firstDay}
   ORDER BY 1`;
 
-const DAY_PARTITIONS = `
+const TODAY = "(now() AT TIME ZONE 'UTC')::date";
+
+const YESTERDAY_PARTITION = `
   SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$'`;
+  WHERE i.inhparent = 'events'::regclass AND c.relname = 'events_' || to_char(${TODAY} - 1, 'YYYYMMDD')`;
+
+async function names(knex: Knex, sql: string): Promise<string[]> {
+  const { rows } = await knex.raw<{ rows: { name: string }[] }>(sql);
+  return rows.map((row) => row.name);
+}
 
 export async function up(knex: Knex): Promise<void> {
+  for (const yesterday of await names(knex, YESTERDAY_PARTITION)) {
+    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ?? ON ?? USING hash (${KEY})`, [`${yesterday}_message`, yesterday]);
+  }
   await knex.transaction(async (trx) => {
     await trx.raw("SET LOCAL lock_timeout = '30s'");
     await trx.raw('DROP INDEX events_message');
-    const { rows } = await trx.raw<{ rows: { name: string }[] }>(DAY_PARTITIONS_FROM_YESTERDAY);
-    for (const { name } of rows) {
-      await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash ((ARRAY[workspace_id, message_id]) WITH =)', [name, `${name}_message`]);
+    for (const name of await names(trx, dayPartitions(TODAY))) {
+      await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash (${KEY} WITH =)`, [name, `${name}_message`]);
     }
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: { name: string }[] }>(DAY_PARTITIONS);
-    for (const { name } of rows) await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [name, `${name}_message`]);
+    for (const name of await names(trx, dayPartitions("'-infinity'"))) {
+      await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [name, `${name}_message`]);
+      await trx.raw('DROP INDEX IF EXISTS ??', [`${name}_message`]);
+    }
     await trx.raw('CREATE UNIQUE INDEX events_message ON events (workspace_id, message_id, received_on)');
   });
 }
