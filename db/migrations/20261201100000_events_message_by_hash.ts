@@ -20,17 +20,15 @@ export const config = { transaction: false };
 
 const KEY = '(ARRAY[workspace_id, message_id])';
 
-/** The partitions of days, from `firstDay` (an SQL date expression) on. */
-const dayPartitions = (firstDay: string) => `
-  SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-  WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_\\d{8}$' AND to_date(substr(c.relname, 8), 'YYYYMMDD') >= ${firstDay}
-  ORDER BY 1`;
-
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
-const YESTERDAY_PARTITION = `
-  SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-  WHERE i.inhparent = 'events'::regclass AND c.relname = 'events_' || to_char(${TODAY} - 1, 'YYYYMMDD')`;
+/** The partitions of days whose `day` meets `condition` (SQL). */
+const dayPartitions = (condition: string) => `
+  SELECT name FROM (
+    SELECT c.relname AS name, CASE WHEN c.relname ~ '^events_\\d{8}$' THEN to_date(substr(c.relname, 8), 'YYYYMMDD') END AS day
+    FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass
+  ) partitions
+  WHERE day IS NOT NULL AND (${condition}) ORDER BY 1`;
 
 async function names(knex: Knex, sql: string): Promise<string[]> {
   const { rows } = await knex.raw<{ rows: { name: string }[] }>(sql);
@@ -38,13 +36,13 @@ async function names(knex: Knex, sql: string): Promise<string[]> {
 }
 
 export async function up(knex: Knex): Promise<void> {
-  for (const yesterday of await names(knex, YESTERDAY_PARTITION)) {
+  for (const yesterday of await names(knex, dayPartitions(`day = ${TODAY} - 1`))) {
     await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ?? ON ?? USING hash (${KEY})`, [`${yesterday}_message`, yesterday]);
   }
   await knex.transaction(async (trx) => {
     await trx.raw("SET LOCAL lock_timeout = '30s'");
     await trx.raw('DROP INDEX events_message');
-    for (const name of await names(trx, dayPartitions(TODAY))) {
+    for (const name of await names(trx, dayPartitions(`day >= ${TODAY}`))) {
       await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash (${KEY} WITH =)`, [name, `${name}_message`]);
     }
   });
@@ -52,7 +50,7 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
-    for (const name of await names(trx, dayPartitions("'-infinity'"))) {
+    for (const name of await names(trx, dayPartitions('true'))) {
       await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [name, `${name}_message`]);
       await trx.raw('DROP INDEX IF EXISTS ??', [`${name}_message`]);
     }
