@@ -52,12 +52,19 @@ export function createConversionSearchRepository(db: Knex) {
     /**
      * The user IDs and anonymous IDs stored under `text` in any letter case, `text` itself included: from the visitors
      * and the identity links (small tables with a `lower()` index), not from the events, where two more indexes would
-     * slow every ingest. A user ID linked to nothing is found in its exact case only.
+     * slow every ingest. A user ID linked to nothing is found in its exact case only. The links are read whole before
+     * their distinct values (MATERIALIZED): with DISTINCT and LIMIT on the table itself, PostgreSQL walked every user ID
+     * link of the workspace in the primary key's order: 105 ms for 600,000 links where this takes 0.6 ms (issue 30).
      */
     async idsNamed(workspaceId: string, text: string, executor: Knex = db): Promise<{ userIds: string[]; anonymousIds: string[] }> {
       const [visitors, users] = await Promise.all([
         executor('visitors').where('workspace_id', workspaceId).whereRaw('lower(anonymous_id) = lower(?)', [text]).limit(NAMED_IDS).pluck('anonymous_id'),
-        executor('identity_links').where({ workspace_id: workspaceId, from_kind: 'user_id' }).whereRaw('lower(from_value) = lower(?)', [text]).distinct().limit(NAMED_IDS).pluck('from_value'),
+        executor
+          .withMaterialized('named', (links) => void links.from('identity_links').where({ workspace_id: workspaceId, from_kind: 'user_id' }).whereRaw('lower(from_value) = lower(?)', [text]).select('from_value'))
+          .from('named')
+          .distinct()
+          .limit(NAMED_IDS)
+          .pluck('from_value'),
       ]);
       return { userIds: [...new Set([text, ...(users as string[])])], anonymousIds: [...new Set([text, ...(visitors as string[])])] };
     },
