@@ -4,7 +4,7 @@ import { Button } from 'react-aria-components';
 import { api, ApiError, get } from '../../api';
 import { CopyButton, ErrorNote, Loading } from '../../components/bits';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { Field, Form, Submit } from '../../components/Form';
+import { Field, Form, RoleNote, Submit, useReadOnlyReason, type ReadOnlyReason } from '../../components/Form';
 import { FormError } from '../../components/FormError';
 import { dateTime } from '../../format';
 import { whyNot } from '../../session';
@@ -17,8 +17,7 @@ const SHOPIFY_TOPICS = 'orders/create, orders/paid, checkouts/create, carts/upda
 
 /** Sources > Shopify and webhooks (issue 29): shops and platforms that post signed JSON instead of calling the API. */
 export function WebhookSourcesSection({ base, role }: { base: string; role: string | undefined }) {
-  const cannot = whyNot(role, 'editor', 'add sources or change them');
-  const editor = cannot === null;
+  const readOnly = useReadOnlyReason(whyNot(role, 'editor', 'add sources or change them'));
   const queries = useQueryClient();
   const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<WebhookSourcesView>(`${base}/sources`) });
   const [shown, setShown] = useState<WithSecret | null>(null);
@@ -30,16 +29,17 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
     <section aria-labelledby="webhooks">
       <h2 id="webhooks">Shopify and webhooks</h2>
       <p className="muted">A Shopify shop, or any platform that posts signed JSON (a payment provider, a form tool), sends its events here without code. They arrive as any event does: your rules decide what goes to TikTok.</p>
+      <RoleNote readOnly={readOnly} />
       {sources.isPending && <Loading what="sources" />}
       {sources.isError && <ErrorNote error={sources.error} />}
       {sources.data?.sources.length === 0 && <p className="empty">No source yet.</p>}
       <ul className="cards">
         {sources.data?.sources.map((source) => (
-          <SourceCard key={source.id} base={base} source={source} cannot={cannot} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
+          <SourceCard key={source.id} base={base} source={source} readOnly={readOnly} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
         ))}
       </ul>
       {shown && <SecretNotice source={shown} />}
-      {editor ? (
+      {readOnly === null && (
         <NewSource
           key={added}
           base={base}
@@ -49,8 +49,6 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
             void refresh();
           }}
         />
-      ) : (
-        <p className="muted">{cannot}</p>
       )}
     </section>
   );
@@ -69,7 +67,7 @@ function SecretNotice({ source }: { source: WithSecret }) {
   );
 }
 
-function SourceCard({ base, source, cannot, onSecret, onDelete, onSaved }: { base: string; source: Source; cannot: string | null; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
+function SourceCard({ base, source, readOnly, onSecret, onDelete, onSaved }: { base: string; source: Source; readOnly: ReadOnlyReason | null; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
   const rotate = useMutation({
@@ -106,7 +104,7 @@ function SourceCard({ base, source, cannot, onSecret, onDelete, onSaved }: { bas
           In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for the events of each topic: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
         </p>
       )}
-      {cannot === null && (
+      {readOnly === null && (
         <>
           <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
             <div className="row">
@@ -126,10 +124,10 @@ function SourceCard({ base, source, cannot, onSecret, onDelete, onSaved }: { bas
           </div>
         </>
       )}
-      {source.type === 'webhook' && (editing || cannot !== null) && <SavedMapping
+      {source.type === 'webhook' && (editing || readOnly !== null) && <SavedMapping
           base={base}
           source={source}
-          cannot={cannot}
+          readOnly={readOnly}
           onSaved={() => {
             setEditing(false);
             onSaved();
@@ -139,7 +137,7 @@ function SourceCard({ base, source, cannot, onSecret, onDelete, onSaved }: { bas
   );
 }
 
-function SavedMapping({ base, source, cannot, onSaved }: { base: string; source: Source; cannot: string | null; onSaved: () => void }) {
+function SavedMapping({ base, source, readOnly, onSaved }: { base: string; source: Source; readOnly: ReadOnlyReason | null; onSaved: () => void }) {
   const [mapping, setMapping] = useState<Mapping>(source.mapping ?? {});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -152,9 +150,9 @@ function SavedMapping({ base, source, cannot, onSaved }: { base: string; source:
     onError: (error) => setErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
   return (
-    <Form label={`Mapping of ${source.name}`} errors={errors} readOnly={cannot} onSubmit={() => save.mutate()}>
-      <MappingEditor base={base} sourceId={source.id} mapping={mapping} onChange={setMapping} errors={errors} readOnly={cannot !== null} />
-      {cannot === null && <Submit pending={save.isPending}>Save the mapping</Submit>}
+    <Form label={`Mapping of ${source.name}`} errors={errors} readOnly={readOnly} onSubmit={() => save.mutate()}>
+      <MappingEditor base={base} sourceId={source.id} mapping={mapping} onChange={setMapping} errors={errors} readOnly={readOnly !== null} />
+      {readOnly === null && <Submit pending={save.isPending}>Save the mapping</Submit>}
     </Form>
   );
 }
