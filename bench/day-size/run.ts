@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { messageBody } from '../../db/event-message';
 import { createDatabase, migrateToLatest } from '../../db/knex';
-import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
+import { addDays, createEventDayRepository, dayOf, partitionOf } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
 import { benchEvents, chunk } from '../ingest/workload';
 import { fillDay, scratchDatabase } from '../retention/store';
@@ -12,7 +12,8 @@ import { fillDay, scratchDatabase } from '../retention/store';
  * into a freshly migrated database whose today and yesterday hold 0 or BENCH_DAY_SIZE_EVENTS events each: today's
  * indexes take the new rows, yesterday's `messageId` index (its partition's exclusion constraint) answers the look for
  * a `messageId` stored the day before.
- * Each case also prints the WAL it wrote per event, and how many of those were full-page images (`pg_stat_wal`).
+ * Each case also prints the WAL it wrote per event, and how many of those were full-page images (`pg_stat_wal`), and
+ * the buffers each relation of today's and yesterday's partitions was asked for per event (`pg_statio_user_*`).
  *
  *   npm run bench:day-size   # BENCH_DAY_SIZE_EVENTS (1333333: 40,000,000 over 30 days), BENCH_DAY_SIZE_SECONDS (10),
  *                            # BENCH_DAY_SIZE_DROP_INDEXES (none: e.g. events_user,events_anonymous), DATABASE_URL (admin)
@@ -77,11 +78,31 @@ async function walSettings(): Promise<string> {
   }
 }
 
+/** Buffer requests (hits and reads) of a day's partition: its heap and each index, named without the partition's prefix. */
+async function bufferRequests(db: Knex, partition: string): Promise<Map<string, number>> {
+  const { rows } = await db.raw<{ rows: { relation: string; blocks: string }[] }>(
+    `SELECT 'heap' AS relation, coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0) AS blocks FROM pg_statio_user_tables WHERE relname = :partition
+     UNION ALL
+     SELECT replace(indexrelname, :partition || '_', ''), idx_blks_hit + idx_blks_read FROM pg_statio_user_indexes WHERE relname = :partition`,
+    { partition },
+  );
+  return new Map(rows.map((r) => [r.relation, Number(r.blocks)]));
+}
+
+/** An idle backend reports its counts within 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL, pgstat.c). */
+const statsReported = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+
+const perEvent = (before: Map<string, number>, after: Map<string, number>, events: number) =>
+  [...after].map(([relation, blocks]) => `${relation} ${fmt((blocks - (before.get(relation) ?? 0)) / events, 2)}`).join(', ');
+
 interface Measured {
   perSecond: number;
   meanMs: number;
   fullPagesPerEvent: number;
   walBytesPerEvent: number;
+  /** Buffers requested per event by relation, today's partition then yesterday's. */
+  buffersToday: string;
+  buffersYesterday: string;
 }
 
 async function measure({ yesterday, today }: Case): Promise<Measured> {
@@ -101,6 +122,8 @@ async function measure({ yesterday, today }: Case): Promise<Measured> {
     const batches = chunk(toNewEvents(Math.ceil(SECONDS * 60_000)), BATCH);
     const writes = createIngestWriteRepository(scratch.db);
     const noProfiles = { sightings: [], links: [] };
+    const partitions = { today: partitionOf(day), yesterday: partitionOf(addDays(day, -1)) };
+    const [todayBefore, yesterdayBefore] = [await bufferRequests(scratch.db, partitions.today), await bufferRequests(scratch.db, partitions.yesterday)];
     const walBefore = await walSoFar(scratch.db);
     let next = 0;
     let stored = 0;
@@ -120,7 +143,10 @@ async function measure({ yesterday, today }: Case): Promise<Measured> {
     );
     const seconds = (performance.now() - started) / 1000;
     const walAfter = await walSoFar(scratch.db);
+    await statsReported();
     return {
+      buffersToday: perEvent(todayBefore, await bufferRequests(scratch.db, partitions.today), stored),
+      buffersYesterday: perEvent(yesterdayBefore, await bufferRequests(scratch.db, partitions.yesterday), stored),
       perSecond: stored / seconds,
       meanMs: statementMs / (stored / BATCH),
       fullPagesPerEvent: (walAfter.fullPages - walBefore.fullPages) / stored,
@@ -140,13 +166,17 @@ async function main(): Promise<void> {
   console.log('\n| days | events/s | statement mean ms | full pages in WAL per event | WAL bytes per event | against empty days |');
   console.log('|---|---:|---:|---:|---:|---:|');
   let empty: number | undefined;
+  const buffers: string[] = [];
   for (const c of CASES) {
     const m = await measure(c);
+    buffers.push(`- ${c.label}: today ${m.buffersToday}; yesterday ${m.buffersYesterday}`);
     empty ??= m.perSecond;
     console.log(
       `| ${c.label} | ${fmt(m.perSecond)} | ${fmt(m.meanMs, 2)} | ${fmt(m.fullPagesPerEvent, 3)} | ${fmt(m.walBytesPerEvent)} | ${fmt((m.perSecond / empty) * 100, 1)}% |`,
     );
   }
+  console.log('\nBuffers requested per stored event (hits and reads), by relation of the two partitions:');
+  for (const line of buffers) console.log(line);
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type { Infrastructure } from '../pipeline/infrastructure';
 import { measureBurst, prepareWorkspace, type PhaseResult } from '../pipeline/pipeline';
 import type { CallTiming, ConsoleCall } from '../console/timing';
 import { consoleCalls, timeCalls } from '../console/timing';
+import type { IngestTarget } from './empty-store';
 import { eventsParts, footprint, type EventsPart, type TableFootprint } from './footprint';
 import { quietServer, statementProfile, withCost, type PhaseCost } from './phase-cost';
 
@@ -28,6 +29,10 @@ export interface SizeResult {
   batches: LoadResult;
   /** Every round's rate, events per second, in the order run. */
   batchRoundRates: number[];
+  /** The same rounds on an empty store beside this one, round by round next to this store's (empty-store.ts). */
+  emptyBatches: LoadResult;
+  emptyBatchRoundRates: number[];
+  emptyBatchCost: PhaseCost;
   singles: LoadResult;
   batchCost: PhaseCost;
   singleCost: PhaseCost;
@@ -37,10 +42,18 @@ export interface SizeResult {
   console: CallTiming[];
 }
 
-/** Ingest (batches, then single events), the pipeline and the console, on the store as it is; then its footprint. */
-export async function measureSize(infra: Infrastructure, key: string, consoleApi: { call: ConsoleCall; workspaceId: string }, size: number, settings: GrowthSettings): Promise<SizeResult> {
-  const batchesOf = async (events: number) => {
-    const sender = createSender(infra.ingestUrl, key, settings.senders);
+type Round = Awaited<ReturnType<typeof withCost>>;
+const rateOf = ({ load }: Round) => load.events / load.seconds;
+const medianRound = (rounds: readonly Round[]) => [...rounds].sort((a, b) => rateOf(a) - rateOf(b))[Math.floor(rounds.length / 2)] as Round;
+
+/**
+ * Ingest (batches, then single events), the pipeline and the console, on the store as it is; then its footprint. Each
+ * round of batches is paired with one on `empty`, the two in turns (each pair's first alternates).
+ */
+export async function measureSize(infra: Infrastructure, key: string, empty: IngestTarget, consoleApi: { call: ConsoleCall; workspaceId: string }, size: number, settings: GrowthSettings): Promise<SizeResult> {
+  const grown: IngestTarget = { db: infra.db, ingestUrl: infra.ingestUrl, key, cpu: infra.cpu };
+  const batchesOf = async (target: IngestTarget, events: number) => {
+    const sender = createSender(target.ingestUrl, target.key, settings.senders);
     const bodies = chunk(benchEvents(events), settings.batch).map((batch) => ({ body: Buffer.from(JSON.stringify({ batch })), events: batch.length }));
     try {
       return await closedLoop(sender, '/v1/batch', bodies, settings.senders);
@@ -48,16 +61,29 @@ export async function measureSize(infra: Infrastructure, key: string, consoleApi
       sender.close();
     }
   };
-  await batchesOf(settings.batchWarmUpEvents);
-  const rounds: Awaited<ReturnType<typeof withCost>>[] = [];
+  await batchesOf(grown, settings.batchWarmUpEvents);
+  // A whole round: the empty store's process and tables are new (with 10,000 its first rounds were a quarter slower).
+  await batchesOf(empty, settings.batchEvents);
+  const rounds: Round[] = [];
+  const emptyRounds: Round[] = [];
   for (let round = 1; round <= settings.batchRounds; round += 1) {
-    await quietServer(infra.db);
-    const relationsBefore = statementProfile.enabled ? await statementProfile.reset(infra.db) : undefined;
-    rounds.push(await withCost(infra, () => batchesOf(settings.batchEvents)));
-    if (relationsBefore !== undefined) await statementProfile.print(infra.db, `batches at ${size.toLocaleString('en-US')} stored events, round ${round}`, relationsBefore);
+    // A short burst on each round's store first: while the pair's other round ran, its pooled connections went idle and closed.
+    const measureGrown = async () => {
+      await batchesOf(grown, settings.batchWarmUpEvents);
+      await quietServer(infra.db);
+      const relationsBefore = statementProfile.enabled ? await statementProfile.reset(infra.db) : undefined;
+      rounds.push(await withCost(grown, () => batchesOf(grown, settings.batchEvents)));
+      if (relationsBefore !== undefined) await statementProfile.print(infra.db, `batches at ${size.toLocaleString('en-US')} stored events, round ${round}`, relationsBefore);
+    };
+    const measureEmpty = async () => {
+      await batchesOf(empty, settings.batchWarmUpEvents);
+      await quietServer(infra.db);
+      emptyRounds.push(await withCost(empty, () => batchesOf(empty, settings.batchEvents)));
+    };
+    for (const measure of round % 2 === 1 ? [measureEmpty, measureGrown] : [measureGrown, measureEmpty]) await measure();
   }
-  const rateOf = ({ load }: (typeof rounds)[number]) => load.events / load.seconds;
-  const batches = [...rounds].sort((a, b) => rateOf(a) - rateOf(b))[Math.floor(rounds.length / 2)] as (typeof rounds)[number];
+  const batches = medianRound(rounds);
+  const emptyBatches = medianRound(emptyRounds);
   const singlesFor = async (seconds: number) => {
     const sender = createSender(infra.ingestUrl, key, 256);
     const requests = benchEvents(settings.singleRate * seconds).map((event) => ({ sender, body: Buffer.from(JSON.stringify(event)) }));
@@ -76,6 +102,9 @@ export async function measureSize(infra: Infrastructure, key: string, consoleApi
     size,
     batches: batches.load,
     batchRoundRates: rounds.map(rateOf),
+    emptyBatches: emptyBatches.load,
+    emptyBatchRoundRates: emptyRounds.map(rateOf),
+    emptyBatchCost: emptyBatches.cost,
     singles: singles.load,
     batchCost: batches.cost,
     singleCost: singles.cost,

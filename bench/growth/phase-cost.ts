@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { LoadResult } from '../ingest/load';
 import type { CpuSnapshot } from '../pipeline/cpu';
-import type { Infrastructure } from '../pipeline/infrastructure';
 
 /** What a load cost per event: CPU of the ingest process and of PostgreSQL, and PostgreSQL's block reads. */
 export interface PhaseCost {
@@ -42,7 +41,7 @@ export async function quietServer(db: Knex): Promise<void> {
 }
 
 /** Runs a load and measures what it cost per event it stored. */
-export async function withCost(infra: Infrastructure, run: () => Promise<LoadResult>): Promise<{ load: LoadResult; cost: PhaseCost }> {
+export async function withCost(infra: { db: Knex; cpu(): CpuSnapshot }, run: () => Promise<LoadResult>): Promise<{ load: LoadResult; cost: PhaseCost }> {
   const blocksBefore = await blockCounts(infra.db);
   const cpuBefore = infra.cpu();
   const load = await run();

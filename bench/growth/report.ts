@@ -1,10 +1,15 @@
 import type { SizeResult } from './measure';
+import { pairedShare, pairedShares } from './paired';
 import type { PhaseCost } from './phase-cost';
 import type { StoreSize } from './sizes';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+const batchCpu = (c: PhaseCost) => c.ingestCpuUs + c.postgresCpuUs;
+const sharesOf = (r: SizeResult) => pairedShares(r.batchRoundRates, r.emptyBatchRoundRates);
+const shareOf = (r: SizeResult) => pairedShare(r.batchRoundRates, r.emptyBatchRoundRates);
 
 /** One table row a stored size: ingest, pipeline and CPU. */
 export function printRates(results: readonly SizeResult[]): void {
@@ -34,6 +39,12 @@ export function printRates(results: readonly SizeResult[]): void {
     console.log([fmt(r.size).padStart(13), r.batchRoundRates.map((n) => fmt(n)).join(' ').padStart(22), ...cost(r.batchCost), ...cost(r.singleCost)].join(' '));
   }
   console.log('(blocks read: from outside shared buffers, the page cache or the disk)');
+  console.log(`\n${'stored events'.padStart(13)} ${'empty store beside it: rounds/s'.padStart(36)} ${'each round against its pair'.padStart(36)} ${'geomean'.padStart(7)} ${'µs CPU/ev ingest + PostgreSQL'.padStart(30)}`);
+  for (const r of results) {
+    const cpu = `${fmt(batchCpu(r.batchCost))} vs ${fmt(batchCpu(r.emptyBatchCost))} (${fmt(r.emptyBatchCost.ingestCpuUs)} + ${fmt(r.emptyBatchCost.postgresCpuUs)})`;
+    console.log([fmt(r.size).padStart(13), r.emptyBatchRoundRates.map((n) => fmt(n)).join(' ').padStart(36), sharesOf(r).map((n) => `${fmt(n * 100, 1)}%`).join(' ').padStart(36), `${fmt(shareOf(r) * 100, 1)}%`.padStart(7), cpu.padStart(30)].join(' '));
+  }
+  console.log('(each round of batches on the grown store against the round on the empty store run just before or after it)');
 }
 
 /** Bytes per stored row of each table, table + TOAST + indexes. */
@@ -65,7 +76,7 @@ function printAgainst(largest: SizeResult, baseline: SizeResult): void {
   const p99 = (name: string, now: number, then: number) => console.log(`  ${name} p99: ${fmt(now / then, 2)}× (${fmt(now)} vs ${fmt(then)} ms; <= 1.5×): ${verdict(now <= 1.5 * then)}`);
   share('ingest, batches', rate(largest.batches), rate(baseline.batches));
   p99('ingest, batches', largest.batches.latency.p99, baseline.batches.latency.p99);
-  const cpu = (r: SizeResult) => r.batchCost.ingestCpuUs + r.batchCost.postgresCpuUs;
+  const cpu = (r: SizeResult) => batchCpu(r.batchCost);
   console.log(`  (ingest, batches: CPU per event of ingest and PostgreSQL ${fmt(cpu(largest))} vs ${fmt(cpu(baseline))} µs, ${fmt(cpu(largest) / cpu(baseline), 2)}×)`);
   share('ingest, single events', rate(largest.singles), rate(baseline.singles));
   p99('ingest, single events', largest.singles.latency.p99, baseline.singles.latency.p99);
@@ -82,6 +93,10 @@ export function printVerdicts(results: readonly SizeResult[], sameDays: number |
   const described = (index: number) => `${fmt(sizes[index]?.events ?? 0)} events over ${sizes[index]?.days} days`;
   console.log(`\nVerdicts (issue 30), ${described(results.length - 1)} against ${described(0)}:`);
   printAgainst(largest, results[0] as SizeResult);
+  const paired = shareOf(largest);
+  console.log(
+    `  ingest, batches, against an empty store beside it (round by round): ${fmt(paired * 100, 1)}% (geometric mean of ${sharesOf(largest).map((n) => `${fmt(n * 100, 1)}%`).join(', ')}; >= 90%): ${verdict(paired >= 0.9)}`,
+  );
   if (sameDays !== undefined) {
     console.log(`\nThe store's growth alone, ${described(results.length - 1)} against ${described(sameDays)}:`);
     printAgainst(largest, results[sameDays] as SizeResult);

@@ -2,7 +2,9 @@ import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
 import { CONSOLE_SECRET_KEY, startConsoleApi } from '../console/timing';
 import { startInfrastructure } from '../pipeline/infrastructure';
+import { startEmptyStore } from './empty-store';
 import { measureSize, type GrowthSettings, type SizeResult } from './measure';
+import { parseBatchRounds } from './paired';
 import { printConsole, printFootprint, printRates, printVerdicts } from './report';
 import { retentionPass } from './retention-pass';
 import { daysOfStep, parseSizes, sameDayBaseline } from './sizes';
@@ -12,15 +14,16 @@ import { growStore, PROPORTIONS } from './store';
  * Issue 30's growth benchmark: the same ingest, pipeline and console loads on a store grown, by COPY, to each of
  * BENCH_GROWTH_SIZES events (spread over 30 days, or those a size names, and six workspaces, half of them in one hot
  * workspace), then the verdicts at the largest size against the empty store, and against the first size stored over
- * fewer days when there is one (sizes.ts).
+ * fewer days when there is one (sizes.ts). At each size the batches also run on a new empty store beside the grown
+ * one, round for round (empty-store.ts): the same comparison without the hour between the first size and the last.
  *
- *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), BENCH_GROWTH_BATCH_ROUNDS (5), DATABASE_URL (admin connection, default local)
+ *   npm run bench:growth    # BENCH_GROWTH_SIZES (0,10000000,40000000), BENCH_GROWTH_BATCH_ROUNDS (6, even), DATABASE_URL (admin connection, default local)
  */
 const SIZES = parseSizes(process.env.BENCH_GROWTH_SIZES ?? '0,10000000,40000000');
 const SETTINGS: GrowthSettings = {
   batchWarmUpEvents: 10_000,
   batchEvents: Number(process.env.BENCH_GROWTH_BATCH_EVENTS ?? 100_000),
-  batchRounds: Number(process.env.BENCH_GROWTH_BATCH_ROUNDS ?? 5),
+  batchRounds: parseBatchRounds(process.env.BENCH_GROWTH_BATCH_ROUNDS ?? '6'),
   batch: 100,
   senders: Number(process.env.BENCH_GROWTH_SENDERS ?? 4),
   singleRate: 1_000,
@@ -32,7 +35,7 @@ const SETTINGS: GrowthSettings = {
 async function main(): Promise<void> {
   console.log(`Signalbox growth benchmark: stores of ${SIZES.map((s) => `${s.events.toLocaleString('en-US')} events over ${s.days} days`).join(', ')}; ${PROPORTIONS}`);
   console.log(
-    `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders, ${SETTINGS.batchRounds} rounds (median reported) after ${SETTINGS.batchWarmUpEvents.toLocaleString('en-US')} not counted, each from a checkpoint with no autovacuum running; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
+    `at each size: ${SETTINGS.batchEvents.toLocaleString('en-US')} events in batches of ${SETTINGS.batch} from ${SETTINGS.senders} senders, ${SETTINGS.batchRounds} rounds (median reported), each paired with one on an empty store beside it, after ${SETTINGS.batchWarmUpEvents.toLocaleString('en-US')} not counted, each from a checkpoint with no autovacuum running; single events at ${SETTINGS.singleRate}/s for ${SETTINGS.singleSeconds} s ` +
       `to the hot workspace; ${SETTINGS.conversions.toLocaleString('en-US')} clicked purchases through the workers to the fake TikTok; the console API's pages ${SETTINGS.consoleRounds} times each`,
   );
   const infra = await startInfrastructure();
@@ -62,7 +65,12 @@ async function main(): Promise<void> {
             `${retention.summary.deleted.toLocaleString('en-US')} events deleted, ${retention.summary.stripped.toLocaleString('en-US')} stripped, ` +
             `${retention.summary.conversionsDeleted.toLocaleString('en-US')} conversions deleted, days dropped: ${retention.summary.daysDropped.join(', ') || 'none'}; complete: ${retention.summary.complete}; measuring`,
         );
-        results.push(await measureSize(infra, key, { call: consoleApi.call, workspaceId: hot.id }, size, SETTINGS));
+        const empty = await startEmptyStore(infra);
+        try {
+          results.push(await measureSize(infra, key, empty, { call: consoleApi.call, workspaceId: hot.id }, size, SETTINGS));
+        } finally {
+          await empty.stop();
+        }
         printRates(results.slice(-1));
       }
     } finally {

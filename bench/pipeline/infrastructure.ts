@@ -57,6 +57,8 @@ export async function startInfrastructure() {
   return {
     db,
     databaseUrl,
+    /** The server's admin connection, for more scratch databases beside this one. */
+    adminUrl,
     secretKey,
     temporalAddress: temporal.address,
     ingestUrl,

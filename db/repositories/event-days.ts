@@ -10,7 +10,7 @@ const PARTITION = /^events_(\d{4})(\d{2})(\d{2})$/;
 
 export const dayOf = (at: Date): Day => at.toISOString().slice(0, 10);
 export const addDays = (day: Day, days: number): Day => dayOf(new Date(Date.parse(day) + days * DAY_MS));
-const partitionOf = (day: Day) => `events_${day.replaceAll('-', '')}`;
+export const partitionOf = (day: Day) => `events_${day.replaceAll('-', '')}`;
 /** A day written into DDL, which takes no bind parameters: only ever a well-formed date. */
 const dayLiteral = (day: Day) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`not a day: ${day}`);
