@@ -4,6 +4,7 @@ import { createDatabase, migrateToLatest } from '../../db/knex';
 import { addDays, createEventDayRepository, dayOf, partitionOf } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
 import { benchEvents, chunk } from '../ingest/workload';
+import { statsReported } from '../growth/phase-cost';
 import { fillDay, scratchDatabase } from '../retention/store';
 
 /**
@@ -88,9 +89,6 @@ async function bufferRequests(db: Knex, partition: string): Promise<Map<string, 
   );
   return new Map(rows.map((r) => [r.relation, Number(r.blocks)]));
 }
-
-/** An idle backend reports its counts within 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL, pgstat.c). */
-const statsReported = () => new Promise((resolve) => setTimeout(resolve, 11_000));
 
 const perEvent = (before: Map<string, number>, after: Map<string, number>, events: number) =>
   [...after].map(([relation, blocks]) => `${relation} ${fmt((blocks - (before.get(relation) ?? 0)) / events, 2)}`).join(', ');

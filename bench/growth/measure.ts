@@ -30,8 +30,8 @@ export interface SizeResult {
   /** Every round's rate, events per second, in the order run. */
   batchRoundRates: number[];
   /** The same rounds on an empty store beside this one, round by round next to this store's (empty-store.ts). */
-  emptyBatches: LoadResult;
   emptyBatchRoundRates: number[];
+  /** The cost of the empty store's median round. */
   emptyBatchCost: PhaseCost;
   singles: LoadResult;
   batchCost: PhaseCost;
@@ -83,7 +83,6 @@ export async function measureSize(infra: Infrastructure, key: string, empty: Ing
     for (const measure of round % 2 === 1 ? [measureEmpty, measureGrown] : [measureGrown, measureEmpty]) await measure();
   }
   const batches = medianRound(rounds);
-  const emptyBatches = medianRound(emptyRounds);
   const singlesFor = async (seconds: number) => {
     const sender = createSender(infra.ingestUrl, key, 256);
     const requests = benchEvents(settings.singleRate * seconds).map((event) => ({ sender, body: Buffer.from(JSON.stringify(event)) }));
@@ -102,9 +101,8 @@ export async function measureSize(infra: Infrastructure, key: string, empty: Ing
     size,
     batches: batches.load,
     batchRoundRates: rounds.map(rateOf),
-    emptyBatches: emptyBatches.load,
     emptyBatchRoundRates: emptyRounds.map(rateOf),
-    emptyBatchCost: emptyBatches.cost,
+    emptyBatchCost: medianRound(emptyRounds).cost,
     singles: singles.load,
     batchCost: batches.cost,
     singleCost: singles.cost,

@@ -25,7 +25,7 @@ async function blockCounts(db: Knex): Promise<{ read: number; hit: number }> {
 }
 
 /** An idle backend reports its counts within 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL, pgstat.c). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+export const statsReported = () => new Promise((resolve) => setTimeout(resolve, 11_000));
 
 /**
  * Starts a phase from the same quiet server whatever the size: a checkpoint done (no dirty buffers from the loading or
@@ -46,7 +46,7 @@ export async function withCost(infra: { db: Knex; cpu(): CpuSnapshot }, run: () 
   const cpuBefore = infra.cpu();
   const load = await run();
   const cpuAfter = infra.cpu();
-  await settle();
+  await statsReported();
   const blocksAfter = await blockCounts(infra.db);
   const read = blocksAfter.read - blocksBefore.read;
   const hit = blocksAfter.hit - blocksBefore.hit;
