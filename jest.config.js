@@ -22,7 +22,7 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/sdk/'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/setup/integration-timeout.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/integration-timeout.ts', '<rootDir>/test/setup/contract-answers.ts'],
     },
   ],
 };

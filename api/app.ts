@@ -19,7 +19,7 @@ import type { Mailer } from '../notify/mailer';
 import type { WebhookTargetRule } from '../notify/webhook-target';
 import { registerErrorHandling } from './error-handler';
 import { registerJsonBodyParser } from './http/json-body';
-import { MAX_PATH_PARAMETER_LENGTH, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
+import { MAX_PATH_PARAMETER_LENGTH, REFUSED_DELIVERIES_PER_SECOND_PER_SOURCE, REFUSED_DELIVERY_BURST_PER_SOURCE, REQUEST_BURST_PER_WORKSPACE, REQUESTS_PER_SECOND_PER_WORKSPACE } from './http/limits';
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
@@ -79,6 +79,8 @@ export interface AppDeps {
   workflowLink?: WorkflowLink;
   /** Default: 1,000 requests per second per workspace (spec §8), with bursts of 1,000 more. */
   rateLimit?: RateLimitSettings;
+  /** Default: 10 requests per second per webhook source that its signature refuses, with bursts of 20 more. */
+  refusedWebhookRateLimit?: RateLimitSettings;
   /** `INGEST_STORAGE_DEADLINE_MS`: an ingest request's storage work past it is answered 503 (default 5 s). */
   storageDeadlineMs?: number;
   /** How long an API key lookup is cached in-process (default 5 s). */
@@ -136,6 +138,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     recordBatch: deps.recordBatch,
     afterCommit: createAfterCommit(metrics, deps.startConversions),
     rateLimit,
+    refusedRateLimit: deps.refusedWebhookRateLimit ?? { perSecond: REFUSED_DELIVERIES_PER_SECOND_PER_SOURCE, burst: REFUSED_DELIVERY_BURST_PER_SOURCE },
     storageDeadlineMs,
     refusals,
     activity: sourceActivity,

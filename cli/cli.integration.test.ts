@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { reservePort } from '../devstack/ports';
 import { adminApiEnv, runSignalbox } from '../test/helpers/cli';
+import { asPerson, personIn } from '../test/helpers/console-client';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
 import { createBatchRecorder } from '../api/ingest/record-batch';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/helpers/test-app';
@@ -84,6 +85,28 @@ describe('signalbox CLI', () => {
     expect(unknown.stderr).toBe('Error: conversion 00000000-0000-4000-8000-000000000000 does not exist in this workspace');
     const wrongToken = await signalbox(['--token', 'wrong-token', 'workspaces', 'list']);
     expect(wrongToken).toMatchObject({ code: 1, stderr: 'Error: admin token is not valid' });
+  });
+
+  it('users create prints what it did: an existing account keeps its password, one never confirmed gets the one given', async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'People shop', '--json'])).stdout);
+    const created = await signalbox(['users', 'create', 'jo@people.example', '--owner', ws.id, '--password', 'the first long password']);
+    expect(created.stdout).toMatch(/^Role: +owner of ws_\S+$/m);
+    expect(created.stdout.split('\n').at(-1)).toBe('Created the account jo@people.example, owner of this workspace: it signs in with this email and the password given.');
+
+    const again = await signalbox(['users', 'create', 'jo@people.example', '--owner', ws.id, '--password', 'another long password']);
+    expect(again.code).toBe(0);
+    expect(again.stdout.split('\n').at(-1)).toBe('jo@people.example already had an account: it is now owner of this workspace and keeps its own password and name. The password given was not used.');
+    expect(JSON.parse((await signalbox(['users', 'create', 'jo@people.example', '--owner', ws.id, '--json'])).stdout)).toMatchObject({ account: 'existing', passwordSet: false });
+
+    // An account made with an invitation link shown to whoever invited (no mail server here): its address was never confirmed.
+    const owner = await personIn(app, ws.id, 'owner@people.example', 'owner');
+    const shown = (await asPerson(app, owner)('POST', `workspaces/${ws.id}/invitations`, { email: 'claimed@people.example', role: 'viewer' })).json();
+    expect((await app.inject({ method: 'POST', url: `/console/api/invitations/${shown.url.split('/invitations/')[1]}/accept`, payload: { password: 'set by somebody else' } })).statusCode).toBe(200);
+    const invited = await signalbox(['users', 'create', 'claimed@people.example', '--owner', ws.id]);
+    expect(invited.stdout).toContain('claimed@people.example has an account whose address was never confirmed');
+    expect(invited.stdout).toMatch(/^Send them this link \(single use\): https:\/\/\S+\/console\/invitations\/[A-Za-z0-9_-]{43}$/m);
+    const replaced = await signalbox(['users', 'create', 'claimed@people.example', '--owner', ws.id, '--password', 'the operator chose this']);
+    expect(replaced.stdout).toContain('the password given replaced its password, every session of it was ended, and it is now confirmed and owner of this workspace');
   });
 
   it('sends failed conversions again by ID or by filter, and shows their timeline', async () => {

@@ -1,4 +1,4 @@
-import { ConfigError, ingestEnvSchema, loadEnv, workerEnvSchema } from './env';
+import { ConfigError, ingestEnvSchema, loadEnv, secretRotationEnvSchema, workerEnvSchema } from './env';
 
 const valid = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/signalbox',
@@ -111,5 +111,38 @@ describe('loadEnv', () => {
     expect(defaults).toMatchObject({ WORKER_HEALTH_HOST: '0.0.0.0', READINESS_TIMEOUT_MS: 2_000 });
     expect(loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '127.0.0.1' })).toMatchObject({ WORKER_HEALTH_PORT: 9464, WORKER_HEALTH_HOST: '127.0.0.1' });
     expect(() => loadEnv(workerEnvSchema, { ...worker, WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT must be a port number from 1 to 65535/);
+  });
+
+  describe('an empty variable counts as unset', () => {
+    it.each([
+      ['API', ingestEnvSchema],
+      ['worker', workerEnvSchema],
+    ] as const)('the %s starts with SECRET_KEY_PREVIOUS set to nothing, or to blanks', (_process, schema) => {
+      expect(loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: '' }).SECRET_KEY_PREVIOUS).toBeUndefined();
+      expect(loadEnv(schema, { ...valid, SECRET_KEY_PREVIOUS: '  ' }).SECRET_KEY_PREVIOUS).toBeUndefined();
+    });
+
+    it('turns an empty optional setting off, and gives an empty setting with a default its default', () => {
+      const optional = ['SMTP_URL', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CA_PATH', 'TEMPORAL_TLS_SERVER_NAME', 'TEMPORAL_TLS_CERT_PATH', 'TEMPORAL_TLS_KEY_PATH', 'TEMPORAL_UI_URL', 'TIKTOK_APP_ID', 'TIKTOK_APP_SECRET', 'TIKTOK_OAUTH_REDIRECT_URI'] as const;
+      const withDefault = ['PORT', 'HOST', 'LOG_LEVEL', 'MAIL_FROM', 'TRUST_PROXY', 'TEMPORAL_ADDRESS', 'TIKTOK_API_URL', 'DATABASE_POOL_MAX', 'INGEST_STORAGE_DEADLINE_MS'] as const;
+      const env = loadEnv(ingestEnvSchema, { ...valid, ...Object.fromEntries([...optional, ...withDefault].map((name) => [name, ''])) });
+      for (const name of optional) expect({ name, value: env[name] }).toEqual({ name, value: undefined });
+      expect(env).toMatchObject({ ...loadEnv(ingestEnvSchema, valid), PORT: 8080 });
+      const worker = loadEnv(workerEnvSchema, { ...valid, WORKER_HEALTH_PORT: '', WORKER_SHUTDOWN_GRACE_MS: '' });
+      expect([worker.WORKER_HEALTH_PORT, worker.WORKER_SHUTDOWN_GRACE_MS]).toEqual([undefined, 15_000]);
+    });
+
+    it('still refuses an empty required variable, saying it is empty', () => {
+      const attempt = () => loadEnv(ingestEnvSchema, { ...valid, SECRET_KEY: '', ADMIN_TOKEN: ' ', DATABASE_URL: '' });
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(
+        'Invalid configuration: DATABASE_URL is empty, which counts as unset, and it is required (e.g. postgres://user@127.0.0.1:5432/signalbox); ' +
+          'ADMIN_TOKEN is empty, which counts as unset, and it is required: the operator token for /admin (at least 24 characters); ' +
+          'SECRET_KEY is empty, which counts as unset, and it is required: 32 random bytes as 64 hex characters (openssl rand -hex 32)',
+      );
+      expect(() => loadEnv(secretRotationEnvSchema, { ...valid, SECRET_KEY_PREVIOUS: '' })).toThrow(
+        'Invalid configuration: SECRET_KEY_PREVIOUS is empty, which counts as unset, and it is required: the key being retired, with SECRET_KEY set to the new one',
+      );
+    });
   });
 });

@@ -237,10 +237,21 @@ export type IngestEnv = z.infer<typeof ingestEnvSchema>;
 export type DatabaseTimeoutEnv = { [K in keyof typeof databaseTimeouts]: number };
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
-/** Parses `source` (default `process.env`) once at a composition root; throws ConfigError naming each bad variable. */
+/** The variables set to nothing (`SECRET_KEY_PREVIOUS=`, as templates leave them) or to blanks only. */
+const emptyNames = (source: NodeJS.ProcessEnv) => new Set(Object.keys(source).filter((name) => source[name]?.trim() === ''));
+
+/**
+ * Parses `source` (default `process.env`) once at a composition root; throws ConfigError naming each bad variable.
+ * An empty variable counts as unset: an optional one is off, one with a default gets the default, and a required one
+ * is refused as missing, saying it is empty.
+ */
 export function loadEnv<S extends z.ZodTypeAny>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(source);
+  const empty = emptyNames(source);
+  const result = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([name]) => !empty.has(name))));
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    return empty.has(name) ? `${name} is empty, which counts as unset, and ${issue.message.replace(/^is required/, 'it is required')}` : `${name} ${issue.message}`;
+  });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorAnswer } from './errors';
 import { jsonBody } from './fields';
 
 const MAX_RECIPIENTS = 20;
@@ -35,3 +36,9 @@ export const alertSettingsBody = jsonBody({
     .transform((emails) => [...new Set(emails)]),
   webhookUrl: webhookUrl.nullable().optional(),
 });
+
+/** "Send a test alert" (api/services/alerts/test-alert.ts): refused without a channel, or when no worker sends it. */
+export const testAlertRefusals = {
+  409: errorAnswer('No alert channel is saved yet (no_alert_channel): tick Email or Webhook and save the alerts first'),
+  503: errorAnswer('No worker sent the test alert in time (worker_unavailable), or Temporal or PostgreSQL is unavailable'),
+};

@@ -34,7 +34,15 @@ export const conversionDetailView = z
     workflowUrl: z.string().nullable().meta({ description: 'The Temporal UI page of the workflow (and run), when configured' }),
     workflowStartedAt: instant.nullable(),
     attempts: z.number().int(),
-    click: z.strictObject({ ttclid: z.string().nullable(), capturedAt: instant.nullable(), anonymousId: z.string().nullable() }),
+    click: z.strictObject({
+      ttclid: z.string().nullable(),
+      capturedAt: instant.nullable(),
+      anonymousId: z.string().nullable(),
+      source: z
+        .enum(['message', 'visitor'])
+        .nullable()
+        .meta({ description: "Where the click was found: `message`, on the converting event itself (a Shopify order's cart attributes or landing page); `visitor`, on a visitor's profile (the converting visitor's or one linked to the person); null without a click, or for conversions prepared before this was recorded" }),
+    }),
     ttp: z.string().nullable(),
     identityPath: z
       .array(z.strictObject({ kind: z.string(), value: z.string() }))

@@ -16,7 +16,7 @@ export const errorBody = z
 
 export type ErrorBody = z.infer<typeof errorBody>;
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
 
 const ERROR_ANSWERS: Readonly<Record<ErrorStatus, Answer>> = {
   400: { description: 'The request is not valid: `message` and `issues` name each bad field', schema: errorBody, example: { error: 'invalid_request', message: 'name is required', issues: ['name is required'] } },
@@ -25,8 +25,9 @@ const ERROR_ANSWERS: Readonly<Record<ErrorStatus, Answer>> = {
   404: { description: 'No such resource (or not one the caller may see)', schema: errorBody },
   409: { description: 'The request conflicts with the current state', schema: errorBody },
   413: { description: 'The body, or one message, is larger than allowed', schema: errorBody },
-  415: { description: 'The Content-Type is not supported', schema: errorBody },
+  415: { description: 'The Content-Type or Content-Encoding is not supported', schema: errorBody },
   429: { description: 'Too many requests: wait for the seconds of `Retry-After`', schema: errorBody },
+  500: { description: 'Signalbox failed unexpectedly (internal_error): the server log has the details', schema: errorBody },
   502: { description: 'TikTok did not answer as expected', schema: errorBody },
   503: { description: 'Storage is unavailable or too slow: retry after the seconds of `Retry-After`; nothing was stored', schema: errorBody },
 };

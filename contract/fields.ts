@@ -1,12 +1,28 @@
 import { z } from 'zod';
 
-/** A required string field whose messages say whether it was missing, of the wrong type, or too long. */
+/**
+ * What a name or any other one-line text may not hold: control characters (C0, among them line breaks and tabs; DEL;
+ * C1), Unicode's line and paragraph separators, and the bidirectional overrides and isolates that make text read as
+ * something else. Names go into mail subjects, change logs and CSV files, where a line break starts a header or a row.
+ */
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** `text` (a string schema) refusing control characters: the one rule of every name-like field. */
+export const singleLine = (text: z.ZodString) => text.refine((value) => !CONTROL_CHARACTER.test(value), 'must not contain line breaks, tabs or other control characters');
+
+/** One line of text: trimmed, at most `max` characters, without control characters; may be empty. */
+export function lineText(max: number) {
+  return singleLine(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+      .trim()
+      .max(max, `must be at most ${max} characters`),
+  );
+}
+
+/** A required one-line field (a name, an address) whose messages say whether it was missing, of the wrong type, empty, too long or held control characters. */
 export function requiredText(max: number) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+  return lineText(max).min(1, 'must not be empty');
 }
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));

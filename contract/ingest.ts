@@ -73,7 +73,11 @@ export const webhookDeliveryBody = z
     note: z.string().optional(),
     duplicates: acceptedBody.shape.duplicates,
   })
-  .meta({ description: 'As `/v1/batch` answers; a Shopify cart with no line item answers `stored: 0` with a note' });
+  .meta({
+    description:
+      'As `/v1/batch` answers; a Shopify cart with no line item answers `stored: 0` with a note, and so does a signed Shopify delivery that cannot be stored (an empty or unreadable body, a body that is not the resource of its topic), which the note explains and the event debugger lists as refused',
+  });
+export type WebhookDeliveryBody = z.infer<typeof webhookDeliveryBody>;
 
 export const INGEST_ROUTES: readonly RouteContract[] = [
   ingestBatch,
@@ -113,6 +117,7 @@ export const INGEST_ROUTES: readonly RouteContract[] = [
     description: 'Public, cacheable for a day, gzipped when accepted, with an ETag.',
     tag: 'Ingest',
     security: PUBLIC,
+    storage: false,
     answers: { 200: { description: 'The script', contentType: 'application/javascript' }, 304: { description: 'Not modified since the ETag of If-None-Match' } },
   }),
   route({
@@ -120,7 +125,7 @@ export const INGEST_ROUTES: readonly RouteContract[] = [
     path: '/v1/webhooks/:sourceId',
     summary: 'A webhook source\'s delivery (Shopify, or any platform posting signed JSON)',
     description:
-      'Authenticated by its signature over the raw body: Shopify\'s `X-Shopify-Hmac-Sha256` (with `X-Shopify-Topic`), or HMAC-SHA256 of the body in the source\'s signature header (`X-Signature` unless set). The body becomes Segment messages through the source\'s mapping, checked and stored as `/v1/batch` stores them.',
+      'Authenticated by its signature over the raw body: Shopify\'s `X-Shopify-Hmac-Sha256` (with `X-Shopify-Topic`), or HMAC-SHA256 of the body in the source\'s signature header (`X-Signature` unless set). The body becomes Segment messages through the source\'s mapping, checked and stored as `/v1/batch` stores them, but for the size of one message: only the body limit (5 MiB) bounds it. A Shopify delivery\'s message ID is its source, topic and resource ID (and `updated_at` for a topic that recurs), so a body posted again under a new `X-Shopify-Webhook-Id` is stored once. Only signed deliveries take from the workspace\'s rate limit; requests the signature refuses have a smaller one per source (429 past it). A signed Shopify delivery is answered 200 even when it cannot be stored (Shopify retries anything else): 400 and 413 are for other sources, or a body over the limit.',
     tag: 'Ingest',
     security: PUBLIC,
     params: sourceParams,

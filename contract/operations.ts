@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { errors } from './errors';
-import { route, type RouteContract } from './route';
+import { errorAnswer, errors } from './errors';
+import { route, type Answer, type RouteContract } from './route';
+import { callbackUnavailable } from './tiktok-answers';
 import { PUBLIC } from './security';
 
 const param = (whenMissing: string) => z.string({ error: (issue) => (issue.input === undefined ? whenMissing : 'must be given once') }).min(1, whenMissing);
@@ -26,6 +27,9 @@ export type ReadinessView = z.infer<typeof readiness>;
 
 const html = (description: string) => ({ description, contentType: 'text/html' });
 const redirect = (description: string) => ({ description });
+/** The same answers, or each as an HTML page of the same status for a browser (Accept: text/html). */
+const orPages = (answers: Record<number, Answer>): Record<number, Answer> =>
+  Object.fromEntries(Object.entries(answers).map(([status, answer]) => [status, { ...answer, alsoAs: ['text/html'] }]));
 
 export const OPERATION_ROUTES: readonly RouteContract[] = [
   route({
@@ -34,6 +38,7 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     summary: 'Liveness: the process answers',
     tag: 'Operations',
     security: PUBLIC,
+    storage: false,
     answers: { 200: { description: 'Alive', schema: z.strictObject({ status: z.literal('ok') }) } },
   }),
   route({
@@ -61,6 +66,7 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     summary: 'This document',
     tag: 'Reference',
     security: PUBLIC,
+    storage: false,
     answers: { 200: { description: 'The OpenAPI 3.1 document of every route', schema: z.record(z.string(), z.unknown()) } },
   }),
   route({
@@ -69,6 +75,7 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     summary: 'The interactive API reference',
     tag: 'Reference',
     security: PUBLIC,
+    storage: false,
     answers: { 200: html('The reference page (Swagger UI, served by this API)') },
   }),
   route({
@@ -77,8 +84,9 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     summary: 'The reference page\'s scripts and styles',
     tag: 'Reference',
     security: PUBLIC,
+    storage: false,
     params: referenceAssetParams,
-    answers: { 200: { description: 'The file', contentType: 'application/javascript' }, ...errors(400) },
+    answers: { 200: { description: 'The file', contentType: 'application/javascript', alsoAs: ['text/css'] } },
   }),
   route({
     method: 'GET',
@@ -90,16 +98,19 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     security: PUBLIC,
     query: tiktokCallbackQuery,
     answers: {
-      200: {
-        description: 'Connected',
-        schema: z.strictObject({ connected: z.literal(true), workspaceId: z.string(), connection: z.record(z.string(), z.unknown()), message: z.string() }),
-      },
+      ...orPages({
+        200: {
+          description: 'Connected',
+          schema: z.strictObject({ connected: z.literal(true), workspaceId: z.string(), connection: z.record(z.string(), z.unknown()), message: z.string() }),
+        },
+        ...errors(400, 500, 502),
+        503: callbackUnavailable,
+      }),
       302: redirect('To the console\'s Sources page, when the connection was started there'),
-      ...errors(400, 502),
     },
   }),
-  route({ method: 'GET', path: '/console', summary: 'The console (redirect to /console/)', tag: 'Console pages', security: PUBLIC, answers: { 302: redirect('To /console/') } }),
-  route({ method: 'GET', path: '/favicon.ico', summary: 'The console\'s icon (redirect)', tag: 'Console pages', security: PUBLIC, answers: { 302: redirect('To /console/favicon.svg') } }),
+  route({ method: 'GET', path: '/console', summary: 'The console (redirect to /console/)', tag: 'Console pages', security: PUBLIC, storage: false, answers: { 302: redirect('To /console/') } }),
+  route({ method: 'GET', path: '/favicon.ico', summary: 'The console\'s icon (redirect)', tag: 'Console pages', security: PUBLIC, storage: false, answers: { 302: redirect('To /console/favicon.svg') } }),
   route({
     method: 'GET',
     path: '/console/*',
@@ -107,6 +118,12 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     description: 'Any path under /console/ that is not an asset is the app\'s own route and gets its index.html.',
     tag: 'Console pages',
     security: PUBLIC,
-    answers: { 200: html('The console\'s page, or an asset'), 304: { description: 'Not modified' }, 404: { description: 'No such asset' }, 503: { description: 'The console is not built' } },
+    storage: false,
+    answers: {
+      200: { ...html('The console\'s page, or an asset'), alsoAs: ['*/*'] },
+      304: { description: 'Not modified' },
+      404: { ...errorAnswer('No such asset (a plain-text note), or no such route of the console API (JSON)'), alsoAs: ['text/plain'] },
+      503: { description: 'The console is not built (a plain-text note)', contentType: 'text/plain' },
+    },
   }),
 ];

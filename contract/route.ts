@@ -17,6 +17,8 @@ export interface Answer {
   /** Default `application/json` when there is a schema. */
   contentType?: string;
   example?: unknown;
+  /** Other media types this status may come as, without a schema: a page for a browser, a plain-text note, any type for files. */
+  alsoAs?: readonly string[];
 }
 
 /**
@@ -38,7 +40,13 @@ export interface RouteContract {
   /** Default `application/json` when there is a body. */
   bodyContentType?: string;
   bodyExample?: unknown;
+  /**
+   * The statuses this route gives for its own reasons. Those every route of its kind can give (a bad request, missing
+   * credentials, storage unavailable, ...) are added by `answersOf` (contract/answers.ts) from the other fields.
+   */
   answers: Readonly<Record<number, Answer>>;
+  /** False for a route that answers without PostgreSQL (files, redirects, this document): it has no 503 of storage. */
+  storage?: false;
 }
 
 /** Declares a route, keeping its schemas' own types for the handler that parses with them. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../sdk/src/rules/index.js';
-import { currencyCode, jsonBody } from './fields';
+import { currencyCode, jsonBody, requiredText, singleLine } from './fields';
 
 /** Far below what numeric(18,4) holds: a single conversion worth more than a billion is a typo. */
 const MAX_FIXED_AMOUNT = 1_000_000_000;
@@ -24,16 +24,12 @@ export type RuleValue = z.infer<typeof value>;
 
 /** `PUT …/conversion-rules/:event` (settings API and console): every field optional, the documented defaults filled in by the server. */
 export const ruleBody = jsonBody({
-  tiktokEvent: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(100, 'must be at most 100 characters')
+  tiktokEvent: requiredText(100)
     .optional()
     .meta({ description: 'Default: the standard TikTok event the source event maps to, else its own name' }),
   /** Checked by the route against the rule's TikTok event (which the event's name may decide). */
   alsoSendAs: z
-    .array(z.string({ error: 'must be a TikTok event name' }).trim().max(100, 'must be at most 100 characters'), { error: 'must be a list of TikTok event names, e.g. ["PlaceAnOrder"]' })
+    .array(singleLine(z.string({ error: 'must be a TikTok event name' }).trim().max(100, 'must be at most 100 characters')), { error: 'must be a list of TikTok event names, e.g. ["PlaceAnOrder"]' })
     .optional(),
   value: value.optional(),
 });

@@ -125,3 +125,13 @@ export async function migrateUpTo(db: Knex, name: string): Promise<void> {
     await db.migrate.up(migrationConfig);
   }
 }
+
+/** Undoes migrations, newest first, until `name` (a file's name without its extension) is undone too. */
+export async function migrateDownThrough(db: Knex, name: string): Promise<void> {
+  for (;;) {
+    const [completed] = (await db.migrate.list(migrationConfig)) as [{ name: string }[], unknown[]];
+    const newest = completed.at(-1);
+    if (newest === undefined || newest.name < name) return;
+    await db.migrate.down(migrationConfig);
+  }
+}

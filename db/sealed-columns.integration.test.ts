@@ -11,8 +11,8 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  // hooks.slack.example resolves to a public address here (this machine has no DNS).
-  app = buildTestApp(testDb.db, { alertWebhooks: { internalAddresses: 'refuse', lookup: async () => [{ address: '203.0.113.10' }] } }).app;
+  // hooks.slack.example resolves to a public address here (example.com's, IANA's; this machine has no DNS).
+  app = buildTestApp(testDb.db, { alertWebhooks: { internalAddresses: 'refuse', lookup: async () => [{ address: '93.184.215.14' }] } }).app;
 });
 afterAll(async () => {
   await app?.close();

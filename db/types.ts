@@ -1,4 +1,5 @@
 /** Row shapes as PostgreSQL returns them (timestamptz → Date, numeric → number, bigint → string). */
+import type { ClickSource } from '../domain/attribution';
 import type { RetryClass } from '../domain/delivery-retry';
 import type { MatchKey, MatchKeySource, MatchKeySources } from '../domain/match-keys';
 
@@ -215,6 +216,8 @@ export interface ConversionRow {
   click_campaign_id: string | null;
   click_adgroup_id: string | null;
   click_ad_id: string | null;
+  /** Where the click was found: `message` (the converting event carried it) or `visitor` (a visitor's profile); null without one. */
+  click_source: ClickSource | null;
   ttp: string | null;
   /** Sent with no click inside the attribution window (the workspace's `match_without_click`): TikTok matched it on other keys. */
   sent_without_click: boolean;
@@ -291,6 +294,8 @@ export interface UserRow {
   email: string;
   name: string;
   password_hash: string;
+  /** When the address was proven (a mailed link used) or an operator vouched for it; null: not confirmed. */
+  email_confirmed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -315,6 +320,9 @@ export interface ConsoleSessionRow {
   revoked_at: Date | null;
 }
 
+/** Who held an invitation's link: only the mailbox, the operator (trusted), or a console inviter (no mail server). */
+export type InvitationDelivery = 'mail' | 'operator' | 'shown';
+
 export interface InvitationRow {
   id: string;
   workspace_id: string;
@@ -322,6 +330,7 @@ export interface InvitationRow {
   role: Role;
   token_hash: string;
   invited_by: string;
+  delivery: InvitationDelivery;
   created_at: Date;
   expires_at: Date;
   accepted_at: Date | null;

@@ -1,11 +1,13 @@
-import { chooseClick, CLOCK_SKEW_MS, decideSend, latestCountedClickTime, type Click } from './attribution';
+import { chooseClick, CLOCK_SKEW_MS, decideSend, knownClicks, latestCountedClickTime, messageClick, type Click } from './attribution';
 
 const DAY = 86_400_000;
 const conversion = new Date('2026-06-30T12:00:00Z');
-const click = (anonymousId: string, daysBefore: number): Click => ({
+const daysBefore = (days: number) => new Date(conversion.getTime() - days * DAY);
+const click = (anonymousId: string, days: number): Click => ({
   anonymousId,
   ttclid: `E.C.P.${anonymousId}`,
-  capturedAt: new Date(conversion.getTime() - daysBefore * DAY),
+  capturedAt: daysBefore(days),
+  source: 'visitor',
 });
 
 describe('chooseClick', () => {
@@ -18,7 +20,7 @@ describe('chooseClick', () => {
   });
 
   it('does not attribute a click outside the window', () => {
-    expect(chooseClick([click('a', 31)], conversion, 30)).toMatchObject({ attributed: false, reason: 'click_outside_attribution_window' });
+    expect(chooseClick([click('a', 31)], conversion, 30)).toMatchObject({ attributed: false, reason: 'click_outside_attribution_window', click: { anonymousId: 'a' } });
   });
 
   it('uses the workspace window, not a fixed one', () => {
@@ -35,6 +37,108 @@ describe('chooseClick', () => {
     const after = { ...click('later', 0), capturedAt: new Date(conversion.getTime() + CLOCK_SKEW_MS + 1000) };
     expect(chooseClick([after], conversion, 30)).toEqual({ attributed: false, reason: 'no_ttclid' });
     expect(chooseClick([after, click('a', 3)], conversion, 30)).toMatchObject({ attributed: true, click: { anonymousId: 'a' } });
+  });
+});
+
+describe('the last click across sources: the converting event\'s own, the converting visitor\'s and the linked visitors\'', () => {
+  const seen = (anonymousId: string, days: number) => ({ anonymousId, capturedAt: daysBefore(days) });
+  const visitorClick = (anonymousId: string, ttclid: string, days: number): Click => ({ anonymousId, ttclid, capturedAt: daysBefore(days), source: 'visitor' });
+
+  interface Case {
+    name: string;
+    /** The converting event: its own `ttclid` (if any), its visitor (if it names one), and where that ttclid was seen. */
+    own?: { ttclid: string; anonymousId?: string; sightings: { anonymousId: string; capturedAt: Date }[] };
+    /** The latest click of each of the person's visitors. */
+    visitors: Click[];
+    windowDays?: number;
+    expected: { attributed: boolean; reason?: string; click?: Partial<Click> };
+  }
+
+  const cases: Case[] = [
+    {
+      name: "a returning customer's order landing from a new ad, on no visitor: its own click beats the earlier visit's found through the identity",
+      own: { ttclid: 'B', sightings: [] },
+      visitors: [visitorClick('earlier-visit', 'A', 3)],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message', anonymousId: null, capturedAt: conversion } },
+    },
+    {
+      name: 'the same order on a visitor (its cart): its click, stored there at the order, wins as the event\'s own',
+      own: { ttclid: 'B', anonymousId: 'cart', sightings: [seen('cart', 0)] },
+      visitors: [visitorClick('earlier-visit', 'A', 3), visitorClick('cart', 'B', 0)],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message', anonymousId: 'cart', capturedAt: conversion } },
+    },
+    {
+      name: 'a click the event carries but first seen 10 days ago (the tag keeps it) loses to a linked device\'s click 2 days ago',
+      own: { ttclid: 'K', anonymousId: 'laptop', sightings: [seen('laptop', 10)] },
+      visitors: [visitorClick('laptop', 'K', 10), visitorClick('phone', 'P', 2)],
+      expected: { attributed: true, click: { ttclid: 'P', source: 'visitor', anonymousId: 'phone', capturedAt: daysBefore(2) } },
+    },
+    {
+      name: 'the event\'s own click, first seen 2 days ago, beats a linked device\'s click 5 days ago, timed at its landing page',
+      own: { ttclid: 'K', anonymousId: 'laptop', sightings: [seen('laptop', 2)] },
+      visitors: [visitorClick('laptop', 'K', 2), visitorClick('phone', 'P', 5)],
+      expected: { attributed: true, click: { ttclid: 'K', source: 'message', anonymousId: 'laptop', capturedAt: daysBefore(2) } },
+    },
+    {
+      name: 'an order whose landing page was viewed on a linked visitor a day before: the click is timed and placed there, seen on its cart too',
+      own: { ttclid: 'B', anonymousId: 'cart', sightings: [seen('cart', 0), seen('tag-visitor', 1)] },
+      visitors: [visitorClick('cart', 'B', 0), visitorClick('tag-visitor', 'B', 1), visitorClick('older', 'A', 1.5)],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message', anonymousId: 'tag-visitor', capturedAt: daysBefore(1) } },
+    },
+    {
+      name: 'a linked visitor\'s click made after the order\'s own landing page view wins: it is the later click',
+      own: { ttclid: 'B', anonymousId: 'cart', sightings: [seen('tag-visitor', 4)] },
+      visitors: [visitorClick('tag-visitor', 'B', 4), visitorClick('phone', 'P', 1)],
+      expected: { attributed: true, click: { ttclid: 'P', source: 'visitor', anonymousId: 'phone' } },
+    },
+    {
+      name: 'a click the event carries, first seen 40 days ago and nothing later: outside the window, kept to explain it',
+      own: { ttclid: 'K', anonymousId: 'laptop', sightings: [seen('laptop', 40)] },
+      visitors: [visitorClick('laptop', 'K', 40)],
+      expected: { attributed: false, reason: 'click_outside_attribution_window', click: { ttclid: 'K', source: 'message', capturedAt: daysBefore(40) } },
+    },
+    {
+      name: 'a landing page view seen after the order (out of order) does not move the click past the order',
+      own: { ttclid: 'B', sightings: [{ anonymousId: 'late-view', capturedAt: new Date(conversion.getTime() + 60_000) }] },
+      visitors: [],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message', anonymousId: 'late-view', capturedAt: conversion } },
+    },
+    {
+      name: 'at the same instant, the event\'s own click wins over a visitor\'s',
+      own: { ttclid: 'B', sightings: [] },
+      visitors: [{ anonymousId: 'other', ttclid: 'X', capturedAt: conversion, source: 'visitor' }],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message' } },
+    },
+    {
+      name: 'a visitor\'s click beyond the clock skew after the conversion does not count; the event\'s own does',
+      own: { ttclid: 'B', sightings: [] },
+      visitors: [{ anonymousId: 'later', ttclid: 'L', capturedAt: new Date(conversion.getTime() + CLOCK_SKEW_MS + 1000), source: 'visitor' }],
+      expected: { attributed: true, click: { ttclid: 'B', source: 'message' } },
+    },
+    {
+      name: 'without a click of its own, the latest visitor click wins, as before',
+      visitors: [visitorClick('phone-old', 'O', 20), visitorClick('desktop', 'D', 2)],
+      expected: { attributed: true, click: { ttclid: 'D', source: 'visitor', anonymousId: 'desktop' } },
+    },
+    {
+      name: 'with a 7-day window, an identity click 8 days old is outside it, as before',
+      visitors: [visitorClick('phone', 'P', 8)],
+      windowDays: 7,
+      expected: { attributed: false, reason: 'click_outside_attribution_window', click: { ttclid: 'P' } },
+    },
+    { name: 'no click anywhere', visitors: [], expected: { attributed: false, reason: 'no_ttclid' } },
+  ];
+
+  it.each(cases)('$name', ({ own, visitors, windowDays = 30, expected }) => {
+    const ownClick = own === undefined ? undefined : messageClick(own.ttclid, { time: conversion, anonymousId: own.anonymousId }, own.sightings);
+    const decision = chooseClick(knownClicks(ownClick, visitors), conversion, windowDays);
+    expect(decision).toMatchObject(expected.click === undefined ? { attributed: expected.attributed, reason: expected.reason } : expected);
+    if (expected.click === undefined) expect(decision).not.toHaveProperty('click');
+  });
+
+  it("counts a visitor's sighting of the event's own ttclid as that one click, not a second one", () => {
+    const own = messageClick('B', { time: conversion, anonymousId: 'cart' }, [seen('cart', 0), seen('tag-visitor', 1)]);
+    expect(knownClicks(own, [visitorClick('cart', 'B', 0), visitorClick('phone', 'P', 2)])).toEqual([own, visitorClick('phone', 'P', 2)]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
+import type { Click } from './attribution';
 import { isCustomTikTokEvent } from './event-mapping';
 import { hashEach, hashEmail, hashExternalId, hashPhone } from './hashing';
 import { chooseMatchKeys, type MatchKey, type MatchKeySources, type VisitorKeys } from './match-keys';
@@ -21,8 +22,7 @@ export interface ConversionRequestInput {
     currency: string | null;
     eventSource: 'web' | 'app';
     /** The attributed click and `_ttp`, as identity resolution found them. */
-    ttclid: string | null;
-    clickAnonymousId: string | null;
+    click: Pick<Click, 'ttclid' | 'anonymousId' | 'source'> | null;
     ttp: string | null;
   };
   workspace: { testMode: boolean; testEventCode: string | null; defaultPhoneRegion: string; attributionWindowDays: number };
@@ -74,7 +74,7 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
       ttp: readTtp(message),
     },
     linked: input.linked,
-    click: conversion.ttclid !== null && conversion.clickAnonymousId !== null ? { ttclid: conversion.ttclid, anonymousId: conversion.clickAnonymousId } : undefined,
+    click: conversion.click ?? undefined,
     ttp: conversion.ttp ?? undefined,
     visitors: input.visitors,
     eventTime: conversion.eventTime,

@@ -15,7 +15,7 @@ function facts(overrides: Partial<MatchKeyFacts> = {}): MatchKeyFacts {
 
 describe('chooseMatchKeys', () => {
   it("gives a backend conversion without device details the converting visitor's latest page view: IP, user agent and page", () => {
-    const keys = chooseMatchKeys(facts({ message: { externalIds: ['c'.repeat(64)] }, visitors: [laptop, phone], click: { ttclid: 'E.C.P.x', anonymousId: 'phone-visitor' } }));
+    const keys = chooseMatchKeys(facts({ message: { externalIds: ['c'.repeat(64)] }, visitors: [laptop, phone], click: { ttclid: 'E.C.P.x', anonymousId: 'phone-visitor', source: 'visitor' } }));
     expect(keys.user).toEqual({ external_id: 'c'.repeat(64), ttclid: 'E.C.P.x', ip: '198.51.100.4', user_agent: 'Mozilla/5.0 (Macintosh)' });
     expect(keys.pageUrl).toBe('https://shop.example/cart');
     expect(keys.sources).toEqual({

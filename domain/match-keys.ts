@@ -1,4 +1,5 @@
 import { PERSON_KEYS, type PersonKeys } from './advanced-matching';
+import type { Click } from './attribution';
 import type { TikTokUser } from './tiktok-wire';
 
 /** Where each match key sent to TikTok came from, stored with the conversion (`conversions.match_keys`). */
@@ -46,7 +47,8 @@ export interface MatchKeyFacts {
   message: MessageKeys;
   /** Hashed emails and phones linked to the converting user, used when the message has none of its own. */
   linked: { emails: readonly string[]; phones: readonly string[] };
-  click?: { ttclid: string; anonymousId: string };
+  /** The click sent: the converting message's own, or a linked visitor's. */
+  click?: Pick<Click, 'ttclid' | 'anonymousId' | 'source'>;
   /** The `_ttp` chosen for the conversion (the message's, else a linked visitor's). */
   ttp?: string;
   /** The converting visitor first, then the visitor that clicked: whose device details may stand in for the message's. */
@@ -98,7 +100,8 @@ export function chooseMatchKeys(facts: MatchKeyFacts): MatchKeys {
   set('phone', oneOrMany(own(message.phones) ? (message.phones as string[]) : linked.phones), own(message.phones) ? fromMessage : { source: 'identity' });
   set('external_id', oneOrMany(message.externalIds ?? []), fromMessage);
   for (const key of PERSON_KEYS) set(key, message.person?.[key], fromMessage);
-  if (facts.click !== undefined) set('ttclid', facts.click.ttclid, fromVisitor(facts.click.anonymousId));
+  const { click } = facts;
+  if (click !== undefined) set('ttclid', click.ttclid, click.source === 'visitor' && click.anonymousId !== null ? fromVisitor(click.anonymousId) : fromMessage);
   if (facts.ttp !== undefined) {
     const owner = facts.visitors.find((v) => v.ttp === facts.ttp);
     set('ttp', facts.ttp, message.ttp === facts.ttp || owner === undefined ? fromMessage : fromVisitor(owner.anonymousId));

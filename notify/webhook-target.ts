@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * `refuse` (the default): a webhook reaches only public addresses, so that a webhook URL cannot make Signalbox call an
@@ -17,32 +18,59 @@ export interface WebhookTargetRule {
   lookup?: HostLookup;
 }
 
-/** Internal ranges, IPv4 and IPv6, by what they are (an IPv4-mapped IPv6 address counts as its IPv4 address). */
-const RANGES: readonly (readonly [kind: string, network: string, prefix: number, family: 'ipv4' | 'ipv6'])[] = [
-  ['a loopback address', '127.0.0.0', 8, 'ipv4'],
-  ['a loopback address', '::1', 128, 'ipv6'],
-  ['a link-local address, where clouds serve instance metadata', '169.254.0.0', 16, 'ipv4'],
-  ['a link-local address', 'fe80::', 10, 'ipv6'],
-  ['a private network address', '10.0.0.0', 8, 'ipv4'],
-  ['a private network address', '172.16.0.0', 12, 'ipv4'],
-  ['a private network address', '192.168.0.0', 16, 'ipv4'],
-  ['a private network address', 'fc00::', 7, 'ipv6'],
-  ['a carrier-grade NAT address', '100.64.0.0', 10, 'ipv4'],
-  ['an unspecified address', '0.0.0.0', 8, 'ipv4'],
-  ['an unspecified address', '::', 128, 'ipv6'],
-  ['a multicast or reserved address', '224.0.0.0', 3, 'ipv4'],
-  ['a multicast address', 'ff00::', 8, 'ipv6'],
-];
-const KINDS = RANGES.map(([kind, network, prefix, family]) => {
-  const list = new BlockList();
-  list.addSubnet(network, prefix, family);
-  return { kind, list };
-});
+/**
+ * What each of ipaddr.js's ranges is, in words, for every range but public unicast. Ranges ipaddr.js adds later are
+ * refused too, as "a special-purpose address".
+ */
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  loopback: 'a loopback address',
+  linkLocal: 'a link-local address',
+  private: 'a private network address',
+  uniqueLocal: 'a private network address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  unspecified: 'an unspecified address',
+  broadcast: 'the broadcast address',
+  multicast: 'a multicast address',
+  reserved: 'a reserved address (for documentation, tests or future use)',
+  benchmarking: 'a benchmarking address',
+  rfc6052: 'a local-use NAT64 address',
+  '6to4': 'a 6to4 relay address',
+  teredo: 'a Teredo tunnel address',
+};
 
-/** What an internal address is ("a loopback address"); undefined for a public one. */
+/** IPv6 forms whose last 32 bits are the IPv4 address the connection reaches in the end, by ipaddr.js's range. */
+const IPV4_CARRIERS: Readonly<Record<string, string>> = { ipv4Mapped: 'the IPv4-mapped form', rfc6145: 'the IPv4-translated form', rfc6052: 'the NAT64 form' };
+/** NAT64's well-known prefix, the one whose IPv4 address is its last 32 bits (a local-use prefix may embed it elsewhere). */
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+/** Where public IPv6 unicast addresses are: ipaddr.js calls `unicast` what none of its ranges holds, `::7f00:1` too. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+function ipv4Kind(address: ipaddr.IPv4): string | undefined {
+  const range = address.range();
+  if (range === 'unicast') return undefined;
+  if (range === 'linkLocal') return 'a link-local address, where clouds serve instance metadata';
+  return RANGE_WORDS[range] ?? 'a special-purpose address';
+}
+
+function ipv6Kind(address: ipaddr.IPv6): string | undefined {
+  const range = address.range();
+  const carrier = IPV4_CARRIERS[range];
+  if (carrier !== undefined && (range !== 'rfc6052' || address.match(WELL_KNOWN_NAT64))) {
+    const ipv4 = new ipaddr.IPv4(address.toByteArray().slice(12));
+    const kind = ipv4Kind(ipv4);
+    return kind === undefined ? undefined : `${carrier} of ${ipv4.toString()}, ${kind}`;
+  }
+  if (range === 'unicast') return address.match(GLOBAL_UNICAST) ? undefined : 'an IPv6 address outside the public (global unicast) range';
+  return RANGE_WORDS[range] ?? 'a special-purpose address';
+}
+
+/**
+ * What an address Signalbox would call is ("a loopback address"), by ipaddr.js's classification; undefined for a public
+ * one. Only public unicast passes: an IPv6 form that carries an IPv4 address counts as that address.
+ */
 export function internalKind(address: string): string | undefined {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  return KINDS.find(({ list }) => list.check(address, family))?.kind;
+  const parsed = ipaddr.parse(address);
+  return parsed.kind() === 'ipv6' ? ipv6Kind(parsed as ipaddr.IPv6) : ipv4Kind(parsed as ipaddr.IPv4);
 }
 
 /** "169.254.169.254 is a link-local address, …" or "localhost is at 127.0.0.1, a loopback address". */
@@ -53,7 +81,8 @@ export function internalAddressText(host: string, address: string, kind: string)
 /** The URL's host without the brackets of an IPv6 literal. */
 export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true });
+/** The system's resolver, as a connection uses it. */
+export const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true });
 
 /**
  * Why Signalbox will not call this webhook URL, worded to follow the field's name ("must reach a public address: …"),

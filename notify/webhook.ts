@@ -1,8 +1,8 @@
-import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { hostOf, internalAddressText, internalKind, type InternalAddresses } from './webhook-target';
+import { hostOf, internalAddressText, internalKind, systemLookup, type HostLookup, type InternalAddresses } from './webhook-target';
 
 /** The wait for a webhook's answer ends: an evaluation never hangs on a slow receiver. */
 const TIMEOUT_MS = 10_000;
@@ -11,22 +11,34 @@ const refusedAddress = (host: string, address: string, kind: string) => new Erro
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** The system's lookup, failing when the host has an internal address: checked where the connection is made, so a DNS answer cannot change between the check and the call. */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    for (const entry of addresses) {
-      const kind = internalKind(entry.address);
-      if (kind !== undefined) return callback(refusedAddress(hostname, entry.address, kind), []);
-    }
-    if (options.all === true) return callback(null, addresses);
-    const [first] = addresses as [LookupAddress];
-    callback(null, first.address, first.family);
-  });
+/**
+ * The connection's lookup through `resolve`, failing when the host has an internal address: checked where the
+ * connection is made, so a DNS answer cannot change between the check and the call.
+ */
+export function publicOnlyLookup(resolve: HostLookup) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname).then(
+      (answers) => {
+        const addresses = answers.map(({ address }) => ({ address, family: isIP(address) }));
+        for (const { address } of addresses) {
+          const kind = internalKind(address);
+          if (kind !== undefined) return callback(refusedAddress(hostname, address, kind), []);
+        }
+        const [first] = addresses;
+        if (first === undefined) return callback(new Error(`the webhook's host ${hostname} has no address`), []);
+        if (options.all === true) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
 }
 
-/** Posts `{"text": …}`, the body Slack's incoming webhooks (and Mattermost's, Discord's `/slack`) take; non-2xx throws. Redirects are not followed. */
-export function createWebhookPoster({ internalAddresses, timeoutMs = TIMEOUT_MS }: { internalAddresses: InternalAddresses; timeoutMs?: number }) {
+/**
+ * Posts `{"text": …}`, the body Slack's incoming webhooks (and Mattermost's, Discord's `/slack`) take; non-2xx throws.
+ * Redirects are not followed. `lookup` (default: the system's resolver) is where names are resolved.
+ */
+export function createWebhookPoster({ internalAddresses, timeoutMs = TIMEOUT_MS, lookup = systemLookup }: { internalAddresses: InternalAddresses; timeoutMs?: number; lookup?: HostLookup }) {
   return function postWebhook(url: string, text: string): Promise<void> {
     const target = new URL(url);
     const host = hostOf(target);
@@ -35,7 +47,7 @@ export function createWebhookPoster({ internalAddresses, timeoutMs = TIMEOUT_MS 
       // A literal address is connected to without a lookup.
       const kind = isIP(host) === 0 ? undefined : internalKind(host);
       if (kind !== undefined) return Promise.reject(refusedAddress(host, host, kind));
-      options.lookup = publicOnlyLookup as RequestOptions['lookup'];
+      options.lookup = publicOnlyLookup(lookup) as RequestOptions['lookup'];
     }
     return new Promise((resolve, reject) => {
       const sent = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (response) => {

@@ -329,7 +329,8 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     await refusedThenOneClick(page.getByLabel('Email', { exact: true }), { value: 'jo.fern.example', message: 'must be an email address' }, 'jo@fern.example', 'Invite');
     await toast('Invitation created');
     // This stack has no mail server: the page says so, and offers the link to send by hand.
-    await page.getByText('The invitation was not mailed (this Signalbox has no mail server set up). Send them the link yourself').waitFor();
+    await page.getByText('This Signalbox has no mail server set up, so the invitation was not mailed. Send jo@fern.example this link yourself').waitFor();
+    await page.getByText('An account made with this link is not confirmed').waitFor();
     await log.getByText('Invited jo@fern.example as viewer').waitFor();
     await shots('12-settings');
 
@@ -338,6 +339,8 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
 
     await page.goto((await page.locator('code.secret').textContent()) ?? '');
     await page.getByRole('heading', { name: 'Join Fern shop' }).waitFor();
+    // The link was shown to whoever invited: the page says nothing of whether the address has an account.
+    await page.getByText('If you already have a Signalbox account with this address, type its password; otherwise choose one.').waitFor();
     await shots('14-invitation');
   });
 

@@ -100,10 +100,11 @@ afterAll(() =>
 describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering', () => {
   it('loses and fails no delivery, and leaves Alerts working with the new key alone', async () => {
     // Stored under the old key by services that had only it: TikTok tokens and alert webhook URLs (at a public address
-    // written as one, as this machine resolves no public name and a refused internal address is not the subject here).
+    // written as one, example.com's, as this machine resolves no public name and a refused internal address is not the
+    // subject here).
     const shops = [await createPurchaseShop(pipeline.repos, 'Rotation shop A'), await createPurchaseShop(pipeline.repos, 'Rotation shop B')];
     for (const [index, { workspaceId }] of shops.entries()) {
-      await pipeline.repos.alertSettings.put(workspaceId, { ...DEFAULT_ALERT_SETTINGS, webhookUrl: `https://203.0.113.7/services/rotation-${index}` });
+      await pipeline.repos.alertSettings.put(workspaceId, { ...DEFAULT_ALERT_SETTINGS, webhookUrl: `https://93.184.215.14/services/rotation-${index}` });
     }
     const owner = 'owner@rotation.example';
     const [shopA] = shops as [(typeof shops)[number]];
@@ -153,14 +154,14 @@ describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering
     const page = await alertsPage(shopA.workspaceId, owner);
     const shown = await page.get();
     expect(shown.status).toBe(200);
-    expect(((await shown.json()) as { settings: { webhook: string } }).settings.webhook).toBe('https://203.0.113.7/…on-0');
-    const saved = await page.put({ ...DEFAULT_ALERT_SETTINGS, silenceMinutes: 60, webhookUrl: 'https://203.0.113.7/services/rotated' });
+    expect(((await shown.json()) as { settings: { webhook: string } }).settings.webhook).toBe('https://93.184.215.14/…on-0');
+    const saved = await page.put({ ...DEFAULT_ALERT_SETTINGS, silenceMinutes: 60, webhookUrl: 'https://93.184.215.14/services/rotated' });
     expect(saved.status).toBe(200);
     const evaluated = await pipeline.client.workflow.execute('alertsWorkflow', { taskQueue: pipeline.taskQueue, workflowId: `rotation-alerts-${Date.now()}` });
     expect(evaluated).toMatchObject({ workspaces: 2, failedWorkspaces: 0 });
 
     const underNewKeyAlone = createRepositories(pipeline.database.db, createSecretBox(NEW_KEY));
     for (const { workspaceId } of shops) expect((await underNewKeyAlone.tiktokConnections.withToken(workspaceId))?.accessToken).toBeDefined();
-    expect((await underNewKeyAlone.alertSettings.get(shopA.workspaceId)).webhookUrl).toBe('https://203.0.113.7/services/rotated');
+    expect((await underNewKeyAlone.alertSettings.get(shopA.workspaceId)).webhookUrl).toBe('https://93.184.215.14/services/rotated');
   });
 });

@@ -59,3 +59,16 @@ describe("the worker's error lines", () => {
     expect(lines[0]).toMatchObject({ level: 50, error: { type: expect.any(String), code: 5, details: expect.stringContaining('no-such-workflow-for-the-log-test') } });
   });
 });
+
+describe("the worker's log", () => {
+  it('hides the secrets domain/secret-names.ts lists, one level down too, and keeps the codes errors and answers carry', () => {
+    const { logger, lines } = capturedLogger();
+    logger.info(
+      { connection: { accessToken: 'act-worker-1', advertiserId: '7012' }, refresh_token: 'rft-worker-2', request: { headers: { 'access-token': 'hdr-worker-3' } }, tiktok: { code: 40001, state: 'active' } },
+      'TikTok answered',
+    );
+    const line = JSON.stringify(lines[0]);
+    for (const secret of ['act-worker-1', 'rft-worker-2', 'hdr-worker-3']) expect({ secret, logged: line.includes(secret) }).toEqual({ secret, logged: false });
+    expect(lines[0]).toMatchObject({ connection: { accessToken: '[redacted]', advertiserId: '7012' }, refresh_token: '[redacted]', tiktok: { code: 40001, state: 'active' } });
+  });
+});

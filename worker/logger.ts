@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
+import { LOG_REDACT_PATHS } from '../domain/secret-names';
 
 type PinoLevel = Level | 'silent';
 
@@ -10,9 +11,9 @@ type PinoLevel = Level | 'silent';
  */
 const errorFields = pino.stdSerializers.errWithCause;
 
-/** The worker's pino logger: JSON lines on stdout (or `destination`). */
+/** The worker's pino logger: JSON lines on stdout (or `destination`), without the secrets `domain/secret-names.ts` lists. */
 export function createWorkerLogger(level: PinoLevel, destination?: DestinationStream): Logger {
-  return pino({ level, name: 'signalbox-worker', serializers: { err: errorFields, error: errorFields } }, destination);
+  return pino({ level, name: 'signalbox-worker', redact: { paths: [...LOG_REDACT_PATHS], censor: '[redacted]' }, serializers: { err: errorFields, error: errorFields } }, destination);
 }
 
 const TEMPORAL_LEVELS: Record<PinoLevel, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };

@@ -3,7 +3,7 @@ import type { PrepareCandidate, PreparedConversion } from '../../db/repositories
 import type { PartitionScope, PipelinePartition } from '../../db/repositories/conversion-pipelines';
 import type { HistoryEntry } from '../../db/repositories/conversion-history';
 import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
-import { chooseClick, decideSend, type SendDecision } from '../../domain/attribution';
+import { decideSend, type SendDecision } from '../../domain/attribution';
 import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
 import { deliveryDeadline } from '../../domain/delivery-retry';
 import { meaningfulIdentifier } from '../../domain/identifiers';
@@ -119,9 +119,8 @@ interface EarlyContext {
  * event is an app's with an advertising ID or the workspace matches without a click (domain/attribution.ts).
  */
 function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, workspace: GroupContext['workspace']): SendDecision {
-  const decision = chooseClick(resolved.click === null ? [] : [resolved.click], candidate.eventTime, workspace.attributionWindowDays);
   const advertisingId = candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage));
-  return decideSend(decision, { advertisingId, matchWithoutClick: workspace.matchWithoutClick });
+  return decideSend(resolved.attribution, { advertisingId, matchWithoutClick: workspace.matchWithoutClick });
 }
 
 interface GroupContext extends EarlyContext {
@@ -154,7 +153,10 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
     history.push({
       conversionId: candidate.id,
       step: 'identity_resolved',
-      detail: { linkedVisitors: identity.linkedVisitors, ...(click && { clickAnonymousId: click.anonymousId, clickCapturedAt: click.capturedAt.toISOString() }) },
+      detail: {
+        linkedVisitors: identity.linkedVisitors,
+        ...(click && { clickSource: click.source, ...(click.anonymousId !== null && { clickAnonymousId: click.anonymousId }), clickCapturedAt: click.capturedAt.toISOString() }),
+      },
     });
     const window = checkWindow(candidate, identity, workspace);
     const sentWithoutClick = window.send && window.by === 'match_keys';
@@ -170,7 +172,7 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
 
     const built = buildConversionRequest({
       message: candidate.message as unknown as TrackedMessage,
-      conversion: { ...candidate, ttclid: found.click?.ttclid ?? null, clickAnonymousId: found.click?.anonymousId ?? null, ttp },
+      conversion: { ...candidate, click: found.click, ttp },
       workspace,
       connection,
       linked: { emails: walk.values('email_sha256', LINKED_HASH_HOPS), phones: walk.values('phone_sha256', LINKED_HASH_HOPS) },

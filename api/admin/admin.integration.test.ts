@@ -67,6 +67,7 @@ describe('members', () => {
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
     });
     expect(invited.statusCode).toBe(201);
+    expect(invited.json()).toMatchObject({ account: 'invited', passwordSet: false, user: null, invitation: { delivery: 'operator' } });
     expect(invited.json().invitationUrl).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
   });
 });

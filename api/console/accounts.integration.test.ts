@@ -170,7 +170,7 @@ describe('invitations', () => {
       email: 'di@fern.example',
       role: 'editor',
       workspaceName: 'Fern shop',
-      accountExists: false,
+      password: 'current-or-choose',
     });
 
     const weak = await app.inject({ method: 'POST', url: `/console/api/invitations/${invitation.token}/accept`, payload: { password: 'di@fern.example1' } });
@@ -209,7 +209,7 @@ describe('invitations', () => {
     const owner2 = await personIn(app, other, 'gu@fern.example', 'owner');
     const created = await asPerson(app, owner2)('POST', `workspaces/${other}/invitations`, { email: 'ana@fern.example', role: 'viewer' });
     const token = (created.json().url as string).split('/invitations/')[1];
-    expect((await app.inject({ method: 'GET', url: `/console/api/invitations/${token}` })).json().accountExists).toBe(true);
+    expect((await app.inject({ method: 'GET', url: `/console/api/invitations/${token}` })).json().password).toBe('current-or-choose');
     expect((await app.inject({ method: 'POST', url: `/console/api/invitations/${token}/accept`, payload: { password: 'not her password' } })).statusCode).toBe(400);
     const joined = await app.inject({ method: 'POST', url: `/console/api/invitations/${token}/accept`, payload: { password: TEST_PASSWORD } });
     expect(joined.json().workspaces.map((w: { workspaceName: string }) => w.workspaceName)).toEqual(['Fern shop', 'Second shop']);

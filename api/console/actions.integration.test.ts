@@ -225,10 +225,12 @@ describe('the Conversions table as a CSV file', () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  it('writes a cell with quotes or commas quoted, and a formula as text', async () => {
+  it('writes a cell with quotes or commas quoted, a formula as text, and a negative value as a number', async () => {
     const lines = await csvOf('q=csv-q');
     expect(lines[1]).toContain(',"CSV-""quoted"", and more",');
     expect((await csvOf('q=csv-formula'))[1]).toContain(`,"'=HYPERLINK(""x"")",`);
+    await testDb.db('conversions').where({ workspace_id: workspaceId, event_id: 'CSV-008' }).update({ value: -5 });
+    expect((await csvOf('q=csv-8'))[1]).toContain(',purchase,CSV-008,-5,');
   });
 
   it('takes the same filter as the table: the status, and a refusal naming the field', async () => {

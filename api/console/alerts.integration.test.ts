@@ -26,12 +26,21 @@ afterAll(async () => {
   await testDb.destroy();
 });
 
+/** Issue 43's addresses, which the hand list let through, each with a name that resolves to it. */
+const ISSUE_43: Record<string, string> = {
+  'nat64.attacker.example': '64:ff9b::a9fe:a9fe',
+  'compatible.attacker.example': '::7f00:1',
+  'translated.attacker.example': '::ffff:0:7f00:1',
+  'benchmark.attacker.example': '198.18.0.1',
+  'documentation.attacker.example': '192.0.2.1',
+};
+
 /**
  * This machine has no DNS: these names answer as a resolver would (`.invalid` names never exist, RFC 6761), others
- * (localhost) go to the system's.
+ * (localhost) go to the system's. The public address is example.com's (IANA's).
  */
 const resolver: HostLookup = async (hostname) => {
-  const answers: Record<string, string> = { 'hooks.slack.example': '198.51.100.20', 'metadata.attacker.example': '169.254.169.254' };
+  const answers: Record<string, string> = { 'hooks.slack.example': '93.184.215.14', 'metadata.attacker.example': '169.254.169.254', ...ISSUE_43 };
   const address = answers[hostname];
   if (hostname.endsWith('.invalid')) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return address === undefined ? lookup(hostname, { all: true }) : [{ address }];
@@ -70,6 +79,16 @@ describe('/console/api/workspaces/:id/alerts', () => {
   ])('refuses a webhook on %s when it is saved, naming the field and the reason, and saves nothing', async (_case, webhookUrl, issue) => {
     const answer = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...settings, webhookUrl });
     expect([answer.statusCode, answer.json().issues]).toEqual([400, [issue]]);
+    expect((await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`)).json().settings).toMatchObject({ emailEnabled: false, webhook: null });
+  });
+
+  it.each(Object.entries(ISSUE_43))('refuses %s and the address it resolves to, %s, when saved', async (name, address) => {
+    const literal = address.includes(':') ? `[${address}]` : address;
+    for (const [webhookUrl, where] of [[`https://${literal}/hook`, `${address} is`], [`https://${name}/hook`, `${name} is at ${address},`]] as const) {
+      const answer = await asPerson(app, editor)('PUT', `workspaces/${fernShop}/alerts`, { ...settings, webhookUrl });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().issues).toEqual([expect.stringMatching(new RegExp(`^webhookUrl must reach a public address: ${where.replace(/\./g, '\\.')} .+, which this server does not call$`))]);
+    }
     expect((await asPerson(app, viewer)('GET', `workspaces/${fernShop}/alerts`)).json().settings).toMatchObject({ emailEnabled: false, webhook: null });
   });
 

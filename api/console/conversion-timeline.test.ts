@@ -51,6 +51,15 @@ describe('a conversion’s timeline in words', () => {
     expect(JSON.stringify(timeline)).not.toContain('usr_1');
   });
 
+  it('says where the click was found: on the event itself, with or without a visitor, or on a visitor found through the person', () => {
+    const found = (detail: Record<string, unknown>) => conversionTimeline(conversion, [step('identity_resolved', { linkedVisitors: 2, clickCapturedAt: '2026-11-25T10:00:00.000Z', ...detail })], nameOf)[1];
+    expect(found({ clickSource: 'message' })?.summary).toBe('Found the TikTok ad click on this event itself');
+    expect(found({ clickSource: 'message' })?.details).toContainEqual({ label: 'Click found on', value: 'this event itself' });
+    expect(found({ clickSource: 'message', clickAnonymousId: 'cart-1' })?.summary).toBe('Found the TikTok ad click on this event itself, made on visitor `cart-1`');
+    expect(found({ clickSource: 'visitor', clickAnonymousId: 'phone-1' })?.summary).toBe('Found the TikTok ad click, made on visitor `phone-1`');
+    expect(found({ clickSource: 'visitor', clickAnonymousId: 'phone-1' })?.details).toContainEqual({ label: 'Click found on', value: "a visitor's profile" });
+  });
+
   it('tells the story from the conversion itself when no step was recorded', () => {
     expect(conversionTimeline(conversion, [], nameOf).map((entry) => entry.summary)).toEqual(['Your event `purchase` arrived', 'Became a conversion: `purchase` → CompletePayment', 'Failed: Signalbox failed on it']);
   });

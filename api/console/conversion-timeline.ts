@@ -22,6 +22,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** Labels of the history details a person may want to look up (TikTok's request ID for its support, say). */
 const DETAIL_LABELS: Record<string, string> = {
   linkedVisitors: 'Linked visitors',
+  clickSource: 'Click found on',
   clickAnonymousId: 'Visitor who clicked',
   clickCapturedAt: 'Clicked at',
   eligible: 'Within the attribution window',
@@ -39,8 +40,12 @@ const DETAIL_LABELS: Record<string, string> = {
   by: 'Asked by',
 };
 
+/** Where a click was found (`domain/attribution.ts` ClickSource), in words. */
+const CLICK_SOURCES: Record<string, string> = { message: 'this event itself', visitor: "a visitor's profile" };
+
 function detailValue(key: string, value: unknown, nameOf: ActorName): string {
   if (key === 'by') return nameOf(String(value));
+  if (key === 'clickSource') return CLICK_SOURCES[String(value)] ?? plainValue(value);
   if (key === 'reason') return `${reasonLabel(value)} (${literal(value)})`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return plainValue(value);
@@ -69,6 +74,7 @@ function stepSummary(step: string, detail: Record<string, unknown>, nameOf: Acto
   const visitors = Number(detail.linkedVisitors ?? 0);
   switch (step) {
     case 'identity_resolved':
+      if (detail.clickSource === 'message') return `Found the TikTok ad click on this event itself${detail.clickAnonymousId ? `, made on visitor ${literal(detail.clickAnonymousId)}` : ''}`;
       if (detail.clickAnonymousId) return `Found the TikTok ad click, made on visitor ${literal(detail.clickAnonymousId)}`;
       return visitors === 0 ? 'No TikTok ad click found: no visitor (browser or device) is linked to this person' : `No TikTok ad click found on the ${plural(visitors, 'visitor')} linked to this person`;
     case 'window_checked':

@@ -98,7 +98,7 @@ describe('invitations by mail', () => {
     inviter = await personIn(app, fernShop, 'inviter@fern.example', 'owner');
   });
 
-  it('mails the invited person the link under PUBLIC_URL, whatever Host the request names, and answers the same link', async () => {
+  it('mails the invited person the link under PUBLIC_URL, whatever Host the request names, and never answers it', async () => {
     const before = new Set(sink.messages());
     const invited = await asPerson(app, inviter)('POST', `workspaces/${fernShop}/invitations`, { email: 'Jo@Fern.example', role: 'editor' }, { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' });
     expect(invited.statusCode).toBe(201);
@@ -107,15 +107,16 @@ describe('invitations by mail', () => {
     expect(mail.text).toContain('invites you to the Signalbox workspace "Fern shop" as editor.');
     expect(mail.text).not.toContain('attacker');
     expect(linkIn(mail.text)).toMatch(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}'));
-    expect(invited.json()).toMatchObject({ email: 'jo@fern.example', role: 'editor', url: linkIn(mail.text), mail: { sentTo: 'jo@fern.example' } });
+    expect(invited.json()).toMatchObject({ email: 'jo@fern.example', role: 'editor', delivery: 'mail', url: null, mail: { sentTo: 'jo@fern.example' } });
+    expect(invited.body).not.toContain(linkIn(mail.text).split('/invitations/')[1]);
   });
 
-  it('still answers the link to copy, saying why, when the mail cannot go', async () => {
+  it('answers the link to pass on by hand, saying why, when no mail server is set up', async () => {
     const unmailed = buildTestApp(testDb.db).app;
     try {
       const invited = await asPerson(unmailed, inviter)('POST', `workspaces/${fernShop}/invitations`, { email: 'sam@fern.example', role: 'viewer' });
       expect(invited.statusCode).toBe(201);
-      expect(invited.json()).toMatchObject({ url: expect.stringMatching(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}')), mail: { notSent: 'this Signalbox has no mail server set up' } });
+      expect(invited.json()).toMatchObject({ delivery: 'shown', url: expect.stringMatching(publicLinkPattern('/console/invitations/[A-Za-z0-9_-]{43}')), mail: { notSent: 'this Signalbox has no mail server set up' } });
     } finally {
       await unmailed.close();
     }

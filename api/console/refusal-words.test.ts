@@ -25,6 +25,21 @@ describe('a refused request in words', () => {
     expect(words.title).toMatch(/^Refused: /);
   });
 
+  it.each(['shopify_unreadable', 'shopify_not_its_topic', 'shopify_unstorable'] as const)('says in words why a signed Shopify delivery answered 200 was not stored (%s)', (reason) => {
+    const words = refused(reason, { status: 200, error: 'not_stored', origin: null, message: 'the body is empty' });
+    expect(words.title).toMatch(/^Not stored: a Shopify delivery /);
+    for (const text of [words.title, words.explanation, words.fix]) {
+      expect(prose(text)).not.toMatch(/\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*\b|\b(200|40[0-9]|413)\b/);
+    }
+  });
+
+  it('tells a shop owner whose deliveries cannot be read where Shopify sets their format', () => {
+    const words = refused('shopify_unreadable', { status: 200, error: 'not_stored', message: 'not stored: the body is empty' });
+    expect(words.fix).toMatch(/Settings → Notifications → Webhooks\) and choose the JSON format\.$/);
+    const issues = ['properties.order_id must be at most 1024 bytes of UTF-8'];
+    expect(refused('shopify_unstorable', { status: 200, error: 'not_stored', message: 'not stored', issues }).explanation).toBe('Shopify was told it arrived, so it does not send it again. What was wrong is listed below.');
+  });
+
   it('counts the invalid fields of a refused body, and keeps the message of what it does not know', () => {
     expect(refused(null, { status: 400, error: 'invalid_request', issues: ['batch[0].event is required for track messages', 'batch[1].type is invalid'] }).title).toBe('Refused: 2 fields are invalid');
     expect(refused(null, { status: 400, error: 'invalid_request', issues: ['batch[0].event is required for track messages'] }).title).toBe('Refused: a field is invalid');

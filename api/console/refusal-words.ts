@@ -61,7 +61,26 @@ const BY_REASON: Record<RefusalReason, (facts: Facts) => RefusalWords> = {
     fix: 'Send `Authorization: Bearer <key>`, or Basic authentication with the key as the user name and no password.',
     link: KEYS_PAGE,
   }),
+  shopify_unreadable: () => ({
+    title: 'Not stored: a Shopify delivery with nothing readable in it',
+    explanation: 'Shopify sent a delivery whose body is empty or not JSON (the answer below says which). It was told the delivery arrived, so it does not send it again.',
+    fix: 'Once, it needs nothing. If every delivery of the shop is like this, open the webhook in Shopify (Settings → Notifications → Webhooks) and choose the JSON format.',
+    link: null,
+  }),
+  shopify_not_its_topic: () => ({
+    title: 'Not stored: a Shopify delivery sent again under another topic',
+    explanation: 'The body was signed by Shopify for another kind of delivery (an order sent as a checkout or a refund, for instance). Shopify never does that: someone with a copy of an earlier delivery sent it again.',
+    fix: 'Nothing was stored, so nothing needs undoing. If it keeps happening, find where copies of the shop’s deliveries are kept on their way to Signalbox (a proxy or its logs).',
+    link: null,
+  }),
+  shopify_unstorable: ({ issues }) => ({
+    title: 'Not stored: a Shopify delivery Signalbox could not store',
+    explanation: `Shopify was told it arrived, so it does not send it again. ${issues && issues.length > 0 ? 'What was wrong is listed below.' : 'The answer below says what was wrong.'}`,
+    fix: 'Nothing in the shop needs changing. If it keeps happening, tell whoever runs Signalbox, with what was wrong.',
+    link: null,
+  }),
 };
+
 
 function invalidFields({ issues, message }: Facts): RefusalWords {
   const count = issues?.length ?? 0;

@@ -73,7 +73,7 @@ export function conversionDetail(row: ConversionRow, related: ConversionRelated,
     workflowUrl: workflowLink ? workflowLink(row.workflow_id, row.workflow_run_id) : null,
     workflowStartedAt: row.workflow_started_at,
     attempts: row.attempts,
-    click: { ttclid: row.ttclid, capturedAt: row.click_captured_at, anonymousId: row.click_anonymous_id },
+    click: { ttclid: row.ttclid, capturedAt: row.click_captured_at, anonymousId: row.click_anonymous_id, source: row.click_source },
     ttp: row.ttp,
     identityPath: row.identity_path,
     /** Where each match key sent to TikTok came from: the message, a linked visitor (its anonymous ID), or linked identities. */

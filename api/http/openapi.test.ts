@@ -18,8 +18,10 @@ const testRoute = route({
   answers: { 200: { description: 'Replaced', schema: z.strictObject({ thing: shared, others: z.array(shared) }) } },
 });
 
+type Document = { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, unknown> } };
+
 describe('buildOpenApiDocument', () => {
-  const document = buildOpenApiDocument([testRoute], INFO) as { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, unknown> } };
+  const document = buildOpenApiDocument([testRoute], INFO) as Document;
   const operation = document.paths['/things/{thingId}']?.put as Record<string, unknown>;
 
   it('writes Fastify paths as OpenAPI templates', () => {
@@ -40,6 +42,21 @@ describe('buildOpenApiDocument', () => {
     const schema = (operation.requestBody as { content: Record<string, { schema: Record<string, unknown> }> }).content['application/json']?.schema;
     expect(schema?.required).toEqual(['payload']);
     expect((schema?.properties as Record<string, unknown>).payload).toMatchObject({ type: 'object', properties: { shownOnly: { type: 'boolean' } } });
+  });
+
+  it('lists every status a route can answer: those its inputs, credentials and storage give it, then its own', () => {
+    const statuses = (built: Document, path: string, method: string) => Object.keys((built.paths[path]?.[method] as { responses: object }).responses);
+    expect(statuses(document, '/things/{thingId}', 'put')).toEqual(['200', '400', '401', '413', '415', '500', '503']);
+    const others = buildOpenApiDocument(
+      [
+        route({ method: 'GET', path: '/file', summary: 'A file', tag: 'Reference', security: [], storage: false, answers: { 200: { description: 'The file', contentType: 'text/css' } } }),
+        route({ method: 'DELETE', path: '/session', summary: 'Sign out', tag: 'Console', security: [['consoleSession', 'csrfToken']], answers: { 200: { description: 'Signed out' }, 403: { description: 'Refused: why' } } }),
+      ],
+      INFO,
+    ) as Document;
+    expect(statuses(others, '/file', 'get')).toEqual(['200', '500']);
+    expect(statuses(others, '/session', 'delete')).toEqual(['200', '400', '401', '403', '413', '415', '500', '503']);
+    expect(others.paths['/session']?.delete).toMatchObject({ responses: { 403: { description: 'Refused: why' }, 503: { description: expect.stringMatching(/^Storage is unavailable/) } } });
   });
 
   it('gathers shared schemas into components and refers to them there', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answersOf } from '../../contract/answers';
 import type { Answer, RouteContract, Security, SecuritySchemeName } from '../../contract/route';
 import { SECURITY_SCHEMES } from '../../contract/security';
 import { TAGS, type TagName } from '../../contract/tags';
@@ -65,12 +66,18 @@ function parameters(route: RouteContract, converter: SchemaConverter): JsonSchem
   return listed;
 }
 
+function content(answer: Answer, converter: SchemaConverter): JsonSchema | undefined {
+  const others = Object.fromEntries((answer.alsoAs ?? []).map((type) => [type, {}]));
+  if (answer.schema === undefined && answer.contentType === undefined) return answer.alsoAs === undefined ? undefined : others;
+  const media = { schema: answer.schema === undefined ? {} : converter.convert(answer.schema, 'output'), ...(answer.example === undefined ? {} : { example: answer.example }) };
+  return { [answer.contentType ?? 'application/json']: media, ...others };
+}
+
 function responses(answers: Readonly<Record<number, Answer>>, converter: SchemaConverter): JsonSchema {
   return Object.fromEntries(
     Object.entries(answers).map(([status, answer]) => {
-      if (answer.schema === undefined && answer.contentType === undefined) return [status, { description: answer.description }];
-      const media = { schema: answer.schema === undefined ? {} : converter.convert(answer.schema, 'output'), ...(answer.example === undefined ? {} : { example: answer.example }) };
-      return [status, { description: answer.description, content: { [answer.contentType ?? 'application/json']: media } }];
+      const media = content(answer, converter);
+      return [status, { description: answer.description, ...(media === undefined ? {} : { content: media }) }];
     }),
   );
 }
@@ -94,7 +101,7 @@ function operation(route: RouteContract, converter: SchemaConverter): JsonSchema
     security: security(route.security),
     ...(listed.length === 0 ? {} : { parameters: listed }),
     ...(body === undefined ? {} : { requestBody: body }),
-    responses: responses(route.answers, converter),
+    responses: responses(answersOf(route), converter),
   };
 }
 

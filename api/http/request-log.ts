@@ -1,15 +1,48 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 'pino';
+import { ALL_ROUTES } from '../../contract';
+import { isSecretInUrl, LOG_REDACT_PATHS } from '../../domain/secret-names';
 
-/** Query parameters that carry credentials or one-time codes (API keys, tokens, OAuth codes and state, sessions). */
-const SECRET_PARAMETER = /^(write_?key|key|api_?key|token|access_?token|refresh_?token|auth_?code|code|state|secret|password|session|sig(nature)?)$/i;
 /** Query parameters that may carry a person's email or phone: the console's People lookup and conversion search. */
 const PERSONAL_PARAMETER = /^(email|phone|q)$/i;
 /** An API key in any place of a URL, e.g. a path segment: `dk_`, `pk_` or `ak_` and 32 base64url characters. */
 const API_KEY_SHAPE = /\b[dpa]k_[A-Za-z0-9_-]{16,}/g;
-/** A console invitation link's token, in its path (`/console/invitations/<token>`, `/console/api/invitations/<token>/accept`). */
-const INVITATION_TOKEN = /(\/invitations\/)[A-Za-z0-9_-]{20,}/g;
 const REDACTED = '[redacted]';
+
+/**
+ * The console's pages that mailed and shown links open with a one-time token in their path (public-links.ts builds
+ * them); the console's router serves them under `/console/*`, so no route contract declares them.
+ */
+const CONSOLE_TOKEN_PAGES = ['/console/reset-password/:token', '/console/invitations/:token'];
+
+interface TokenPath {
+  pattern: RegExp;
+  /** Which segments of a matching path (counted after its leading `/`) carry the secret. */
+  secretSegments: number[];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A path template's rule when one of its parameters has a secret's name (`:token`, `:key`). */
+function tokenPath(template: string): TokenPath | undefined {
+  const segments = template.split('/').slice(1);
+  const secretSegments = segments.flatMap((segment, index) => (segment.startsWith(':') && isSecretInUrl(segment.slice(1)) ? [index] : []));
+  if (secretSegments.length === 0) return undefined;
+  const source = segments.map((segment) => (segment.startsWith(':') ? '[^/?#]+' : escapeRegExp(segment))).join('/');
+  // Case-insensitive and open-ended: a misspelt or extended link still carries a live token.
+  return { pattern: new RegExp(`^/${source}(?=[/?#]|$)`, 'i'), secretSegments };
+}
+
+/** Every path that carries a secret in a segment: each route whose contract names a path parameter as a secret, and the console's token pages. */
+const TOKEN_PATHS = [...new Set([...ALL_ROUTES.map((route) => route.path), ...CONSOLE_TOKEN_PAGES])].flatMap((template) => tokenPath(template) ?? []);
+
+function redactPath(path: string): string {
+  const segments = path.split('/');
+  for (const { pattern, secretSegments } of TOKEN_PATHS) {
+    if (pattern.test(path)) for (const index of secretSegments) segments[index + 1] = REDACTED;
+  }
+  return segments.join('/');
+}
 
 function parameterName(pair: string): string {
   const name = pair.split('=', 1)[0] ?? '';
@@ -20,9 +53,12 @@ function parameterName(pair: string): string {
   }
 }
 
-const isRedacted = (name: string) => SECRET_PARAMETER.test(name) || PERSONAL_PARAMETER.test(name);
+const isRedacted = (name: string) => isSecretInUrl(name) || PERSONAL_PARAMETER.test(name);
 
-/** The URL with the value of every credential-carrying (or email- or phone-carrying) query parameter, and anything shaped like an API key, replaced. */
+/**
+ * The URL with every secret hidden: the value of each credential-carrying (or email- or phone-carrying) query
+ * parameter, each path segment that carries a token, and anything shaped like an API key.
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -34,7 +70,7 @@ export function redactUrl(url: string): string {
           .split('&')
           .map((pair) => (isRedacted(parameterName(pair).trim()) ? `${pair.split('=', 1)[0]}=${REDACTED}` : pair))
           .join('&')}`;
-  return `${path}${query}`.replace(API_KEY_SHAPE, REDACTED).replace(INVITATION_TOKEN, `$1${REDACTED}`);
+  return `${redactPath(path)}${query}`.replace(API_KEY_SHAPE, REDACTED);
 }
 
 /** Fastify's request log entry without credentials: the URL redacted, no headers. */
@@ -42,19 +78,11 @@ function requestLogEntry(request: FastifyRequest) {
   return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
 }
 
-/** Wherever else a credential could be logged: fields and headers of logged objects (errors carry them sometimes). */
-const SECRET_FIELDS = ['writeKey', 'accessToken', 'access_token', 'secret', 'password', 'adminToken'];
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'];
-const REDACT_PATHS = [
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
-  ...SECRET_HEADERS.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
-];
-
 /** The ingest process's logger (given to Fastify as its `loggerInstance`): requests without credentials. */
 export function createRequestLogger(level: LevelWithSilent, destination?: DestinationStream): Logger {
   const options = {
     level,
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    redact: { paths: [...LOG_REDACT_PATHS], censor: REDACTED },
     serializers: { req: requestLogEntry, res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), err: pino.stdSerializers.err },
   };
   return destination === undefined ? pino(options) : pino(options, destination);

@@ -29,11 +29,11 @@ function withBatchContext(message: IncomingMessage, context: Record<string, unkn
  * Checks every message with the shared rules, and each timestamp once corrected for the sender's clock, which must
  * stay storable too. A message too large answers 413 at once; otherwise every problem of every message is listed.
  */
-function checkMessages(raws: readonly unknown[], name: (index: number) => string, root: (index: number) => string, sentAtMs: number | undefined, receivedAt: Date) {
+function checkMessages(raws: readonly unknown[], name: (index: number) => string, root: (index: number) => string, sentAtMs: number | undefined, receivedAt: Date, maxBytes?: number) {
   const issues: string[] = [];
   const messages: IncomingMessage[] = [];
   raws.forEach((raw, index) => {
-    const check = checkMessage(raw);
+    const check = checkMessage(raw, maxBytes);
     if (!check.ok) {
       const tooLarge = check.issues.find((issue) => issue.tooLarge);
       if (tooLarge !== undefined) throw payloadTooLarge(formatIssue(tooLarge, name(index), root(index)));
@@ -66,8 +66,11 @@ export function parseBatch(body: unknown, receivedAt = new Date()): ParsedMessag
   return { messages: messages.map((message) => withBatchContext(message, context)), sentAt: sentAtMs === undefined ? undefined : new Date(sentAtMs) };
 }
 
-/** `POST /v1/track` and friends: one message whose type, when absent, is the endpoint's. */
-export function parseSingle(body: unknown, type: MessageType, receivedAt = new Date()): ParsedMessages {
+/**
+ * `POST /v1/track` and friends: one message whose type, when absent, is the endpoint's. `maxBytes`: of the message's
+ * JSON, when not the message rules' own limit (a verified webhook's).
+ */
+export function parseSingle(body: unknown, type: MessageType, receivedAt = new Date(), maxBytes?: number): ParsedMessages {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) rejectIssues(['body must be a JSON object holding one message']);
   const raw = body as Record<string, unknown>;
   if (raw.type !== undefined && raw.type !== type) {
@@ -75,7 +78,7 @@ export function parseSingle(body: unknown, type: MessageType, receivedAt = new D
   }
   const envelope = raw.sentAt === undefined ? undefined : sentAtField.safeParse(raw);
   const sentAtMs = envelope?.success === true && envelope.data.sentAt !== undefined ? parseTimestamp(envelope.data.sentAt) : undefined;
-  const { issues, messages } = checkMessages([raw.type === type ? raw : { ...raw, type }], () => '', () => 'message', sentAtMs, receivedAt);
+  const { issues, messages } = checkMessages([raw.type === type ? raw : { ...raw, type }], () => '', () => 'message', sentAtMs, receivedAt, maxBytes);
   if (envelope?.success === false) issues.push(...describeIssues(envelope.error.issues, ''));
   if (issues.length > 0) rejectIssues(issues);
   return { messages, sentAt: sentAtMs === undefined ? undefined : new Date(sentAtMs) };

@@ -7,23 +7,26 @@ export interface RateLimitSettings {
   burst: number;
 }
 
+const WORKSPACE_REQUESTS = (perSecond: string, burst: string) => `this workspace sent more than ${perSecond} requests per second (bursts up to ${burst} more)`;
+
 /**
- * A token bucket per workspace, in this process: it holds up to `burst` requests and refills at `perSecond`, so a
- * steady `perSecond` always passes, whatever its jitter, and so does a burst of up to `burst` on top of it; past that,
- * requests are refused until the bucket refills. `now` is in milliseconds.
+ * A token bucket per key (a workspace, unless said otherwise), in this process: it holds up to `burst` requests and
+ * refills at `perSecond`, so a steady `perSecond` always passes, whatever its jitter, and so does a burst of up to
+ * `burst` on top of it; past that, requests are refused until the bucket refills. `now` is in milliseconds; `overLimit`
+ * says what was sent too fast, given the pace and burst.
  */
-export function createRateLimiter({ perSecond, burst }: RateLimitSettings, now: () => number = performance.now.bind(performance)) {
+export function createRateLimiter({ perSecond, burst }: RateLimitSettings, now: () => number = performance.now.bind(performance), overLimit = WORKSPACE_REQUESTS) {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const perMs = perSecond / 1000;
 
   return {
     /** Takes one request's token; when there is none, throws 429 with the seconds until there is. */
-    take(workspaceId: string): void {
+    take(key: string): void {
       const at = now();
-      const bucket = buckets.get(workspaceId);
+      const bucket = buckets.get(key);
       const tokens = bucket === undefined ? burst : Math.min(burst, bucket.tokens + (at - bucket.at) * perMs);
       if (tokens >= 1) {
-        if (bucket === undefined) buckets.set(workspaceId, { tokens: tokens - 1, at });
+        if (bucket === undefined) buckets.set(key, { tokens: tokens - 1, at });
         else {
           bucket.tokens = tokens - 1;
           bucket.at = at;
@@ -34,7 +37,7 @@ export function createRateLimiter({ perSecond, burst }: RateLimitSettings, now: 
       throw new HttpError(
         429,
         'rate_limited',
-        `this workspace sent more than ${perSecond.toLocaleString('en-US')} requests per second (bursts up to ${burst.toLocaleString('en-US')} more); retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+        `${overLimit(perSecond.toLocaleString('en-US'), burst.toLocaleString('en-US'))}; retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
         undefined,
         { 'retry-after': String(retryAfter) },
       );

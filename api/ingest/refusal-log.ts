@@ -5,7 +5,7 @@ import { keyFromBody, keyFromHeadersOrQuery } from './auth/api-key-source';
 import type { IngestCredential } from './auth/credential-cache';
 import { serviceErrorAsHttp } from '../services/service-errors';
 import { createBackgroundWrites } from './background-writes';
-import { IngestRefusal } from '../http/ingest-refusal';
+import { IngestRefusal, type RefusalReason } from '../http/ingest-refusal';
 
 /** Per workspace and process: a flood of bad requests must not become a flood of writes. */
 const MAX_PER_SECOND = 20;
@@ -18,6 +18,15 @@ const NOT_RECORDED = new Set([429]);
 export function refusalStatus(error: FastifyError): number | undefined {
   const status = serviceErrorAsHttp(error)?.statusCode ?? error.statusCode ?? 500;
   return status < 400 || status >= 500 || NOT_RECORDED.has(status) ? undefined : status;
+}
+
+/** What one refused request's row records, but for where it came from. */
+interface Refusal {
+  status: number;
+  error: string;
+  message: string;
+  issues: readonly string[] | null;
+  reason: string | null;
 }
 
 function presentedKey(request: FastifyRequest): string | undefined {
@@ -64,29 +73,44 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
     return (await deps.repos.workspaces.find(claimed))?.id;
   }
 
+  function refusalOf(error: FastifyError, status: number): Refusal {
+    const known = serviceErrorAsHttp(error);
+    return {
+      status,
+      error: known?.code ?? (status === 400 ? 'invalid_request' : `http_${status}`),
+      message: known?.message ?? error.message,
+      issues: known?.issues ?? null,
+      reason: error instanceof IngestRefusal ? error.reason : null,
+    };
+  }
+
   /** `knownWorkspaceId`: the route's own (a webhook source's), which no key names. */
-  async function record(request: FastifyRequest, error: FastifyError, status: number, knownWorkspaceId?: string): Promise<void> {
+  async function record(request: FastifyRequest, refusal: Refusal, knownWorkspaceId?: string): Promise<void> {
     const key = knownWorkspaceId === undefined ? presentedKey(request) : undefined;
     const workspaceId = knownWorkspaceId ?? (await workspaceOf(request, key));
     if (workspaceId === undefined || !admit(workspaceId)) return;
-    const known = serviceErrorAsHttp(error);
     await deps.repos.ingestRefusals.record([
       {
         workspaceId,
-        status,
-        error: known?.code ?? (status === 400 ? 'invalid_request' : `http_${status}`),
-        message: (known?.message ?? error.message).slice(0, 2000),
-        issues: known?.issues ? known.issues.slice(0, 50) : null,
+        status: refusal.status,
+        error: refusal.error,
+        message: refusal.message.slice(0, 2000),
+        issues: refusal.issues === null ? null : refusal.issues.slice(0, 50),
         path: request.url.split('?')[0]?.slice(0, 200) ?? '',
         keyPrefix: key === undefined ? null : key.slice(0, 9),
         origin: request.headers.origin?.slice(0, 200) ?? null,
-        reason: error instanceof IngestRefusal ? error.reason : null,
+        reason: refusal.reason,
       },
     ]);
     if (now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = now();
       await deps.repos.ingestRefusals.prune(new Date(now() - KEEP_MS));
     }
+  }
+
+  function recordInBackground(request: FastifyRequest, refusal: Refusal, knownWorkspaceId?: string): void {
+    const write = record(request, refusal, knownWorkspaceId).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
+    writes.track(write);
   }
 
   return {
@@ -96,9 +120,15 @@ export function createRefusalLog(deps: { repos: Pick<Repositories, 'ingestRefusa
      */
     refused(request: FastifyRequest, error: FastifyError, knownWorkspaceId?: string): void {
       const status = refusalStatus(error);
-      if (status === undefined) return;
-      const write = record(request, error, status, knownWorkspaceId).catch((failure: unknown) => deps.log.warn({ err: failure }, 'could not record a refused request for the event debugger'));
-      writes.track(write);
+      if (status !== undefined) recordInBackground(request, refusalOf(error, status), knownWorkspaceId);
+    },
+
+    /**
+     * A verified webhook delivery answered 200 though nothing of it was stored (a Shopify source's: Shopify retries any
+     * other answer, then drops the delivery): recorded with that answer, what was wrong and why. Never throws, never waits.
+     */
+    acknowledged(request: FastifyRequest, workspaceId: string, refusal: { reason: RefusalReason; message: string; issues?: readonly string[] }): void {
+      recordInBackground(request, { status: 200, error: 'not_stored', message: refusal.message, issues: refusal.issues ?? null, reason: refusal.reason }, workspaceId);
     },
 
     /** Waits for the writes under way, so that closing the app does not close the database under them. */

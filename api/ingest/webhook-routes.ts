@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { WebhookDeliveryBody } from '../../contract/ingest';
+import { sourceParams } from '../../contract/webhook-sources';
 import type { Repositories } from '../../db/repositories';
 import type { WebhookSourceWithSecret } from '../../db/repositories/webhook-sources';
 import { mapShopifyDelivery, type ShopifyMapping } from '../../domain/shopify/topics';
 import { mapWebhookBody } from '../../domain/webhooks/mapping';
-import { parseWebhookJson } from '../../domain/webhooks/webhook-json';
+import { record } from '../../domain/webhooks/webhook-json';
 import { badRequest, notFound } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import { parseOrReject } from '../http/validation';
-import { sourceParams } from '../../contract/webhook-sources';
 import { acceptedAnswer, type createAfterCommit } from './after-commit';
 import type { BatchRecorder } from './record-batch';
 import type { RefusalLog } from './refusal-log';
@@ -15,14 +16,16 @@ import { refusalStatus } from './refusal-log';
 import { createRateLimiter, type RateLimitSettings } from './rate-limit';
 import type { SourceActivity } from './source-activity';
 import { createStorageBudget } from './storage-deadline';
-import { checkedMessages, requireSignature, shopifyDeliveryOf } from './webhook-delivery';
+import { checkedMessages, readWebhookJson, requireSignature, shopifyDeliveryOf, UnstoredDelivery } from './webhook-delivery';
 
 export interface WebhookRoutesOptions {
   repos: Pick<Repositories, 'webhookSources' | 'workspaces'>;
   recordBatch: BatchRecorder;
   afterCommit: ReturnType<typeof createAfterCommit>;
-  /** Per workspace, as for `/v1` (a bucket of this face's own). */
+  /** Per workspace, as for `/v1` (a bucket of this face's own), taken by signed deliveries only. */
   rateLimit: RateLimitSettings;
+  /** Per source: the requests its signature refuses, in a bucket of their own. */
+  refusedRateLimit: RateLimitSettings;
   storageDeadlineMs: number;
   refusals?: RefusalLog;
   activity: SourceActivity;
@@ -35,17 +38,26 @@ declare module 'fastify' {
   }
 }
 
+type StorageBudget = ReturnType<typeof createStorageBudget>;
+
 /**
  * `POST /v1/webhooks/:sourceId`: a platform's signed webhook (a Shopify shop's, or any JSON through the source's
  * mapping), checked against the source's secret on the raw body before anything is parsed, mapped to Segment
  * messages and stored by the same recorder as `/v1/batch` (durable before the 200, deduplicated by messageId, the
- * same message rules and limits). Refusals go to the event debugger and the source's last refusal; a bad signature
- * stores nothing else.
+ * same message rules but for the size of one message). Only a signed delivery takes from the workspace's allowance;
+ * those the signature refuses have a smaller bucket per source. Refusals go to the event debugger and the source's
+ * last refusal; a bad signature stores nothing else. A signed Shopify delivery is never refused (Shopify retries, then
+ * drops it): one that cannot be stored is answered 200 and recorded as refused, with why.
  */
 export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (app, options) => {
   const { repos, recordBatch, afterCommit, refusals, activity } = options;
   const now = options.now ?? Date.now;
   const rateLimiter = createRateLimiter(options.rateLimit);
+  const refusedLimiter = createRateLimiter(
+    options.refusedRateLimit,
+    undefined,
+    (perSecond, burst) => `this source was sent more than ${perSecond} requests per second that its signature refused (bursts up to ${burst} more)`,
+  );
   app.decorateRequest('webhookSource', null);
   // The signature is over the bytes as sent: the body stays raw until it is checked.
   app.removeAllContentTypeParsers();
@@ -58,39 +70,34 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     activity.refused(source.id, status, error.message);
   });
 
-  async function mapped(request: FastifyRequest, source: WebhookSourceWithSecret, body: unknown, raw: Buffer, budget: ReturnType<typeof createStorageBudget>): Promise<ShopifyMapping> {
+  async function mapped(request: FastifyRequest, source: WebhookSourceWithSecret, raw: Buffer, budget: StorageBudget): Promise<ShopifyMapping> {
+    const read = readWebhookJson(raw);
     if (source.type === 'webhook') {
-      const result = mapWebhookBody(body, source.mapping ?? { event: '' }, { id: source.id }, raw.toString('utf8'));
+      if (!read.ok) throw badRequest(read.problem);
+      const result = mapWebhookBody(read.body, source.mapping ?? { event: '' }, { id: source.id }, raw.toString('utf8'));
       if (!result.ok) throw badRequest(`${result.problems[0]}: change the source's mapping or what the sender posts`, result.problems);
       return { messages: [result.message] };
     }
+    if (!read.ok) throw new UnstoredDelivery('shopify_unreadable', read.problem);
+    if (record(read.body) === undefined) throw new UnstoredDelivery('shopify_unreadable', 'the body is JSON but not an object, which every Shopify resource is');
     const delivery = shopifyDeliveryOf(source.id, request.headers);
-    const token = delivery.topic.startsWith('carts/') ? cartToken(body) : undefined;
+    const token = delivery.topic.startsWith('carts/') ? cartToken(read.body) : undefined;
     const cartState = token === undefined ? undefined : await budget.run(() => repos.webhookSources.cartState(source.id, token));
-    return mapShopifyDelivery(body, delivery, cartState);
+    const mapping = mapShopifyDelivery(read.body, delivery, cartState);
+    if ('refused' in mapping) throw new UnstoredDelivery('shopify_not_its_topic', mapping.refused);
+    return mapping;
   }
 
-  app.post('/v1/webhooks/:sourceId', { bodyLimit: MAX_BATCH_BYTES }, async (request) => {
-    const { sourceId } = parseOrReject(sourceParams, request.params, 'path');
-    const budget = createStorageBudget(options.storageDeadlineMs);
-    const source = await budget.run(() => repos.webhookSources.withSecret(sourceId));
-    if (source === undefined) throw notFound(`webhook source ${sourceId} does not exist: it was deleted, or the URL is mistyped`);
-    request.webhookSource = source;
-    rateLimiter.take(source.workspaceId);
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    requireSignature(source, raw, request.headers, now());
-    const parsed = parseWebhookJson(raw.toString('utf8'));
-    if (!parsed.ok) throw badRequest(parsed.problem);
-
+  async function store(request: FastifyRequest, source: WebhookSourceWithSecret, raw: Buffer, budget: StorageBudget): Promise<WebhookDeliveryBody> {
     const receivedAt = new Date(now());
-    const { messages, cart } = await mapped(request, source, parsed.body, raw, budget);
+    const { messages, cart } = await mapped(request, source, raw, budget);
     const incoming = checkedMessages(messages, receivedAt);
     if (incoming.length === 0) {
       activity.delivered(source.id);
       return { success: true, stored: 0, note: 'a cart with no line item: nothing to record' };
     }
     const workspace = await budget.run(() => repos.workspaces.find(source.workspaceId));
-    if (workspace === undefined) throw notFound(`webhook source ${sourceId} does not exist: its workspace was deleted`);
+    if (workspace === undefined) throw notFound(`webhook source ${source.id} does not exist: its workspace was deleted`);
     const result = await budget.run((signal) => {
       const recording = recordBatch(workspace, incoming, { receivedAt }, signal);
       void recording.then((stored) => afterCommit(incoming.length, stored, request.log), () => undefined);
@@ -99,6 +106,37 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     if (cart !== undefined) await activity.cartSeen(source.id, cart.token, cart.state);
     activity.delivered(source.id);
     return acceptedAnswer(result);
+  }
+
+  /** A signed Shopify delivery that cannot be stored: answered 200, so that Shopify neither sends it again nor counts a failure, and recorded as refused. */
+  function acknowledged(request: FastifyRequest, source: WebhookSourceWithSecret, unstored: UnstoredDelivery): WebhookDeliveryBody {
+    const message = `not stored: ${unstored.message} (acknowledged, so that Shopify does not send it again)`;
+    refusals?.acknowledged(request, source.workspaceId, { reason: unstored.reason, message, ...(unstored.issues === undefined ? {} : { issues: unstored.issues }) });
+    activity.refused(source.id, 200, message);
+    return { success: true, stored: 0, note: message };
+  }
+
+  app.post('/v1/webhooks/:sourceId', { bodyLimit: MAX_BATCH_BYTES }, async (request) => {
+    const { sourceId } = parseOrReject(sourceParams, request.params, 'path');
+    const budget = createStorageBudget(options.storageDeadlineMs);
+    const source = await budget.run(() => repos.webhookSources.withSecret(sourceId));
+    if (source === undefined) throw notFound(`webhook source ${sourceId} does not exist: it was deleted, or the URL is mistyped`);
+    request.webhookSource = source;
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    try {
+      requireSignature(source, raw, request.headers, now());
+    } catch (refused) {
+      refusedLimiter.take(source.id);
+      throw refused;
+    }
+    rateLimiter.take(source.workspaceId);
+    try {
+      return await store(request, source, raw, budget);
+    } catch (error) {
+      const unstored = source.type === 'shopify' ? UnstoredDelivery.of(error) : undefined;
+      if (unstored === undefined) throw error;
+      return acknowledged(request, source, unstored);
+    }
   });
 };
 

@@ -1,8 +1,9 @@
 import type { Repositories } from '../../db/repositories';
 import type { AdReport as AdReportAnswer } from '../../contract/ad-report';
-import { CSV_COLUMNS, NO_CURRENCY, type AdReportFigures } from '../../db/repositories/ad-report';
+import { NO_CURRENCY, type AdReportFigures } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { readableAdStatus } from '../../domain/ad-status';
+import { AD_REPORT_CSV_HEADER, adReportCsvLine } from './ad-report-csv';
 import { TikTokConnectionError } from './tiktok-connection/errors';
 
 export interface AdReportRequest {
@@ -159,7 +160,7 @@ export function createAdReportService(deps: {
     },
 
     /**
-     * A report as CSV text (CSV_COLUMNS, limit and offset ignored), header first, then a page of lines at a time, for
+     * A report as CSV text (ad-report-csv.ts; limit and offset ignored), header first, then a page of lines at a time, for
      * exports of any size. Throws as `report` does before the first page is read.
      */
     async csv(
@@ -169,19 +170,19 @@ export function createAdReportService(deps: {
       const { query, repoQuery } = await prepare(workspaceId, request);
       const windows = exportWindows(query, await deps.repos.adReport.entityCount(workspaceId, repoQuery), exportPageRows);
       const page = (from: string, to: string, offset: number) =>
-        deps.repos.adReport.csvLines(workspaceId, { ...repoQuery, from, to, limit: exportPageRows, offset });
+        deps.repos.adReport.rows(workspaceId, { ...repoQuery, from, to, limit: exportPageRows, offset });
       async function* pages(): AsyncGenerator<string> {
-        yield `${CSV_COLUMNS.join(',')}\r\n`;
+        yield AD_REPORT_CSV_HEADER;
         let current = page(...(windows[0] as [string, string]), 0);
         for (const [index, [from, to]] of windows.entries()) {
-          // The next window is read while this one is: PostgreSQL writes both at once, on two cores.
+          // The next window is read while this one is: PostgreSQL runs both statements at once, on two cores.
           const window = windows[index + 1];
           const next = window === undefined ? undefined : page(...window, 0);
           next?.catch(() => undefined); // awaited on the next turn; an export abandoned before then must not crash the process
           for (let offset = 0; ; ) {
-            const { lines, rows } = await current;
-            yield lines;
-            if (rows < exportPageRows) break;
+            const rows = await current;
+            yield rows.map(adReportCsvLine).join('');
+            if (rows.length < exportPageRows) break;
             offset += exportPageRows;
             current = page(from, to, offset);
           }

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { messageBody } from '../../db/event-message';
-import { createDatabase, migrateToLatest } from '../../db/knex';
-import { addDays, createEventDayRepository, dayOf, partitionOf } from '../../db/repositories/event-days';
+import { createDatabase, migrateToLatest, migrateUpTo } from '../../db/knex';
+import { addDays, createEventDayRepository, dayOf, partitionOf, type Day } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
 import { benchEvents, chunk } from '../ingest/workload';
 import { statsReported } from '../growth/phase-cost';
+import { cpuSecondsOf } from '../pipeline/cpu';
 import { fillDay, scratchDatabase } from '../retention/store';
 
 /**
@@ -12,33 +13,51 @@ import { fillDay, scratchDatabase } from '../retention/store';
  * process around it. Ingest's own statement (`storeUnmapped`, events only) stores batches of 100 from 4 connections
  * into a freshly migrated database whose today and yesterday hold 0 or BENCH_DAY_SIZE_EVENTS events each: today's
  * indexes take the new rows, yesterday's `messageId` index (its partition's exclusion constraint) answers the look for
- * a `messageId` stored the day before.
+ * a `messageId` stored the day before. The stores of a group of cases are made first, then measured in rounds that
+ * take the cases in turn (measureGroup).
  * Each case also prints the WAL it wrote per event, and how many of those were full-page images (`pg_stat_wal`), and
  * the buffers each relation of today's and yesterday's partitions was asked for per event (`pg_statio_user_*`).
+ * The cases of the upgrade (issue 48) are the day after an upgrade from the layout before days: the database is
+ * migrated from that layout holding BENCH_DAY_SIZE_EVENTS events received over the day before (`events_before_days`,
+ * without the days' `messageId` hash index, its events still inside the window of deduplication), then yesterday's
+ * partition is filled or not.
  *
  *   npm run bench:day-size   # BENCH_DAY_SIZE_EVENTS (1333333: 40,000,000 over 30 days), BENCH_DAY_SIZE_SECONDS (10),
- *                            # BENCH_DAY_SIZE_DROP_INDEXES (none: e.g. events_user,events_anonymous), DATABASE_URL (admin)
+ *                            # BENCH_DAY_SIZE_DROP_INDEXES (none: e.g. events_user,events_anonymous),
+ *                            # BENCH_DAY_SIZE_CASES (days,upgrade: the groups of cases run), BENCH_DAY_SIZE_ROUNDS (2),
+ *                            # DATABASE_URL (admin)
  */
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DAY_EVENTS = Number(process.env.BENCH_DAY_SIZE_EVENTS ?? 1_333_333);
 const SECONDS = Number(process.env.BENCH_DAY_SIZE_SECONDS ?? 10);
 const DROP_INDEXES = (process.env.BENCH_DAY_SIZE_DROP_INDEXES ?? '').split(',').filter((name) => name !== '');
+const GROUPS = (process.env.BENCH_DAY_SIZE_CASES ?? 'days,upgrade').split(',');
+const ROUNDS = Number(process.env.BENCH_DAY_SIZE_ROUNDS ?? 2);
+/** The last migration of the layout before days. */
+const PARTITIONS_MIGRATION = '20261130100000_events_by_day';
 const WORKSPACE_ID = 'ws_day_size';
 const CONNECTIONS = 4;
 const BATCH = 100;
 
 interface Case {
   label: string;
+  /** `days`, or `upgrade`: each case's rate is compared with the first of its group's. */
+  group: string;
   yesterday: number;
   today: number;
+  /** Events stored before the upgrade to days, received over the day before: 0 for a store created with days. */
+  beforeDays?: number;
 }
 
 const CASES: Case[] = [
-  { label: 'both days empty', yesterday: 0, today: 0 },
-  { label: 'today full, yesterday empty', yesterday: 0, today: DAY_EVENTS },
-  { label: 'yesterday full, today empty', yesterday: DAY_EVENTS, today: 0 },
-  { label: 'both days full', yesterday: DAY_EVENTS, today: DAY_EVENTS },
-];
+  { label: 'both days empty', group: 'days', yesterday: 0, today: 0 },
+  { label: 'today full, yesterday empty', group: 'days', yesterday: 0, today: DAY_EVENTS },
+  { label: 'yesterday full, today empty', group: 'days', yesterday: DAY_EVENTS, today: 0 },
+  { label: 'both days full', group: 'days', yesterday: DAY_EVENTS, today: DAY_EVENTS },
+  { label: 'upgraded the day before, yesterday empty', group: 'upgrade', yesterday: 0, today: 0, beforeDays: DAY_EVENTS },
+  { label: 'upgraded the day before, yesterday full', group: 'upgrade', yesterday: DAY_EVENTS, today: 0, beforeDays: DAY_EVENTS },
+  { label: 'created with days, both days empty', group: 'upgrade', yesterday: 0, today: 0 },
+].filter((c) => GROUPS.includes(c.group));
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -93,87 +112,162 @@ async function bufferRequests(db: Knex, partition: string): Promise<Map<string, 
 const perEvent = (before: Map<string, number>, after: Map<string, number>, events: number) =>
   [...after].map(([relation, blocks]) => `${relation} ${fmt((blocks - (before.get(relation) ?? 0)) / events, 2)}`).join(', ');
 
+/**
+ * CPU seconds so far of the database's client backends, by process (Linux /proc; PostgreSQL on this host): less
+ * moved by other work on a shared machine than the rate is.
+ */
+async function backendCpu(db: Knex): Promise<Map<number, number>> {
+  const { rows } = await db.raw<{ rows: { pid: number }[] }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'");
+  return new Map(rows.flatMap(({ pid }) => {
+    const seconds = cpuSecondsOf(pid);
+    return seconds === undefined ? [] : [[pid, seconds] as const];
+  }));
+}
+
+/** CPU seconds between two snapshots; a backend started meanwhile counts from 0. */
+const cpuBetween = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
+
 interface Measured {
   perSecond: number;
+  /** PostgreSQL's CPU (its backends of the scratch database) per stored event, µs. */
+  cpuMicrosPerEvent: number;
   meanMs: number;
   fullPagesPerEvent: number;
   walBytesPerEvent: number;
-  /** Buffers requested per event by relation, today's partition then yesterday's. */
+  /** Buffers requested per event by relation, today's partition then yesterday's, then events_before_days' (upgraded stores). */
   buffersToday: string;
   buffersYesterday: string;
+  buffersBeforeDays: string;
 }
 
-async function measure({ yesterday, today }: Case): Promise<Measured> {
+interface Store {
+  db: Knex;
+  day: Day;
+  drop(): Promise<void>;
+}
+
+/** A freshly migrated scratch database holding the case's days. */
+async function prepareStore({ yesterday, today, beforeDays = 0 }: Case): Promise<Store> {
   const scratch = await scratchDatabase(ADMIN_URL, 'day_size');
   try {
+    const day = dayOf(new Date());
+    if (beforeDays > 0) {
+      await migrateUpTo(scratch.db, PARTITIONS_MIGRATION);
+      await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
+      await fillDay(scratch.db, WORKSPACE_ID, addDays(day, -2), beforeDays, { withDay: false, timesOn: addDays(day, -1) });
+    }
     await migrateToLatest(scratch.db);
     for (const index of DROP_INDEXES) await scratch.db.raw('DROP INDEX ??', [index]);
-    await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
-    const day = dayOf(new Date());
+    if (beforeDays === 0) await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
     await createEventDayRepository(scratch.db).ensure(addDays(day, -1), day);
     if (yesterday > 0) await fillDay(scratch.db, WORKSPACE_ID, addDays(day, -1), yesterday, { withDay: true });
     if (today > 0) await fillDay(scratch.db, WORKSPACE_ID, day, today, { withDay: true, timesOn: addDays(day, -1) });
     await scratch.db.raw('VACUUM ANALYZE events');
-    await scratch.db.raw('CHECKPOINT');
-
-    // Enough batches for the fastest case; made before the clock starts.
-    const batches = chunk(toNewEvents(Math.ceil(SECONDS * 60_000)), BATCH);
-    const writes = createIngestWriteRepository(scratch.db);
-    const noProfiles = { sightings: [], links: [] };
-    const partitions = { today: partitionOf(day), yesterday: partitionOf(addDays(day, -1)) };
-    const [todayBefore, yesterdayBefore] = [await bufferRequests(scratch.db, partitions.today), await bufferRequests(scratch.db, partitions.yesterday)];
-    const walBefore = await walSoFar(scratch.db);
-    let next = 0;
-    let stored = 0;
-    let statementMs = 0;
-    const deadline = performance.now() + SECONDS * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (performance.now() < deadline && next < batches.length) {
-          const batch = batches[next++] as NewEvent[];
-          const sent = performance.now();
-          await writes.storeUnmapped(WORKSPACE_ID, batch, noProfiles, []);
-          statementMs += performance.now() - sent;
-          stored += batch.length;
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const walAfter = await walSoFar(scratch.db);
-    await statsReported();
-    return {
-      buffersToday: perEvent(todayBefore, await bufferRequests(scratch.db, partitions.today), stored),
-      buffersYesterday: perEvent(yesterdayBefore, await bufferRequests(scratch.db, partitions.yesterday), stored),
-      perSecond: stored / seconds,
-      meanMs: statementMs / (stored / BATCH),
-      fullPagesPerEvent: (walAfter.fullPages - walBefore.fullPages) / stored,
-      walBytesPerEvent: (walAfter.bytes - walBefore.bytes) / stored,
-    };
-  } finally {
+    return { db: scratch.db, day, drop: scratch.drop };
+  } catch (error) {
     await scratch.drop();
+    throw error;
+  }
+}
+
+/** One round: SECONDS of ingest's statement from CONNECTIONS connections, from a checkpoint. */
+async function measureRound({ db, day }: Store): Promise<Measured> {
+  await db.raw('CHECKPOINT');
+  // Enough batches for the fastest case; made before the clock starts.
+  const batches = chunk(toNewEvents(Math.ceil(SECONDS * 60_000)), BATCH);
+  const writes = createIngestWriteRepository(db);
+  const noProfiles = { sightings: [], links: [] };
+  const partitions = { today: partitionOf(day), yesterday: partitionOf(addDays(day, -1)), beforeDays: 'events_before_days' };
+  const [todayBefore, yesterdayBefore, beforeDaysBefore] = [
+    await bufferRequests(db, partitions.today),
+    await bufferRequests(db, partitions.yesterday),
+    await bufferRequests(db, partitions.beforeDays),
+  ];
+  const walBefore = await walSoFar(db);
+  const cpuBefore = await backendCpu(db);
+  let next = 0;
+  let stored = 0;
+  let statementMs = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline && next < batches.length) {
+        const batch = batches[next++] as NewEvent[];
+        const sent = performance.now();
+        await writes.storeUnmapped(WORKSPACE_ID, batch, noProfiles, []);
+        statementMs += performance.now() - sent;
+        stored += batch.length;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuMicrosPerEvent = (cpuBetween(cpuBefore, await backendCpu(db)) * 1e6) / stored;
+  const walAfter = await walSoFar(db);
+  await statsReported();
+  return {
+    buffersToday: perEvent(todayBefore, await bufferRequests(db, partitions.today), stored),
+    buffersYesterday: perEvent(yesterdayBefore, await bufferRequests(db, partitions.yesterday), stored),
+    buffersBeforeDays: perEvent(beforeDaysBefore, await bufferRequests(db, partitions.beforeDays), stored),
+    perSecond: stored / seconds,
+    cpuMicrosPerEvent,
+    meanMs: statementMs / (stored / BATCH),
+    fullPagesPerEvent: (walAfter.fullPages - walBefore.fullPages) / stored,
+    walBytesPerEvent: (walAfter.bytes - walBefore.bytes) / stored,
+  };
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/**
+ * A group's cases, each on its store, measured in ROUNDS rounds that take the cases in turn, each round starting one
+ * case later: a case's share of the group's first is the geometric mean of its rounds' shares of that case's rate in
+ * the same round, so that a machine whose load changes from minute to minute weighs on both alike.
+ */
+async function measureGroup(cases: readonly Case[]): Promise<{ rounds: Measured[][]; shares: number[] }> {
+  const stores: Store[] = [];
+  try {
+    for (const c of cases) stores.push(await prepareStore(c));
+    const rounds: Measured[][] = cases.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let turn = 0; turn < cases.length; turn++) {
+        const index = (round + turn) % cases.length;
+        (rounds[index] as Measured[]).push(await measureRound(stores[index] as Store));
+      }
+    }
+    const first = rounds[0] as Measured[];
+    const shares = rounds.map((measured) => Math.exp(measured.reduce((sum, m, round) => sum + Math.log(m.perSecond / (first[round] as Measured).perSecond), 0) / ROUNDS));
+    return { rounds, shares };
+  } finally {
+    for (const store of stores) await store.drop();
   }
 }
 
 async function main(): Promise<void> {
   console.log(
-    `Signalbox day-size benchmark: ingest's statement, batches of ${BATCH} from ${CONNECTIONS} connections for ${SECONDS} s, with today and yesterday holding 0 or ${fmt(DAY_EVENTS)} events` +
+    `Signalbox day-size benchmark: ingest's statement, batches of ${BATCH} from ${CONNECTIONS} connections, ${ROUNDS} round(s) of ${SECONDS} s a case, with days holding 0 or ${fmt(DAY_EVENTS)} events` +
       (DROP_INDEXES.length > 0 ? `; indexes dropped: ${DROP_INDEXES.join(', ')}` : ''),
   );
   console.log(`PostgreSQL: ${await walSettings()}`);
-  console.log('\n| days | events/s | statement mean ms | full pages in WAL per event | WAL bytes per event | against empty days |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  let empty: number | undefined;
+  console.log('\n| days | events/s, each round | median | statement mean ms | PostgreSQL µs CPU per event, each round | full pages in WAL per event | WAL bytes per event | against the first of its group |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const buffers: string[] = [];
-  for (const c of CASES) {
-    const m = await measure(c);
-    buffers.push(`- ${c.label}: today ${m.buffersToday}; yesterday ${m.buffersYesterday}`);
-    empty ??= m.perSecond;
-    console.log(
-      `| ${c.label} | ${fmt(m.perSecond)} | ${fmt(m.meanMs, 2)} | ${fmt(m.fullPagesPerEvent, 3)} | ${fmt(m.walBytesPerEvent)} | ${fmt((m.perSecond / empty) * 100, 1)}% |`,
-    );
+  for (const group of GROUPS) {
+    const cases = CASES.filter((c) => c.group === group);
+    if (cases.length === 0) continue;
+    const { rounds, shares } = await measureGroup(cases);
+    cases.forEach((c, index) => {
+      const measured = rounds[index] as Measured[];
+      const rate = median(measured.map((m) => m.perSecond));
+      const m = measured.find((round) => round.perSecond === rate) as Measured;
+      buffers.push(`- ${c.label}: today ${m.buffersToday}; yesterday ${m.buffersYesterday}${m.buffersBeforeDays === '' ? '' : `; events_before_days ${m.buffersBeforeDays}`}`);
+      console.log(
+        `| ${c.label} | ${measured.map((round) => fmt(round.perSecond)).join(', ')} | ${fmt(rate)} | ${fmt(m.meanMs, 2)} | ${measured.map((round) => fmt(round.cpuMicrosPerEvent, 1)).join(', ')} | ${fmt(m.fullPagesPerEvent, 3)} | ${fmt(m.walBytesPerEvent)} | ${fmt((shares[index] as number) * 100, 1)}% |`,
+      );
+    });
   }
-  console.log('\nBuffers requested per stored event (hits and reads), by relation of the two partitions:');
+  console.log('\nBuffers requested per stored event (hits and reads) in the median round, by relation of the partitions:');
   for (const line of buffers) console.log(line);
 }
 

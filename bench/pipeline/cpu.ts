@@ -14,6 +14,9 @@ function statFields(pid: string): { comm: string; cpuSeconds: number; systemSeco
   }
 }
 
+/** CPU seconds (user and system) process `pid` has used so far; undefined once it is gone. */
+export const cpuSecondsOf = (pid: number): number | undefined => statFields(String(pid))?.cpuSeconds;
+
 /** Per process: its part, its CPU seconds (user and system) and of those the system's (the kernel's work for it). */
 export type CpuSnapshot = Map<string, { part: string; cpuSeconds: number; systemSeconds: number }>;
 

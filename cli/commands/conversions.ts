@@ -49,6 +49,7 @@ function detailText(c: ConversionDetailView): string {
       ['Click (ttclid)', c.click.ttclid],
       ['Click captured', c.click.capturedAt],
       ['Click visitor', c.click.anonymousId],
+      ['Click found on', clickSourceText(c.click.source)],
       ['_ttp', c.ttp],
       ['Match keys', matchKeysText(c.matchKeys)],
       ['Workflow', c.workflowRunId === null ? c.workflowId : `${c.workflowId} (run ${c.workflowRunId})`],
@@ -72,6 +73,12 @@ function detailText(c: ConversionDetailView): string {
     'Timeline:',
     formatTable(['at', 'step', 'detail'], c.timeline.map((t) => [t.at, t.step, JSON.stringify(t.detail)])),
   ].join('\n');
+}
+
+/** Where the click was found: the converting event itself (a Shopify order's cart attributes or landing page), or a visitor's profile. */
+function clickSourceText(source: ConversionDetailView['click']['source']): string | null {
+  if (source === null) return null;
+  return source === 'message' ? 'the event itself' : "a visitor's profile (the converting visitor's, or one linked to the person)";
 }
 
 /** Plain words for a conversion sent with no click inside the window, and the keys TikTok matches it on. */

@@ -11,12 +11,12 @@ export function registerUserCommands(program: Command, io: CliIo): void {
 
   users
     .command('create <email>')
-    .description('give a person a role in a workspace: with --password they can sign in at once, else they get an invitation link to open')
+    .description('give a person a role in a workspace: with --password a new account signs in at once; without, a new person gets an invitation link; it prints what it did')
     .option('--owner <workspaceId>', 'as owner: everything, including people and API keys')
     .option('--editor <workspaceId>', 'as editor: rules, settings, the TikTok connection, test mode')
     .option('--viewer <workspaceId>', 'as viewer: read only')
     .option('--name <name>', 'how the console greets them')
-    .option('--password <password>', 'their password (at least 12 characters, not containing the email)')
+    .option('--password <password>', 'a new account\'s password (at least 12 characters, not containing the email); an existing confirmed account keeps its own')
     .action(
       act(io, async ({ request, print }, email: string, options: Partial<Record<(typeof ROLES)[number], string>> & { name?: string; password?: string }) => {
         const chosen = ROLES.filter((role) => options[role] !== undefined);
@@ -27,9 +27,9 @@ export function registerUserCommands(program: Command, io: CliIo): void {
           body: { email, role, name: options.name, password: options.password },
         });
         print(added, (answer) =>
-          answer.invitationUrl === null
-            ? formatRecord([['User', answer.user?.id], ['Email', answer.user?.email], ['Role', `${answer.role} of ${workspaceId}`], ['Sign in', 'open /console/ on the server and sign in with this email and password']])
-            : [formatRecord([['Invited', answer.invitation?.email], ['Role', `${answer.role} of ${workspaceId}`], ['Expires', answer.invitation?.expiresAt]]), '', `Send them this link (single use): ${answer.invitationUrl}`].join('\n'),
+          answer.invitation === undefined
+            ? [formatRecord([['User', answer.user?.id], ['Email', answer.user?.email], ['Role', `${answer.role} of ${workspaceId}`]]), '', answer.message].join('\n')
+            : [formatRecord([['Invited', answer.invitation.email], ['Role', `${answer.role} of ${workspaceId}`], ['Expires', answer.invitation.expiresAt]]), '', answer.message, `Send them this link (single use): ${answer.invitationUrl}`].join('\n'),
         );
       }),
     );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorAnswer, errors } from '../errors';
-import { jsonBody } from '../fields';
+import { jsonBody, lineText } from '../fields';
 import { liveSessionsView, passwordResetLinkView, passwordResetRequestedView, pendingInvitationView } from '../team-views';
 import { sessionView, workspaceChangedView } from '../views';
 import { createWorkspaceBody } from '../workspaces';
@@ -8,7 +8,7 @@ import { consoleRoute } from './console-route';
 import { emailField, passwordField } from './fields';
 
 export const signInBody = jsonBody({ email: emailField, password: passwordField });
-export const acceptInvitationBody = jsonBody({ password: passwordField, name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional() });
+export const acceptInvitationBody = jsonBody({ password: passwordField, name: lineText(200).optional() });
 export const passwordChangeBody = jsonBody({ currentPassword: passwordField, newPassword: passwordField });
 export const tokenParams = z.object({ token: z.string().min(1).max(200) });
 export const sessionParams = z.object({ sessionId: z.string().min(1).max(100) });
@@ -55,11 +55,11 @@ export const ACCOUNT_ROUTES = [
   consoleRoute({
     method: 'POST',
     path: '/console/api/invitations/:token/accept',
-    summary: 'Accept an invitation (and choose a password for a new account)',
+    summary: 'Accept an invitation: the password of the address\'s account, or a new one (see `password` of GET)',
     signedOut: true,
     params: tokenParams,
     body: acceptInvitationBody,
-    answers: { 200: signedIn('Joined and signed in'), ...errors(400, 404), 410: invitationGone },
+    answers: { 200: signedIn('Joined and signed in'), ...errors(400, 404, 429), 410: invitationGone },
   }),
   consoleRoute({
     method: 'POST',

@@ -14,18 +14,23 @@ type ConsoleRouteInput = Omit<RouteContract, 'security' | 'tag'> & {
 
 const ROLE_NOTE = { editor: 'Needs an editor or owner.', owner: 'Needs an owner.' };
 
-/** A route of the console API: the session cookie, the CSRF token on writes, the 404 of a workspace the person is not in. */
+const FOREIGN_ORIGIN = 'the Origin is another site\'s (a write from a page elsewhere)';
+
+/** Why a write is refused: the Origin of every write is checked (api/console/auth.ts), the CSRF token and role of a signed-in one. */
+function refusal(signedOut: boolean): Record<number, Answer> {
+  return { 403: errorAnswer(signedOut ? `Refused: ${FOREIGN_ORIGIN}` : `Refused: the CSRF token is missing or wrong (csrf_token_invalid), ${FOREIGN_ORIGIN}, or the role may not do this`) };
+}
+
+/** A route of the console API: the session cookie (its 401 comes with it), the checks of writes, the 404 of a workspace the person is not in. */
 export function consoleRoute<const R extends ConsoleRouteInput>({ role, signedOut, ...contract }: R) {
   const read = contract.method === 'GET';
   const scoped = contract.path.startsWith(consoleWorkspacePath(''));
-  const refused: Record<number, Answer> = { 403: errorAnswer('The CSRF token is missing or wrong (csrf_token_invalid), the Origin is another site\'s, or the role may not do this') };
-  const session: Record<number, Answer> = signedOut === true ? {} : { ...errors(401), ...(read ? {} : refused) };
   const description = [contract.description, role === undefined ? undefined : ROLE_NOTE[role]].filter((part) => part !== undefined).join(' ');
   return route({
     ...contract,
     ...(description === '' ? {} : { description }),
     tag: 'Console',
     security: signedOut === true ? PUBLIC : read ? CONSOLE_READ : CONSOLE_WRITE,
-    answers: { ...session, ...(scoped ? errors(404) : {}), ...contract.answers },
+    answers: { ...(read ? {} : refusal(signedOut === true)), ...(scoped ? errors(404) : {}), ...contract.answers },
   });
 }

@@ -3,8 +3,9 @@ import { adReport } from '../ad-report';
 import { consoleConversionDetailView } from '../conversion-detail';
 import { diagnosticsPeriodQuery } from '../diagnostics';
 import { errors } from '../errors';
+import { noAdvertiser, notConnected, scheduleUnavailable, testConversionRefused } from '../tiktok-answers';
 import { consoleRulesView, pastEventsPreview, pastEventsRun } from '../past-event-views';
-import { pastEventsBody } from '../past-events';
+import { pastEventsBody, pastEventsRefusals } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { consoleRetryView, sendAgainCountView, sentAgainView } from '../send-again-views';
 import { consoleStatsPullView, testConversionView } from '../tiktok-views';
@@ -82,11 +83,11 @@ export const CONSOLE_DATA_ROUTES = [
     role: 'editor',
     params: inWorkspace(eventParam),
     body: pastEventsBody,
-    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400), ...pastEventsRefusals },
   }),
   consoleRoute({ method: 'GET', path: path('/diagnostics'), summary: 'Per TikTok event: what became of the conversions whose event happened in the period', params: inWorkspace(), query: diagnosticsPeriodQuery, answers: { 200: { description: 'The diagnostics per TikTok event', schema: consoleDiagnosticsView }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) } }),
-  consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
-  consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background', schema: consoleStatsPullView }, ...errors(409, 503) } }),
+  consoleRoute({ method: 'POST', path: path('/test-conversion'), summary: 'Send one test conversion', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, 404: notConnected, 409: testConversionRefused } }),
+  consoleRoute({ method: 'GET', path: path('/ads/report'), summary: 'Ad performance beside Signalbox\'s deliveries', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400), 404: notConnected, 409: noAdvertiser } }),
+  consoleRoute({ method: 'GET', path: path('/ads/report.csv'), summary: 'The same report as CSV', params: inWorkspace(), query: adReportQuery, answers: { 200: { description: 'The CSV file', contentType: 'text/csv' }, ...errors(400), 404: notConnected, 409: noAdvertiser } }),
+  consoleRoute({ method: 'POST', path: path('/ads/pull'), summary: 'Pull the ad statistics now', role: 'editor', params: inWorkspace(), answers: { 202: { description: 'Started in the background', schema: consoleStatsPullView }, 404: notConnected, 409: noAdvertiser, 503: scheduleUnavailable } }),
 ];

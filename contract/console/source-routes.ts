@@ -1,5 +1,6 @@
 import { createKeyBody, keyParams } from '../api-keys';
 import { errors } from '../errors';
+import { notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable } from '../tiktok-answers';
 import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
 import { installView } from '../setup-views';
 import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, disconnectedView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
@@ -12,13 +13,13 @@ const path = consoleWorkspacePath;
 
 export const CONSOLE_SOURCE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/tiktok'), summary: 'The TikTok connection', params: inWorkspace(), answers: { 200: { description: 'The connection, or null, and the permissions it needs', schema: consoleTikTokView } } }),
-  consoleRoute({ method: 'POST', path: path('/tiktok/authorize'), summary: 'The TikTok authorization URL to open', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'The URL', schema: authorizationUrlView }, ...errors(409) } }),
-  consoleRoute({ method: 'GET', path: path('/tiktok/advertisers'), summary: 'The advertisers the connection may use', params: inWorkspace(), answers: { 200: { description: 'The advertisers', schema: advertiserChoicesView }, ...errors(502) } }),
-  consoleRoute({ method: 'PUT', path: path('/tiktok/advertiser'), summary: 'Select the advertiser', role: 'editor', params: inWorkspace(), body: advertiserBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502) } }),
-  consoleRoute({ method: 'GET', path: path('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', params: inWorkspace(), answers: { 200: { description: 'The pixels', schema: pixelChoicesView }, ...errors(502) } }),
-  consoleRoute({ method: 'PUT', path: path('/tiktok/pixel'), summary: 'Select the pixel', role: 'editor', params: inWorkspace(), body: pixelBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502) } }),
-  consoleRoute({ method: 'PUT', path: path('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', role: 'editor', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
-  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView } } }),
+  consoleRoute({ method: 'POST', path: path('/tiktok/authorize'), summary: 'The TikTok authorization URL to open', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'The URL', schema: authorizationUrlView }, ...errors(409), 503: oauthUnavailable } }),
+  consoleRoute({ method: 'GET', path: path('/tiktok/advertisers'), summary: 'The advertisers the connection may use', params: inWorkspace(), answers: { 200: { description: 'The advertisers', schema: advertiserChoicesView }, ...errors(502), 404: notConnected } }),
+  consoleRoute({ method: 'PUT', path: path('/tiktok/advertiser'), summary: 'Select the advertiser', role: 'editor', params: inWorkspace(), body: advertiserBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502), 404: notConnected, 503: scheduleUnavailable } }),
+  consoleRoute({ method: 'GET', path: path('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', params: inWorkspace(), answers: { 200: { description: 'The pixels', schema: pixelChoicesView }, ...pixelSteps } }),
+  consoleRoute({ method: 'PUT', path: path('/tiktok/pixel'), summary: 'Select the pixel', role: 'editor', params: inWorkspace(), body: pixelBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400), ...pixelSteps } }),
+  consoleRoute({ method: 'PUT', path: path('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', role: 'editor', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400), 404: notConnected } }),
+  consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView }, 404: notConnected, 503: scheduleUnavailable } }),
   consoleRoute({ method: 'GET', path: path('/api-keys'), summary: 'The API keys (without the keys themselves)', params: inWorkspace(), answers: { 200: { description: 'The keys', schema: apiKeysView } } }),
   consoleRoute({
     method: 'POST',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { alertsView, savedAlertSettingsView, testAlertView } from '../alert-views';
-import { alertSettingsBody } from '../alerts';
+import { alertSettingsBody, testAlertRefusals } from '../alerts';
 import { consoleErasureLogView, consoleErasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { changeLogPageView } from '../change-log-views';
 import { debuggerBatchView } from '../debugger-views';
-import { errors } from '../errors';
+import { errorAnswer, errors } from '../errors';
 import { jsonBody } from '../fields';
 import { overviewView } from '../overview-views';
 import { personView } from '../people-views';
@@ -68,11 +68,24 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'GET', path: path('/members'), summary: 'The people and pending invitations', params: inWorkspace(), answers: { 200: { description: 'The members, and the open invitations for an owner', schema: membersView } } }),
   consoleRoute({ method: 'PATCH', path: path('/members/:userId'), summary: 'Change a person\'s role', role: 'owner', params: inWorkspace(memberParams), body: roleBody, answers: { 200: { description: 'The member with the new role', schema: memberView }, ...errors(400, 409) } }),
   consoleRoute({ method: 'DELETE', path: path('/members/:userId'), summary: 'Remove a person from the workspace', role: 'owner', params: inWorkspace(memberParams), answers: { 200: { description: 'Removed', schema: z.strictObject({ removed: z.literal(true) }) }, ...errors(409) } }),
-  consoleRoute({ method: 'POST', path: path('/invitations'), summary: 'Invite a person: the invitation is mailed to them, and its link answered for copying', role: 'owner', params: inWorkspace(), body: inviteBody, answers: { 201: { description: 'Invited, with the link, and mail: { sentTo } or { notSent: why } (no mail server configured, refused, …)', schema: createdInvitationView }, ...errors(400, 409) } }),
+  consoleRoute({
+    method: 'POST',
+    path: path('/invitations'),
+    summary: 'Invite a person: the invitation is mailed to them; without a mail server its link is answered, to pass on by hand',
+    description: 'At most 20 invitations per person an hour (across workspaces) and 50 per workspace a day.',
+    role: 'owner',
+    params: inWorkspace(),
+    body: inviteBody,
+    answers: {
+      201: { description: 'Invited, and mail: { sentTo } or { notSent: why }; `url` only when no mail server is set up', schema: createdInvitationView },
+      ...errors(400, 409),
+      429: errorAnswer('Too many invitations (`rate_limited`): the message says when the next can be sent; `Retry-After` gives the seconds'),
+    },
+  }),
   consoleRoute({ method: 'DELETE', path: path('/invitations/:invitationId'), summary: 'Withdraw an invitation', role: 'owner', params: inWorkspace(invitationParams), answers: { 200: { description: 'The invitation withdrawn', schema: invitationView } } }),
   consoleRoute({ method: 'GET', path: path('/alerts'), summary: 'The alert settings', params: inWorkspace(), answers: { 200: { description: 'The settings (the webhook URL as a hint only), the owners and the latest incidents', schema: alertsView } } }),
   consoleRoute({ method: 'PUT', path: path('/alerts'), summary: 'Save the alert settings', role: 'editor', params: inWorkspace(), body: alertSettingsBody, answers: { 200: { description: 'The settings as saved', schema: savedAlertSettingsView }, ...errors(400) } }),
-  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) } }),
+  consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...testAlertRefusals } }),
   consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased', schema: consoleErasureView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures', schema: consoleErasureLogView } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions', schema: personView }, ...errors(400) } }),

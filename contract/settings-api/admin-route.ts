@@ -8,8 +8,8 @@ export const inWorkspacePath = (rest: string) => `/admin/workspaces/:workspaceId
 
 type AdminRouteInput = Omit<RouteContract, 'security' | 'tag'> & { tag?: TagName };
 
-/** A route of the settings API: the admin token, and its 401 (plus the 404 of an unknown workspace under `/admin/workspaces/:workspaceId`). */
+/** A route of the settings API: the admin token (its 401 comes with it), and the 404 of an unknown workspace under `/admin/workspaces/:workspaceId`. */
 export function adminRoute<const R extends AdminRouteInput>(contract: R) {
   const scoped = contract.path.startsWith(inWorkspacePath(''));
-  return route({ ...contract, tag: contract.tag ?? 'Settings API', security: ADMIN_TOKEN, answers: { ...errors(401, ...(scoped ? ([404] as const) : [])), ...contract.answers } });
+  return route({ ...contract, tag: contract.tag ?? 'Settings API', security: ADMIN_TOKEN, answers: { ...(scoped ? errors(404) : {}), ...contract.answers } });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adReport } from '../ad-report';
 import { errors } from '../errors';
+import { callbackUnavailable, noAdvertiser, notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable, testConversionRefused } from '../tiktok-answers';
 import { jsonBody, requiredText } from '../fields';
 import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
 import {
@@ -60,18 +61,18 @@ export const TIKTOK_ROUTES = [
     tag: 'TikTok',
     params: inWorkspace(),
     body: manualConnectionBody,
-    answers: { 200: connection('The connection (the token is never returned)'), ...errors(400, 502) },
+    answers: { 200: connection('The connection (the token is never returned)'), ...errors(400, 502), 503: scheduleUnavailable },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok'), summary: 'The TikTok connection\'s status', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The connection and its statistics schedule', schema: tiktokConnectionStatusView } } }),
-  adminRoute({ method: 'DELETE', path: inWorkspacePath('/tiktok'), summary: 'Disconnect TikTok', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView } } }),
-  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', tag: 'TikTok', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok'), summary: 'The TikTok connection\'s status', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The connection and its statistics schedule', schema: tiktokConnectionStatusView }, 404: notConnected, 503: scheduleUnavailable } }),
+  adminRoute({ method: 'DELETE', path: inWorkspacePath('/tiktok'), summary: 'Disconnect TikTok', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView }, 404: notConnected, 503: scheduleUnavailable } }),
+  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', tag: 'TikTok', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400), 404: notConnected } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/oauth/authorize'),
     summary: 'The TikTok authorization URL for the owner to open',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 200: { description: 'The URL and its signed state', schema: authorizationUrlView }, ...errors(409) },
+    answers: { 200: { description: 'The URL and its signed state', schema: authorizationUrlView }, ...errors(409), 503: oauthUnavailable },
   }),
   adminRoute({
     method: 'POST',
@@ -80,21 +81,21 @@ export const TIKTOK_ROUTES = [
     tag: 'TikTok',
     params: inWorkspace(),
     body: oauthCallbackBody,
-    answers: { 200: connection('The connection'), ...errors(400, 502) },
+    answers: { 200: connection('The connection'), ...errors(400, 502), 503: callbackUnavailable },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/advertisers'), summary: 'The advertisers the connection may use', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The advertisers and the selected one', schema: advertiserChoicesView }, ...errors(502) } }),
-  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/advertiser'), summary: 'Select the advertiser', tag: 'TikTok', params: inWorkspace(), body: advertiserBody, answers: { 200: connection('The connection'), ...errors(400, 502) } }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The pixels and the selected one', schema: pixelChoicesView }, ...errors(502) } }),
-  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/pixel'), summary: 'Select the pixel', tag: 'TikTok', params: inWorkspace(), body: pixelBody, answers: { 200: connection('The connection'), ...errors(400, 502) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/advertisers'), summary: 'The advertisers the connection may use', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The advertisers and the selected one', schema: advertiserChoicesView }, ...errors(502), 404: notConnected } }),
+  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/advertiser'), summary: 'Select the advertiser', tag: 'TikTok', params: inWorkspace(), body: advertiserBody, answers: { 200: connection('The connection'), ...errors(400, 502), 404: notConnected, 503: scheduleUnavailable } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The pixels and the selected one', schema: pixelChoicesView }, ...pixelSteps } }),
+  adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/pixel'), summary: 'Select the pixel', tag: 'TikTok', params: inWorkspace(), body: pixelBody, answers: { 200: connection('The connection'), ...errors(400), ...pixelSteps } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/stats/pull'),
     summary: 'Pull the ad statistics now',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 202: { description: 'Started in the background', schema: statsPullView }, ...errors(409, 503) },
+    answers: { 202: { description: 'Started in the background', schema: statsPullView }, 404: notConnected, 409: noAdvertiser, 503: scheduleUnavailable },
   }),
-  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/reports'), summary: 'Ad report: TikTok\'s figures beside Signalbox\'s deliveries', tag: 'TikTok', params: inWorkspace(), query: reportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400) } }),
+  adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/reports'), summary: 'Ad report: TikTok\'s figures beside Signalbox\'s deliveries', tag: 'TikTok', params: inWorkspace(), query: reportQuery, answers: { 200: { description: 'The report', schema: adReport }, ...errors(400), 404: notConnected, 409: noAdvertiser } }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/test-conversion'),
@@ -102,7 +103,7 @@ export const TIKTOK_ROUTES = [
     description: 'Answers TikTok\'s verdict as it came, with 200 whichever it was.',
     tag: 'TikTok',
     params: inWorkspace(),
-    answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, ...errors(409) },
+    answers: { 200: { description: 'TikTok\'s verdict', schema: testConversionView }, 404: notConnected, 409: testConversionRefused },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/ad-url-parameters'), summary: 'What to add to every ad\'s landing page URL', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The URL parameters, with an example and instructions', schema: adUrlParametersView } } }),
 ];

@@ -4,12 +4,13 @@ import { erasureLogView, erasureView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { diagnosticsDaysQuery } from '../diagnostics';
 import { testAlertView } from '../alert-views';
+import { testAlertRefusals } from '../alerts';
 import { addedMemberView, memberView } from '../team-views';
 import { errors } from '../errors';
 import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
-import { jsonBody, requiredText } from '../fields';
+import { jsonBody, lineText, requiredText } from '../fields';
 import { pastEventsPreview, pastEventsRun } from '../past-event-views';
-import { pastEventsBody } from '../past-events';
+import { pastEventsBody, pastEventsRefusals } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
 import { apiKeysView, apiKeyView, createdApiKeyView, deletedRuleView, diagnosticsView, rulesView, ruleView, workspacesView, workspaceView } from '../views';
 import { createWorkspaceBody, inWorkspace, settingsChangesBody } from '../workspaces';
@@ -34,8 +35,14 @@ export const matchKeyQuery = z.strictObject({
 export const memberBody = jsonBody({
   email: requiredText(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address, e.g. jo@shop.example'),
   role: z.enum(['owner', 'editor', 'viewer'], { error: 'must be owner, editor or viewer' }).default('owner'),
-  name: z.string({ error: 'must be a string' }).trim().max(200, 'must be at most 200 characters').optional(),
-  password: z.string({ error: 'must be a string' }).optional().meta({ description: 'With a password the account can sign in at once; without one a new person gets an invitation link' }),
+  name: lineText(200).optional(),
+  password: z
+    .string({ error: 'must be a string' })
+    .optional()
+    .meta({
+      description:
+        'A new account signs in with it at once, confirmed (the operator vouches for the address); an account never confirmed gets it in place of its own; a confirmed account keeps its own. Without one, a new or never-confirmed address gets an invitation link instead of the role',
+    }),
 });
 
 export const WORKSPACE_ROUTES = [
@@ -124,7 +131,7 @@ export const WORKSPACE_ROUTES = [
     params: inWorkspace(eventParam),
     body: pastEventsBody,
     bodyExample: { days: 7, dryRun: true },
-    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400, 404) },
+    answers: { 200: { description: 'The count, with dryRun', schema: pastEventsPreview }, 202: { description: 'The run, started', schema: pastEventsRun }, ...errors(400), ...pastEventsRefusals },
   }),
   adminRoute({
     method: 'GET',
@@ -147,7 +154,7 @@ export const WORKSPACE_ROUTES = [
     summary: 'Add a person (the first owner, usually)',
     params: inWorkspace(),
     body: memberBody,
-    answers: { 201: { description: 'Added, or invited (with the invitation link)', schema: addedMemberView }, ...errors(400, 409) },
+    answers: { 201: { description: 'Added, or invited (with the invitation link); `account` and `message` say what was done', schema: addedMemberView }, ...errors(400, 409) },
   }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/members'), summary: 'List the people', params: inWorkspace(), answers: { 200: { description: 'The members', schema: z.strictObject({ members: z.array(memberView) }) } } }),
   adminRoute({
@@ -180,6 +187,6 @@ export const WORKSPACE_ROUTES = [
     path: inWorkspacePath('/alerts/test'),
     summary: 'Send a test alert through the saved channels',
     params: inWorkspace(),
-    answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...errors(503) },
+    answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...testAlertRefusals },
   }),
 ];

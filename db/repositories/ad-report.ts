@@ -174,34 +174,6 @@ const TOTALS = `
                CASE WHEN bool_and(d_values IS NULL OR d_converted IS NOT NULL) THEN sum(d_converted) END AS d_converted
         FROM t) t`;
 
-/** The columns of the report's CSV export, in order. */
-/** The export's header, in words a spreadsheet's reader knows: names before IDs, TikTok's figures, then Signalbox's. */
-export const CSV_COLUMNS = [
-  'Date', 'Level', 'Name', 'ID', 'Campaign ID', 'Ad group ID', 'Spend', 'Impressions', 'Clicks', 'CPC', 'CTR (%)',
-  'Conversions (TikTok)', 'Conversion value (TikTok)', 'ROAS (TikTok)', 'Delivered conversions (Signalbox)', 'Delivered value (Signalbox)', 'ROAS (Signalbox)',
-] as const;
-
-/** The Level column's words. */
-const LEVEL_WORDS: Record<AdLevel, string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
-
-/** A text column of ROWS as a CSV cell: quoted when it holds a separator, or when a spreadsheet would read it as a formula. */
-const textCell = (column: string) =>
-  `CASE WHEN r.${column} ~ '[",\\r\\n]|^[-=+@]' THEN '"' || replace(r.${column}, '"', '""') || '"' ELSE coalesce(r.${column}, '') END`;
-
-/** A figure of ROWS as a CSV cell: a number's text can only trip the rule above by its minus sign. */
-const figureCell = (column: string) => `CASE WHEN r.${column} ^@ '-' THEN '"' || r.${column} || '"' ELSE coalesce(r.${column}, '') END`;
-
-/** CSV_COLUMNS from the columns of ROWS (the level is a binding); the ID of the report's own level is the entity's. */
-function csvLine(level: AdLevel): string {
-  const campaignId = level === 'campaign' ? 'entity_id' : 'campaign_id';
-  const adgroupId = level === 'adgroup' ? 'entity_id' : level === 'ad' ? 'adgroup_id' : null;
-  const cells = [
-    "coalesce(r.stat_date, '')", '?::text', textCell('name'), textCell('entity_id'), textCell(campaignId), adgroupId === null ? "''" : textCell(adgroupId),
-    ...['spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversion_value', 'roas', 'delivered_conversions', 'delivered_value', 'delivered_roas'].map(figureCell),
-  ];
-  return `concat_ws(',', ${cells.join(', ')}) || E'\\r\\n'`;
-}
-
 export function createAdReportRepository(db: Knex) {
   /**
    * TikTok's figures per entity (and day) full-joined with the conversions Signalbox delivered for the same entity
@@ -331,18 +303,11 @@ export function createAdReportRepository(db: Knex) {
       return { campaign: name('campaign'), adgroup: name('adgroup') };
     },
 
-    /**
-     * A page of the report's rows (`limit`, `offset`) as CSV lines (CSV_COLUMNS), written by PostgreSQL: an export then
-     * never makes an object per row.
-     */
-    async csvLines(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<{ lines: string; rows: number }> {
+    /** A page of the report's rows (`limit`, `offset`), without the totals: what an export reads. */
+    async rows(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportRow[]> {
       const base = joined(workspaceId, q);
-      const { rows } = await executor.raw<{ rows: { line: string }[] }>(
-        // A plain projection of the sorted page keeps its order (sorting it again cost a tenth of the statement).
-        `${base.sql} SELECT ${csvLine(q.level)} AS line FROM (${ROWS}) r`,
-        [...base.bindings, LEVEL_WORDS[q.level], workspaceId, q.level, q.limit, q.offset],
-      );
-      return { lines: rows.map((r) => r.line).join(''), rows: rows.length };
+      const { rows } = await executor.raw<{ rows: RowColumns[] }>(`${base.sql} ${ROWS}`, [...base.bindings, workspaceId, q.level, q.limit, q.offset]);
+      return rows.map((r) => toRow(q, r));
     },
 
     /** A page of rows and, in the same statement, the figures summed over every entity and day of the query. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Click } from '../../domain/attribution';
 import { conversionPipelineWorkflowId } from '../../domain/workflow-id';
 import { fullMessage } from '../event-message';
 import { bindings } from './bindings';
@@ -28,10 +29,8 @@ export interface PrepareCandidate {
   createdAt: Date;
 }
 
-export interface ChosenClick {
-  ttclid: string;
-  capturedAt: Date;
-  anonymousId: string;
+/** A conversion's click, where it was found, and the ad it came from. */
+export interface ChosenClick extends Click {
   campaignId: string | null;
   adgroupId: string | null;
   adId: string | null;
@@ -169,15 +168,15 @@ export function createConversionGroupRepository(db: Knex) {
         `UPDATE conversions c SET
            status = u.status, reason = u.reason,
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
-           click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, ttp = u.ttp,
+           click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, click_source = u.click_source, ttp = u.ttp,
            identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
            test_mode = coalesce(u.test_mode, c.test_mode), sent_without_click = u.sent_without_click,
            completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
            claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
            claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
            updated_at = now()
-         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
-           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
+         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
+           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, click_source, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
          WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
          RETURNING c.id`,
         bindings(
@@ -190,6 +189,7 @@ export function createConversionGroupRepository(db: Knex) {
           column((p) => p.click?.campaignId ?? null),
           column((p) => p.click?.adgroupId ?? null),
           column((p) => p.click?.adId ?? null),
+          column((p) => p.click?.source ?? null),
           column((p) => p.ttp),
           column((p) => json(p.identityPath)),
           column((p) => json(p.requestPayload)),

@@ -150,7 +150,7 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     ]);
   });
 
-  it('exports a report as CSV: every row in the order of the report, separators and formulas quoted', async () => {
+  it('exports a report as CSV: every row in the order of the report, separators quoted, formulas kept as text, figures as numbers', async () => {
     const names: Record<string, string> = { '703': '=HYPERLINK("https://x.example")', '704': 'Spring, "big" sale', '705': 'two\r\nlines', '706': '@here' };
     await testDb.db('ad_entities').insert(
       Object.entries(names).map(([id, name]) => ({ workspace_id: WS, level: 'ad', entity_id: id, advertiser_id: '77', campaign_id: '701', adgroup_id: '702', name })),
@@ -173,13 +173,18 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
       'Date,Level,Name,ID,Campaign ID,Ad group ID,Spend,Impressions,Clicks,CPC,CTR (%),Conversions (TikTok),Conversion value (TikTok),ROAS (TikTok),Delivered conversions (Signalbox),Delivered value (Signalbox),ROAS (Signalbox)';
     // The row's field under each of the header's columns.
     const fields = ['date', 'level', 'name', 'entityId', 'campaignId', 'adgroupId', 'spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversionValue', 'roas', 'deliveredConversions', 'deliveredValue', 'deliveredRoas'];
-    const cell = (value: unknown) => {
+    // Names and IDs are text (a formula kept as text with a leading '), figures are numbers, a negative one too.
+    const textFields = new Set(['date', 'level', 'name', 'entityId', 'campaignId', 'adgroupId']);
+    const cell = (field: string, value: unknown) => {
       const text = value === null ? '' : String(value);
-      return /[",\n\r]|^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+      const kept = textFields.has(field) && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+      return /[",\n\r]/.test(kept) ? `"${kept.replace(/"/g, '""')}"` : kept;
     };
-    const line = (row: object) => `${fields.map((field) => cell((row as Record<string, unknown>)[field])).join(',')}\r\n`;
+    const line = (row: object) => `${fields.map((field) => cell(field, (row as Record<string, unknown>)[field])).join(',')}\r\n`;
     expect(csv.body).toBe(`${header}\r\n${rows.map(line).join('')}`);
-    expect(csv.body).toContain(',ad,"=HYPERLINK(""https://x.example"")",703,701,702,"-1.5",400,3,');
+    expect(csv.body).toContain(`,ad,"'=HYPERLINK(""https://x.example"")",703,701,702,-1.5,400,3,`);
+    expect(csv.body).toContain(`,ad,'@here,706,701,702,7,3,1,`);
+    expect(csv.body).toContain(`,ad,"two\r\nlines",705,701,702,2.25,0,0,`);
 
     // Read a day at a time in pages of 4 rows (two windows in flight, a window running past its page), the file is the same.
     const paged = await createAdReportService({ repos, exportPageRows: 4 }).csv(WS, request);

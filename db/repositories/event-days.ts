@@ -11,8 +11,8 @@ const PARTITION = /^events_(\d{4})(\d{2})(\d{2})$/;
 export const dayOf = (at: Date): Day => at.toISOString().slice(0, 10);
 export const addDays = (day: Day, days: number): Day => dayOf(new Date(Date.parse(day) + days * DAY_MS));
 export const partitionOf = (day: Day) => `events_${day.replaceAll('-', '')}`;
-/** A day written into DDL, which takes no bind parameters: only ever a well-formed date. */
-const dayLiteral = (day: Day) => {
+/** A day written into SQL (DDL takes no bind parameters; ingest's statements name their days): only ever a well-formed date. */
+export const dayLiteral = (day: Day) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`not a day: ${day}`);
   return `'${day}'`;
 };

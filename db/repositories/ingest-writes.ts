@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import type { Client } from 'pg';
+import type { Client, QueryConfig } from 'pg';
 import type { IdentityLink, VisitorSighting } from '../../domain/observation';
 import { conversionKey, type RepeatedConversion, type RuleConversions } from '../../domain/rule-conversions';
 import type { ConversionRuleRow, EventFields } from '../types';
 import { toRule, type ConversionRule } from './conversion-rules';
 import type { CreatedConversion, NewConversion } from './conversions';
+import { addDays, dayLiteral, dayOf, type Day } from './event-days';
 import { mergeClicks, mergeSightings } from './profile-merge';
 
 export interface NewEvent extends EventFields {
@@ -85,24 +86,48 @@ function linksDocument(links: readonly IdentityLink[]): string {
   return asRows([...unique.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, edge]) => edge));
 }
 
-// The statements, with `$1` the workspace; `onlyIf` is the guard of STORE_UNMAPPED.
+// The statements, with `$1` the workspace; `onlyIf` is the guard of storeUnmapped's statement.
 
 /** The group's events, one row each; `$1` is the workspace. */
 const incomingEvents = (events: string) => `
   SELECT m.* FROM jsonb_to_recordset(${events}::jsonb) AS m(id text, type text, name text, "user" text, anon text, at timestamptz, message jsonb)`;
 
-/**
- * The `messageId`s of `incoming` stored the UTC day before. Each day's partition refuses a repeat within its day (its
- * exclusion constraint on the array of workspace and `messageId`, whose hash index this look uses); this look into the
- * day before makes the window of deduplication at least 24 hours (issue 30).
- */
-const STORED_THE_DAY_BEFORE = `
-  SELECT i.id FROM incoming i
-  WHERE EXISTS (SELECT FROM events p WHERE ARRAY[p.workspace_id, p.message_id] = ARRAY[$1::text, i.id] AND p.received_on = (now() AT TIME ZONE 'UTC')::date - 1)`;
+/** Midnight UTC at the start of `day`: a constant, folded when the statement is planned. */
+const midnightOf = (day: Day) => `(${dayLiteral(day)}::timestamp AT TIME ZONE 'UTC')`;
 
-const insertEvents = ({ onlyIf = 'true', onConflict = '' } = {}) => `
-  INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message)
-  SELECT $1, m.id, m.type, m.name, m.user, m.anon, m.at, m.message
+/** The workspace's events stored before the upgrade to days (migration events_by_day), in `events_before_days` if it is there. */
+const BEFORE_DAYS = "o.received_on = '-infinity' AND o.workspace_id = $1";
+
+/**
+ * The `messageId`s of `incoming` stored the UTC day before `today`. Today's partition refuses a repeat within its day
+ * itself (its exclusion constraint on the array of workspace and `messageId`); this look makes the window of
+ * deduplication at least 24 hours (docs/configuration.md), in both layouts:
+ * - the day before's partition, by its `messageId` hash index;
+ * - `events_before_days`, every event stored before the upgrade (issue 48): those received since the day before began,
+ *   by the old table's unique B-tree on (workspace_id, message_id). Its newest event of the workspace (one step down its
+ *   index on received_at) gates the look, so that once the upgrade is older than the window no message is probed in
+ *   that large, cold index; a store without that partition prunes the look away.
+ *
+ * The days are written into the statement, not computed by it (now()) nor passed as parameters: PostgreSQL then prunes
+ * the partitions when it plans the statement, generic plan included, and chooses the plan by these partitions' own
+ * indexes. Pruned only when the statement runs, the plan was chosen over every partition: one populated partition
+ * without the hash index (events_before_days is one) turned it into a hash join over a full scan of the day before.
+ */
+const storedBefore = (today: Day) => {
+  const yesterday = addDays(today, -1);
+  return `
+  SELECT i.id FROM incoming i
+  WHERE EXISTS (SELECT FROM events p WHERE ARRAY[p.workspace_id, p.message_id] = ARRAY[$1::text, i.id] AND p.received_on = ${dayLiteral(yesterday)}::date)
+  UNION
+  SELECT i.id FROM incoming i
+  WHERE (SELECT max(o.received_at) FROM events o WHERE ${BEFORE_DAYS}) >= ${midnightOf(yesterday)}
+    AND (SELECT o.received_at FROM events o WHERE ${BEFORE_DAYS} AND o.message_id = i.id) >= ${midnightOf(yesterday)}`;
+};
+
+/** Into today's partition: `received_on` is the day the look into the day before was counted from, not the column's default. */
+const insertEvents = (today: Day, { onlyIf = 'true', onConflict = '' } = {}) => `
+  INSERT INTO events (workspace_id, message_id, type, event_name, user_id, anonymous_id, occurred_at, message, received_on)
+  SELECT $1, m.id, m.type, m.name, m.user, m.anon, m.at, m.message, ${dayLiteral(today)}::date
   FROM incoming m
   WHERE ${onlyIf} AND m.id NOT IN (SELECT id FROM stored_before)
   ${onConflict}`;
@@ -155,33 +180,69 @@ const insertLinks = (links: string, onlyIf = 'true') => `
  * The whole group in one statement, committed on its own (no BEGIN, no COMMIT): its events, visitor profiles, clicks
  * and identity links, unless a conversion rule maps one of its event names (`$2`); then it writes nothing and returns
  * those rules. The events are expected new: a plain insert, without ON CONFLICT's extra index probe per row, which an
- * event stored before fails (isStoredBefore).
+ * event stored before fails (isStoredBefore). Each day has its own statement (storedBefore).
  */
-const STORE_UNMAPPED = {
-  name: 'ingest-store-unmapped',
+const storeUnmappedOn = (today: Day) => ({
+  name: `ingest-store-unmapped ${today}`,
   text: `
     WITH rules AS (${RULES}),
     unmapped AS (SELECT NOT EXISTS (SELECT FROM rules) AS yes),
     incoming AS (${incomingEvents('$3')}),
-    stored_before AS (${STORED_THE_DAY_BEFORE}),
-    stored AS (${insertEvents({ onlyIf: '(SELECT yes FROM unmapped)' })}),
+    stored_before AS (${storedBefore(today)}),
+    stored AS (${insertEvents(today, { onlyIf: '(SELECT yes FROM unmapped)' })}),
     upserted_visitors AS (${upsertVisitors('$4', '(SELECT yes FROM unmapped)')}),
     upserted_clicks AS (${upsertClicks('$5', '(SELECT yes FROM unmapped)')}),
     inserted_links AS (${insertLinks('$6', '(SELECT yes FROM unmapped)')})
     SELECT coalesce(json_agg(r), '[]') AS rules, (SELECT coalesce(json_agg(id), '[]') FROM stored_before) AS stored_before FROM rules r`,
-};
+});
 
 /** The events not stored yet, with the rules of their event names (`$2`) and every new row's ID. */
-const STORE_EVENTS = {
-  name: 'ingest-store-events',
+const storeEventsOn = (today: Day) => ({
+  name: `ingest-store-events ${today}`,
   text: `
     WITH incoming AS (${incomingEvents('$3')}),
-    stored_before AS (${STORED_THE_DAY_BEFORE}),
-    stored AS (${insertEvents({ onConflict: 'ON CONFLICT DO NOTHING RETURNING id, message_id' })})
+    stored_before AS (${storedBefore(today)}),
+    stored AS (${insertEvents(today, { onConflict: 'ON CONFLICT DO NOTHING RETURNING id, message_id' })})
     SELECT (SELECT coalesce(json_agg(r), '[]') FROM (${RULES}) r) AS rules,
-           (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids,
-           (now() AT TIME ZONE 'UTC')::date::text AS received_on`,
-};
+           (SELECT coalesce(json_agg(json_build_array(message_id, id::text)), '[]') FROM stored) AS row_ids`,
+});
+
+/** storeUnmapped's statement on `today` with the values it is sent: exported for the test that plans it. */
+export function storeUnmappedQuery(workspaceId: string, events: readonly NewEvent[], { sightings, links }: Profiles, eventNames: readonly string[], today: Day): QueryConfig {
+  return {
+    ...storeUnmappedOn(today),
+    values: [workspaceId, eventNames, eventsDocument(events), visitorsDocument(sightings), clicksDocument(sightings), linksDocument(links)],
+  };
+}
+
+/** storeEvents's statement on `today` with the values it is sent: exported for the test that plans it. */
+export function storeEventsQuery(workspaceId: string, events: readonly NewEvent[], eventNames: readonly string[], today: Day): QueryConfig {
+  return { ...storeEventsOn(today), values: [workspaceId, eventNames, eventsDocument(events)] };
+}
+
+/**
+ * The days whose statements each connection may hold. PostgreSQL keeps a prepared statement with its plan (a few
+ * hundred kB for these) until its session ends, and a busy pool's connection lives for weeks: the statements of the
+ * days before yesterday are deallocated. Yesterday's stay, for a clock set back across midnight.
+ */
+const preparedDays = new WeakMap<Client, Set<Day>>();
+
+async function forgetOldDays(connection: Client, today: Day): Promise<void> {
+  const days = preparedDays.get(connection) ?? new Set<Day>();
+  preparedDays.set(connection, days);
+  if (days.has(today)) return;
+  for (const day of days) {
+    if (day >= addDays(today, -1)) continue;
+    for (const { name } of [storeUnmappedOn(day), storeEventsOn(day)]) {
+      // Not prepared on this connection (its day had only the other statement): nothing to free.
+      await connection.query(`DEALLOCATE "${name}"`).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== '26000') throw error;
+      });
+    }
+    days.delete(day);
+  }
+  days.add(today);
+}
 
 const RECORD_PROFILES = {
   name: 'ingest-record-profiles',
@@ -232,17 +293,14 @@ export function isStoredBefore(error: unknown): boolean {
   return (code === '23P01' && typeof constraint === 'string' && /^events_\d{8}_message$/.test(constraint)) || code === '40P01';
 }
 
-/** What ingest writes, in one transaction on one connection. */
-function ingestTransaction(connection: Client) {
+/** What ingest writes, in one transaction on one connection, storing events on `today`. */
+function ingestTransaction(connection: Client, today: Day) {
   const transaction = {
     /** Stores the events not stored yet, and reads the rules of `eventNames`. */
     async storeEvents(workspaceId: string, events: readonly NewEvent[], eventNames: readonly string[]): Promise<StoredGroup> {
-      const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][]; received_on: string }>({
-        ...STORE_EVENTS,
-        values: [workspaceId, eventNames, eventsDocument(events)],
-      });
+      const { rows } = await connection.query<{ rules: ConversionRuleRow[]; row_ids: [string, string][] }>(storeEventsQuery(workspaceId, events, eventNames, today));
       const [row] = rows as [(typeof rows)[number]];
-      return { rowIds: new Map(row.row_ids), receivedOn: row.received_on, rules: rulesByEvent(row.rules) };
+      return { rowIds: new Map(row.row_ids), receivedOn: today, rules: rulesByEvent(row.rules) };
     },
 
     async recordProfiles(workspaceId: string, { sightings, links }: Profiles): Promise<void> {
@@ -301,27 +359,30 @@ function ingestTransaction(connection: Client) {
 export type IngestTransaction = ReturnType<typeof ingestTransaction>;
 
 /**
- * Ingest's writes, off knex's query builder: named statements (parsed and planned once per connection) on a
+ * Ingest's writes, off knex's query builder: named statements (parsed and planned once per connection, and day) on a
  * connection the pool lends, so they keep its deadlines. One statement, or one transaction, per group of requests
- * (group-commit.ts).
+ * (group-commit.ts). The day events are stored on, and the day before looked into, come from one reading of this
+ * process's clock (`now`) per statement or transaction (storedBefore).
  */
-export function createIngestWriteRepository(db: Knex) {
+export function createIngestWriteRepository(db: Knex, { now = () => new Date() } = {}) {
   return {
     /**
      * Stores new events and their `profiles` in one statement, unless a rule maps one of `eventNames`: then nothing is
-     * stored and the rules are returned (an empty map: stored), with the `messageId`s skipped as stored the day before.
-     * Fails with isStoredBefore when an event was stored before the same day.
+     * stored and the rules are returned (an empty map: stored), with the `messageId`s skipped as stored the day before
+     * (or before the upgrade to days, within the same window). Fails with isStoredBefore when an event was stored
+     * before the same day.
      */
     async storeUnmapped(
       workspaceId: string,
       events: readonly NewEvent[],
-      { sightings, links }: Profiles,
+      profiles: Profiles,
       eventNames: readonly string[],
     ): Promise<{ rules: Map<string, ConversionRule>; storedBefore: Set<string> }> {
-      const values = [workspaceId, eventNames, eventsDocument(events), visitorsDocument(sightings), clicksDocument(sightings), linksDocument(links)];
+      const today = dayOf(now());
       const connection = (await db.client.acquireConnection()) as Client;
       try {
-        const { rows } = await connection.query<{ rules: ConversionRuleRow[]; stored_before: string[] }>({ ...STORE_UNMAPPED, values });
+        await forgetOldDays(connection, today);
+        const { rows } = await connection.query<{ rules: ConversionRuleRow[]; stored_before: string[] }>(storeUnmappedQuery(workspaceId, events, profiles, eventNames, today));
         const [row] = rows as [(typeof rows)[number]];
         return { rules: rulesByEvent(row.rules), storedBefore: new Set(row.stored_before) };
       } finally {
@@ -331,10 +392,12 @@ export function createIngestWriteRepository(db: Knex) {
 
     /** Runs `work` in one transaction on one connection; `connection` for statements of other repositories in it. */
     async transaction<T>(work: (transaction: IngestTransaction, connection: Client) => Promise<T>): Promise<T> {
+      const today = dayOf(now());
       const connection = (await db.client.acquireConnection()) as Client;
       try {
+        await forgetOldDays(connection, today);
         await connection.query('BEGIN');
-        const result = await work(ingestTransaction(connection), connection);
+        const result = await work(ingestTransaction(connection, today), connection);
         await connection.query('COMMIT');
         return result;
       } catch (error) {

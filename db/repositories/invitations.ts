@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { sha256Hex } from '../../domain/hashing';
-import type { InvitationRow, Role } from '../types';
+import type { InvitationDelivery, InvitationRow, Role } from '../types';
 import { newId } from './ids';
 import { normalizeEmail } from './users';
 
@@ -10,6 +10,7 @@ export interface Invitation {
   email: string;
   role: Role;
   invitedBy: string;
+  delivery: InvitationDelivery;
   createdAt: Date;
   expiresAt: Date;
   acceptedAt: Date | null;
@@ -23,6 +24,7 @@ function toInvitation(row: InvitationRow): Invitation {
     email: row.email,
     role: row.role,
     invitedBy: row.invited_by,
+    delivery: row.delivery,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     acceptedAt: row.accepted_at,
@@ -33,7 +35,7 @@ function toInvitation(row: InvitationRow): Invitation {
 /** Invitations by link: the link's token is stored only as its SHA-256; each is accepted at most once. */
 export function createInvitationRepository(db: Knex) {
   return {
-    async create(input: { workspaceId: string; email: string; role: Role; token: string; invitedBy: string; expiresAt: Date }, executor: Knex = db): Promise<Invitation> {
+    async create(input: { workspaceId: string; email: string; role: Role; token: string; invitedBy: string; delivery: InvitationDelivery; expiresAt: Date }, executor: Knex = db): Promise<Invitation> {
       const [row] = await executor('invitations')
         .insert({
           id: newId('inv'),
@@ -42,10 +44,32 @@ export function createInvitationRepository(db: Knex) {
           role: input.role,
           token_hash: sha256Hex(input.token),
           invited_by: input.invitedBy,
+          delivery: input.delivery,
           expires_at: input.expiresAt,
         })
         .returning('*');
       return toInvitation(row);
+    },
+
+    /**
+     * The invitations made by `invitedBy` since `inviterSince` and by people (not the operator) in the workspace since
+     * `workspaceSince`, and the oldest of each (for Retry-After). Call it in the transaction that then makes one: it first takes a transaction
+     * lock on the inviter, then on the workspace, so that requests on every API process count one after another.
+     */
+    async countRecent(input: { invitedBy: string; inviterSince: Date; workspaceId: string; workspaceSince: Date }, trx: Knex.Transaction) {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`signalbox:invitations-by:${input.invitedBy}`]);
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`signalbox:invitations-in:${input.workspaceId}`]);
+      const { rows } = await trx.raw<{ rows: { scope: 'inviter' | 'workspace'; made: string; oldest: Date | null }[] }>(
+        `SELECT 'inviter' AS scope, count(*) AS made, min(created_at) AS oldest FROM invitations WHERE invited_by = ? AND created_at > ?
+         UNION ALL
+         SELECT 'workspace', count(*), min(created_at) FROM invitations WHERE workspace_id = ? AND created_at > ? AND delivery <> 'operator'`,
+        [input.invitedBy, input.inviterSince, input.workspaceId, input.workspaceSince],
+      );
+      const of = (scope: 'inviter' | 'workspace') => {
+        const row = rows.find((r) => r.scope === scope);
+        return { made: Number(row?.made ?? 0), oldest: row?.oldest ?? null };
+      };
+      return { inviter: of('inviter'), workspace: of('workspace') };
     },
 
     async findByToken(token: string, executor: Knex = db): Promise<Invitation | undefined> {

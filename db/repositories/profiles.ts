@@ -74,6 +74,19 @@ export function createProfileRepository(db: Knex) {
       return rows;
     },
 
+    /** The clicks asked, each a visitor's `ttclid` (read by primary key), where that visitor saw it: when first, and its ad. */
+    async clickSightings(workspaceId: string, asked: readonly { anonymousId: string; ttclid: string }[], executor: Knex = db): Promise<ClickRow[]> {
+      if (asked.length === 0) return [];
+      const { rows } = await executor.raw<{ rows: ClickRow[] }>(
+        `SELECT c.* FROM unnest(?::text[], ?::text[]) AS q(anonymous_id, ttclid)
+         CROSS JOIN LATERAL (
+           SELECT * FROM clicks WHERE workspace_id = ? AND anonymous_id = q.anonymous_id AND ttclid = q.ttclid
+         ) c`,
+        bindings(asked.map((a) => a.anonymousId), asked.map((a) => a.ttclid), workspaceId),
+      );
+      return rows;
+    },
+
     /** The most recent clicks of these visitors captured no later than `notAfter`. */
     async recentClicks(workspaceId: string, anonymousIds: readonly string[], notAfter: Date, limit = 20, executor: Knex = db): Promise<ClickRow[]> {
       if (anonymousIds.length === 0) return [];

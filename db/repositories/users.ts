@@ -9,6 +9,13 @@ export interface User {
   createdAt: Date;
 }
 
+/** A user as sign-in and invitations see it: with the password hash and whether the address is confirmed. */
+export interface Account extends User {
+  passwordHash: string;
+  /** When the address was proven or vouched for by the operator; null while nobody has. */
+  emailConfirmedAt: Date | null;
+}
+
 export interface Membership {
   workspaceId: string;
   workspaceName: string;
@@ -32,9 +39,10 @@ export function normalizeEmail(email: string): string {
 /** People who sign in to the console, and their role in each workspace. */
 export function createUserRepository(db: Knex) {
   return {
-    async create(input: { email: string; name: string; passwordHash: string }, executor: Knex = db): Promise<User> {
+    /** `emailConfirmedAt`: null unless the address was proven or the operator vouches for it. */
+    async create(input: { email: string; name: string; passwordHash: string; emailConfirmedAt: Date | null }, executor: Knex = db): Promise<User> {
       const [row] = await executor('users')
-        .insert({ id: newId('usr'), email: normalizeEmail(input.email), name: input.name, password_hash: input.passwordHash })
+        .insert({ id: newId('usr'), email: normalizeEmail(input.email), name: input.name, password_hash: input.passwordHash, email_confirmed_at: input.emailConfirmedAt })
         .returning('*');
       return toUser(row);
     },
@@ -44,14 +52,29 @@ export function createUserRepository(db: Knex) {
       return row && toUser(row);
     },
 
-    /** The user with this address and its password hash, for sign-in. */
-    async findByEmail(email: string, executor: Knex = db): Promise<(User & { passwordHash: string }) | undefined> {
+    /** The user with this address, its password hash and whether the address is confirmed. */
+    async findByEmail(email: string, executor: Knex = db): Promise<Account | undefined> {
       const row = await executor('users').where({ email: normalizeEmail(email) }).first();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && { ...toUser(row), passwordHash: row.password_hash, emailConfirmedAt: row.email_confirmed_at };
     },
 
     async setPassword(id: string, passwordHash: string, executor: Knex = db): Promise<void> {
       await executor('users').where({ id }).update({ password_hash: passwordHash, updated_at: executor.fn.now() });
+    },
+
+    /**
+     * The password chosen by whoever proved the address (a mailed link) or by the operator, who vouches for it: it
+     * replaces the one before, the address is confirmed from `at` (unless it was already), and the name is set when given.
+     */
+    async confirmWithPassword(id: string, input: { passwordHash: string; name?: string }, at: Date, executor: Knex = db): Promise<void> {
+      await executor('users')
+        .where({ id })
+        .update({
+          password_hash: input.passwordHash,
+          email_confirmed_at: executor.raw('coalesce(email_confirmed_at, ?)', [at]),
+          ...(input.name === undefined ? {} : { name: input.name }),
+          updated_at: executor.fn.now(),
+        });
     },
 
     /** Adds the user to the workspace, or changes their role there. */

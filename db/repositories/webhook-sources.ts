@@ -27,6 +27,7 @@ export interface WebhookSourceRow {
 export interface ShopifyCartRow {
   source_id: string;
   cart_token: string;
+  /** The message ID of the delivery that left the state (CartState's `deliveryId`; named when that was `X-Shopify-Webhook-Id`). */
   webhook_id: string;
   cart_updated_at: Date;
   quantities: Record<string, number>;
@@ -163,7 +164,7 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
     /** What the cart's last delivery left (carts/update). */
     async cartState(sourceId: string, cartToken: string, executor: Knex = db): Promise<CartState | undefined> {
       const row = await executor('shopify_carts').where({ source_id: sourceId, cart_token: cartToken }).first();
-      return row && { webhookId: row.webhook_id, updatedAt: row.cart_updated_at.toISOString(), quantities: row.quantities, previousQuantities: row.previous_quantities };
+      return row && { deliveryId: row.webhook_id, updatedAt: row.cart_updated_at.toISOString(), quantities: row.quantities, previousQuantities: row.previous_quantities };
     },
 
     /** Remembers a cart's state, unless one of a later `updated_at` is there already (deliveries may come out of order). */
@@ -175,7 +176,7 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
            webhook_id = excluded.webhook_id, cart_updated_at = excluded.cart_updated_at, quantities = excluded.quantities,
            previous_quantities = excluded.previous_quantities, seen_at = now()
          WHERE c.cart_updated_at <= excluded.cart_updated_at`,
-        [sourceId, cartToken, state.webhookId, state.updatedAt, JSON.stringify(state.quantities), JSON.stringify(state.previousQuantities)],
+        [sourceId, cartToken, state.deliveryId, state.updatedAt, JSON.stringify(state.quantities), JSON.stringify(state.previousQuantities)],
       );
     },
 

@@ -6,7 +6,8 @@ export type CartQuantities = Record<string, number>;
 
 /** What the last delivery of a cart left, so that the next tells what was added (a carts/update carries the whole cart). */
 export interface CartState {
-  webhookId: string;
+  /** The message ID of the delivery that left it (topics.ts `shopifyDeliveryId`). */
+  deliveryId: string;
   updatedAt: string;
   quantities: CartQuantities;
   /** What that delivery was compared with: Shopify's retry of it is compared with the same, and stored as the same messages. */
@@ -16,7 +17,7 @@ export interface CartState {
 export interface CartChange {
   /** Lines whose quantity grew (new lines included), each with the quantity added. */
   added: SegmentProduct[];
-  /** Undefined: nothing to remember (a delivery older than the one remembered, or without a webhook ID or `updated_at`). */
+  /** Undefined: nothing to remember (a delivery older than the one remembered, or without an `updated_at`). */
   next?: CartState;
 }
 
@@ -40,10 +41,10 @@ export function cartQuantities(cart: Record<string, unknown>): CartQuantities {
  * the first time had nothing before it. A delivery older than the remembered one (`updated_at`; Shopify does not
  * promise order) adds nothing and changes nothing.
  */
-export function cartChange(cart: Record<string, unknown>, webhookId: string | undefined, state: CartState | undefined): CartChange {
+export function cartChange(cart: Record<string, unknown>, deliveryId: string, state: CartState | undefined): CartChange {
   const quantities = cartQuantities(cart);
   const updatedAt = text(cart.updated_at) ?? '';
-  const retry = state !== undefined && webhookId !== undefined && state.webhookId === webhookId;
+  const retry = state !== undefined && state.deliveryId === deliveryId;
   const stale = state !== undefined && !retry && Date.parse(updatedAt) < Date.parse(state.updatedAt);
   const before = retry ? state.previousQuantities : stale ? quantities : (state?.quantities ?? {});
   const added = lineItems(cart).flatMap((item) => {
@@ -55,6 +56,6 @@ export function cartChange(cart: Record<string, unknown>, webhookId: string | un
     if (grew <= 0 || lineItems(cart).find((other) => lineKey(record(other) ?? {}) === key) !== item) return [];
     return lineItemProduct(item, grew) ?? [];
   });
-  if (stale || webhookId === undefined || !Number.isFinite(Date.parse(updatedAt))) return { added };
-  return { added, next: { webhookId, updatedAt, quantities, previousQuantities: before } };
+  if (stale || !Number.isFinite(Date.parse(updatedAt))) return { added };
+  return { added, next: { deliveryId, updatedAt, quantities, previousQuantities: before } };
 }

@@ -4,6 +4,7 @@ import type { SourceNote, WebhookMessage } from '../webhooks/webhook-message';
 import { cartChange, type CartState } from './cart';
 import { customerTraits, orderTraits } from './customer-traits';
 import { amount, products, type SegmentProduct } from './products';
+import { topicMismatch } from './resource-kind';
 import { shopifyVisitor, type ShopifyVisitor } from './visitor';
 
 type Json = Record<string, unknown>;
@@ -13,14 +14,6 @@ export interface ShopifyDelivery {
   sourceId: string;
   /** `X-Shopify-Topic`, e.g. `orders/create`. */
   topic: string;
-  /**
-   * `X-Shopify-Webhook-Id`, else `X-Shopify-Event-Id`: the message ID, so that a retry is stored once. Shopify's app
-   * library documents `webhookId` as "the idempotency key" (shopify-app-remix, authenticate.webhook); its duplicates
-   * guide names `X-Shopify-Event-Id` (shopify.dev/docs/apps/build/webhooks/ignore-duplicates). Which of the two stays
-   * the same across retries was not verified here; the issue asks for the webhook ID. Orders are counted once either
-   * way: the order ID is the conversion's event_id.
-   */
-  webhookId?: string;
   /** `X-Shopify-Shop-Domain`. */
   shopDomain?: string;
 }
@@ -31,13 +24,32 @@ export interface ShopifyMapping {
   cart?: { token: string; state: CartState };
 }
 
+/** Topics that happen once to a resource; any other may recur for the same one (an update), told apart by its `updated_at`. */
+const ONCE_PER_RESOURCE = new Set(['orders/create', 'orders/paid', 'orders/cancelled', 'checkouts/create', 'carts/create', 'refunds/create', 'customers/create']);
+/** Above it, a delivery's ID is a digest: message IDs are at most 256 characters. */
+const MAX_READABLE_ID = 200;
+
+const digest = (value: string) => sha256Hex(value).slice(0, 32);
+
 /**
- * The anonymous ID of a message about no known visitor or customer: the resource's own ID, else the delivery's. Never
+ * A delivery's message ID: its source, its topic and its resource (the resource's ID, else a digest of the body), and
+ * for a topic that recurs, the resource's `updated_at`. Shopify retries with the payload of the first attempt
+ * (shopify.dev changelog, "Updates to webhook retry mechanism", 2024-09-10), so a retry has the same ID; so does a
+ * signed body posted again under a new `X-Shopify-Webhook-Id`, which the signature does not cover.
+ */
+export function shopifyDeliveryId(delivery: ShopifyDelivery, resource: Json): string {
+  const resourceId = text(resource.id) ?? text(resource.token) ?? `sha256:${digest(JSON.stringify(resource))}`;
+  const version = ONCE_PER_RESOURCE.has(delivery.topic) ? undefined : text(resource.updated_at);
+  const id = `${delivery.sourceId}:${delivery.topic}:${resourceId}${version === undefined ? '' : `@${version}`}`;
+  return id.length <= MAX_READABLE_ID ? id : `${delivery.sourceId}:sha256:${digest(id)}`;
+}
+
+/**
+ * The anonymous ID of a message about no known visitor or customer: the resource's own ID, else a digest of it. Never
  * a shared value: every identifier of a message is linked to it, and a shared one would join unrelated people.
  */
-function ownId(kind: string, id: string | undefined, delivery: ShopifyDelivery, resource: Json): string {
-  if (id !== undefined) return `shopify-${kind}-${id}`;
-  return `shopify-delivery-${delivery.webhookId ?? sha256Hex(JSON.stringify(resource)).slice(0, 32)}`;
+function ownId(kind: string, id: string | undefined, resource: Json): string {
+  return id !== undefined ? `shopify-${kind}-${id}` : `shopify-delivery-${digest(JSON.stringify(resource))}`;
 }
 
 function context(delivery: ShopifyDelivery, visitor: ShopifyVisitor, extra: Json = {}): Json {
@@ -63,8 +75,8 @@ function device(resource: Json): Json {
  * An order (orders/create, orders/paid) as Segment's Order Completed, or a checkout as Checkout Started: the order ID
  * (its event_id for TikTok) and amounts, the line items as products, and the buyer's keys and browser.
  */
-function commerceMessage(name: string, resource: Json, delivery: ShopifyDelivery, ids: { own: string | undefined; kind: string }): WebhookMessage {
-  const visitor = shopifyVisitor(resource, { cartToken: resource.cart_token, fallbackId: ownId(ids.kind, ids.own, delivery, resource) });
+function commerceMessage(name: string, resource: Json, delivery: ShopifyDelivery, messageId: string, ids: { own: string | undefined; kind: string }): WebhookMessage {
+  const visitor = shopifyVisitor(resource, { cartToken: resource.cart_token, fallbackId: ownId(ids.kind, ids.own, resource) });
   const shipping = amount(record(record(resource.total_shipping_price_set)?.shop_money)?.amount);
   const properties = defined({
     order_id: ids.kind === 'order' ? ids.own : undefined,
@@ -82,7 +94,7 @@ function commerceMessage(name: string, resource: Json, delivery: ShopifyDelivery
   return {
     type: 'track',
     event: name,
-    ...(delivery.webhookId === undefined ? {} : { messageId: delivery.webhookId }),
+    messageId,
     ...timestamp(resource.processed_at, resource.created_at),
     ...identity(visitor),
     properties,
@@ -96,12 +108,12 @@ function timestamp(...candidates: unknown[]): Pick<WebhookMessage, 'timestamp'> 
 }
 
 /** refunds/create: Order Refunded, worth what went back (the refund's successful refund transactions, else its lines). */
-function refundMessage(refund: Json, delivery: ShopifyDelivery): WebhookMessage {
+function refundMessage(refund: Json, delivery: ShopifyDelivery, messageId: string): WebhookMessage {
   const orderId = text(refund.order_id);
   const transactions = (Array.isArray(refund.transactions) ? refund.transactions : []).map(record).filter((t) => t !== undefined && t.kind === 'refund' && (t.status === undefined || t.status === 'success'));
   const lines = (Array.isArray(refund.refund_line_items) ? refund.refund_line_items : []).map(record).filter((line) => line !== undefined);
   const refunded = transactions.length > 0 ? transactions.map((t) => amount(t?.amount) ?? 0) : lines.map((line) => amount(line?.subtotal) ?? 0);
-  const visitor = shopifyVisitor(refund, { cartToken: undefined, fallbackId: ownId('order', orderId, delivery, refund) });
+  const visitor = shopifyVisitor(refund, { cartToken: undefined, fallbackId: ownId('order', orderId, refund) });
   const refundedProducts = lines.flatMap((line): SegmentProduct[] => {
     const product = products({ line_items: [line?.line_item] })[0];
     return product === undefined ? [] : [{ ...product, quantity: Number(line?.quantity) || product.quantity }];
@@ -109,7 +121,7 @@ function refundMessage(refund: Json, delivery: ShopifyDelivery): WebhookMessage 
   return {
     type: 'track',
     event: 'Order Refunded',
-    ...(delivery.webhookId === undefined ? {} : { messageId: delivery.webhookId }),
+    messageId,
     ...timestamp(refund.processed_at, refund.created_at),
     ...identity(visitor),
     properties: defined({
@@ -124,13 +136,13 @@ function refundMessage(refund: Json, delivery: ShopifyDelivery): WebhookMessage 
 }
 
 /** customers/create, customers/update: an identify of the customer ID with their email, phone, name and address. */
-function customerMessage(customer: Json, delivery: ShopifyDelivery): WebhookMessage {
+function customerMessage(customer: Json, delivery: ShopifyDelivery, messageId: string): WebhookMessage {
   const userId = text(customer.id);
   return {
     type: 'identify',
-    ...(delivery.webhookId === undefined ? {} : { messageId: delivery.webhookId }),
+    messageId,
     ...timestamp(customer.updated_at, customer.created_at),
-    ...(userId === undefined ? { anonymousId: ownId('customer', undefined, delivery, customer) } : { userId }),
+    ...(userId === undefined ? { anonymousId: ownId('customer', undefined, customer) } : { userId }),
     traits: { ...customerTraits(customer) },
     context: context(delivery, {}),
   };
@@ -141,34 +153,34 @@ function customerMessage(customer: Json, delivery: ShopifyDelivery): WebhookMess
  * as Segment's spec has it), else a Cart Viewed of the whole cart. A cart with no line item is not stored: the tag's
  * own attribute write makes such carts for visitors who never add anything.
  */
-function cartMessages(cart: Json, delivery: ShopifyDelivery, state: CartState | undefined): ShopifyMapping {
+function cartMessages(cart: Json, delivery: ShopifyDelivery, messageId: string, state: CartState | undefined): ShopifyMapping {
   const token = text(cart.token) ?? text(cart.id);
   const all = products(cart);
   if (all.length === 0 || token === undefined) return { messages: [] };
   const visitor = shopifyVisitor(cart, { cartToken: token, fallbackId: `shopify-cart-${token}` });
-  const change = cartChange(cart, delivery.webhookId, state);
+  const change = cartChange(cart, messageId, state);
   const base = { type: 'track' as const, ...timestamp(cart.updated_at), ...identity(visitor), context: context(delivery, visitor) };
   const messages: WebhookMessage[] =
     change.added.length > 0
       ? change.added.map((product, index) => ({
           ...base,
           event: 'Product Added',
-          ...(delivery.webhookId === undefined ? {} : { messageId: `${delivery.webhookId}:${index + 1}` }),
+          messageId: `${messageId}:${index + 1}`,
           // The product's fields, as Segment's Product Added has them; and as a list, which TikTok's contents are read from.
           properties: { cart_id: token, ...product, products: [product] },
         }))
-      : [{ ...base, event: 'Cart Viewed', ...(delivery.webhookId === undefined ? {} : { messageId: delivery.webhookId }), properties: { cart_id: token, products: all } }];
+      : [{ ...base, event: 'Cart Viewed', messageId, properties: { cart_id: token, products: all } }];
   return { messages, ...(change.next === undefined ? {} : { cart: { token, state: change.next } }) };
 }
 
 /** Topics without a Segment name are still stored (Shopify turns off webhooks that fail): as `Shopify <topic>`, with the resource's ID. */
-function otherTopicMessage(resource: Json, delivery: ShopifyDelivery): WebhookMessage {
+function otherTopicMessage(resource: Json, delivery: ShopifyDelivery, messageId: string): WebhookMessage {
   const id = text(resource.id);
-  const visitor = shopifyVisitor(resource, { cartToken: resource.cart_token, fallbackId: ownId(delivery.topic.replace(/\W+/g, '-'), id, delivery, resource) });
+  const visitor = shopifyVisitor(resource, { cartToken: resource.cart_token, fallbackId: ownId(delivery.topic.replace(/\W+/g, '-'), id, resource) });
   return {
     type: 'track',
     event: `Shopify ${delivery.topic}`,
-    ...(delivery.webhookId === undefined ? {} : { messageId: delivery.webhookId }),
+    messageId,
     ...timestamp(resource.updated_at, resource.created_at),
     ...identity(visitor),
     properties: defined({ shopify_id: id, order_id: delivery.topic.startsWith('orders/') ? id : undefined }),
@@ -176,24 +188,30 @@ function otherTopicMessage(resource: Json, delivery: ShopifyDelivery): WebhookMe
   };
 }
 
-/** The messages a Shopify delivery becomes. `cartState` is what the cart's last delivery left (carts/update only). */
-export function mapShopifyDelivery(body: unknown, delivery: ShopifyDelivery, cartState?: CartState): ShopifyMapping {
+/**
+ * The messages a Shopify delivery becomes, or why it becomes none: a body that is not the resource its topic carries.
+ * `cartState` is what the cart's last delivery left (carts/update only).
+ */
+export function mapShopifyDelivery(body: unknown, delivery: ShopifyDelivery, cartState?: CartState): ShopifyMapping | { refused: string } {
+  const mismatch = topicMismatch(delivery.topic, body);
+  if (mismatch !== undefined) return { refused: mismatch };
   const resource = record(body) ?? {};
+  const messageId = shopifyDeliveryId(delivery, resource);
   switch (delivery.topic) {
     case 'orders/create':
     case 'orders/paid':
-      return { messages: [commerceMessage('Order Completed', resource, delivery, { own: text(resource.id), kind: 'order' })] };
+      return { messages: [commerceMessage('Order Completed', resource, delivery, messageId, { own: text(resource.id), kind: 'order' })] };
     case 'checkouts/create':
-      return { messages: [commerceMessage('Checkout Started', resource, delivery, { own: text(resource.token) ?? text(resource.id), kind: 'checkout' })] };
+      return { messages: [commerceMessage('Checkout Started', resource, delivery, messageId, { own: text(resource.token) ?? text(resource.id), kind: 'checkout' })] };
     case 'carts/create':
     case 'carts/update':
-      return cartMessages(resource, delivery, cartState);
+      return cartMessages(resource, delivery, messageId, cartState);
     case 'refunds/create':
-      return { messages: [refundMessage(resource, delivery)] };
+      return { messages: [refundMessage(resource, delivery, messageId)] };
     case 'customers/create':
     case 'customers/update':
-      return { messages: [customerMessage(resource, delivery)] };
+      return { messages: [customerMessage(resource, delivery, messageId)] };
     default:
-      return { messages: [otherTopicMessage(resource, delivery)] };
+      return { messages: [otherTopicMessage(resource, delivery, messageId)] };
   }
 }

@@ -94,6 +94,18 @@ describe('message rules (shared with the ingest API)', () => {
     assert.ok(checkMessage(track({ properties: { blob: 'e'.repeat(MAX_MESSAGE_BYTES - 100) } })).ok, 'ASCII of the same length fits');
   });
 
+  it('holds a message to the limit its caller gives instead (the ingest API, for a signed webhook delivery)', () => {
+    const blob = 'e'.repeat(MAX_MESSAGE_BYTES * 4);
+    assert.ok(!checkMessage(track({ properties: { blob } })).ok);
+    assert.ok(checkMessage(track({ properties: { blob } }), MAX_MESSAGE_BYTES * 5).ok);
+    const over = checkMessage(track({ properties: { blob } }), MAX_MESSAGE_BYTES * 2);
+    assert.ok(!over.ok);
+    assert.deepStrictEqual(
+      over.issues.map((issue) => formatIssue(issue, 'message')),
+      [`message is ${Buffer.byteLength(JSON.stringify({ userId: 'u-1', properties: { blob }, type: 'track', event: 'purchase' }))} bytes of JSON; the limit is ${MAX_MESSAGE_BYTES * 2} bytes per message`],
+    );
+  });
+
   it('checks what JSON would carry: Dates as their ISO string, values JSON leaves out not at all', () => {
     assert.strictEqual(issuesOf(track({ properties: { at: new Date('2026-01-01T00:00:00Z'), skip: undefined, fn: () => 1 } })), 'ok');
     const looped: Record<string, unknown> = {};

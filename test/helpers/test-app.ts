@@ -20,6 +20,8 @@ import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
 import { createMailer } from '../../notify/mailer';
+import { openApiDocument } from '../../api/docs';
+import { checkAnswersAgainstContract } from './contract-answers';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_SECRET_KEY = '5e'.repeat(32);
@@ -94,7 +96,8 @@ function temporalTestAddress(): string {
 
 /**
  * The real app over a test database. Conversion wake-ups go to a recorder instead of Temporal (that path is tested end
- * to end); the TikTok statistics schedules are real, on the Temporal dev server, connected on first use.
+ * to end); the TikTok statistics schedules are real, on the Temporal dev server, connected on first use. Every answer
+ * is checked against the OpenAPI document the app serves (contract-answers.ts).
  */
 export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
   const { tiktokApiUrl = NO_TIKTOK_URL, oauth = { authUrl: `${tiktokApiUrl}/portal/auth` }, schedules, server, ...overrides } = options;
@@ -137,5 +140,6 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     server,
   );
   app.addHook('onClose', async () => connection.close());
+  checkAnswersAgainstContract(app, openApiDocument);
   return { app, repos, starts, temporal };
 }

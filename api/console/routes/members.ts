@@ -28,13 +28,18 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService; links: P
     return { removed: true };
   });
 
+  /**
+   * With a mail server the link goes only to the mailbox, never in the answer: accepting it proves the address. Without
+   * one the inviter is shown the link to pass on by hand, and an account it makes is not confirmed.
+   */
   app.post('/invitations', owner, async (request, reply) => {
     const { email, role } = parseOrReject(inviteBody, request.body, 'body');
     const workspace = currentWorkspace(request);
-    const invitation = await members.invite(actorOf(request), workspace.id, email, role);
-    const mail = await mailInvitation(invitation, { workspaceName: workspace.name, invitedBy: signedInUser(request).email });
-    const { token, ...shown } = invitation;
-    return reply.code(201).send({ ...shown, url: links.invitation(token), mail });
+    const delivery = mailInvitation.configured ? 'mail' : 'shown';
+    const { token, ...invitation } = await members.invite(actorOf(request), workspace.id, email, role, delivery);
+    if (delivery === 'shown') return reply.code(201).send({ ...invitation, url: links.invitation(token), mail: { notSent: 'this Signalbox has no mail server set up' } });
+    const mail = await mailInvitation.send({ ...invitation, token }, { workspaceName: workspace.name, invitedBy: signedInUser(request).email });
+    return reply.code(201).send({ ...invitation, url: null, mail });
   });
 
   app.delete('/invitations/:invitationId', owner, async (request) => {

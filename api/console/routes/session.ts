@@ -40,7 +40,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     const invitation = await members.pendingInvitation(token);
     const workspace = await repos.workspaces.find(invitation.workspaceId);
     if (workspace === undefined) throw notFound('this invitation link is not valid: ask for a new one');
-    return { email: invitation.email, role: invitation.role, workspaceName: workspace.name, expiresAt: invitation.expiresAt, accountExists: invitation.accountExists };
+    return { email: invitation.email, role: invitation.role, workspaceName: workspace.name, expiresAt: invitation.expiresAt, password: invitation.password };
   });
 
   app.post('/invitations/:token/accept', async (request, reply) => {

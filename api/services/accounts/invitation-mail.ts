@@ -1,4 +1,5 @@
-import { NoMailServerError, type Mailer } from '../../../notify/mailer';
+import { oneLine, type Mailer } from '../../../notify/mailer';
+import { failureWords } from '../../../notify/failure-words';
 import type { PublicLinks } from '../../http/public-links';
 
 export interface InvitationToMail {
@@ -8,26 +9,30 @@ export interface InvitationToMail {
   expiresAt: Date;
 }
 
-/** Whether the invitation went out by mail, or why not (the link is shown for copying either way). */
+/** Whether the invitation went out by mail, or why not, in words. */
 export type InvitationMailOutcome = { sentTo: string } | { notSent: string };
 
 /** Mails an invitation's link (under PUBLIC_URL) to the person invited, saying who invited them to what. */
 export function createInvitationMail(deps: { mailer: Mailer; links: Pick<PublicLinks, 'invitation'> }) {
-  return async function mailInvitation(invitation: InvitationToMail, context: { workspaceName: string; invitedBy: string }): Promise<InvitationMailOutcome> {
-    const text = [
-      `${context.invitedBy} invites you to the Signalbox workspace "${context.workspaceName}" as ${invitation.role}.`,
-      '',
-      `Accept the invitation: ${deps.links.invitation(invitation.token)}`,
-      '',
-      `The link works once, until ${invitation.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. If you did not expect it, ignore this mail.`,
-    ].join('\n');
-    try {
-      await deps.mailer.send({ to: [invitation.email], subject: `${context.invitedBy} invites you to ${context.workspaceName} on Signalbox`, text });
-      return { sentTo: invitation.email };
-    } catch (error) {
-      if (error instanceof NoMailServerError) return { notSent: 'this Signalbox has no mail server set up' };
-      return { notSent: error instanceof Error ? error.message : String(error) };
-    }
+  return {
+    /** Whether a mail server is set up: only then do invitations go by mail, their link kept from whoever invites. */
+    configured: deps.mailer.configured,
+
+    async send(invitation: InvitationToMail, context: { workspaceName: string; invitedBy: string }): Promise<InvitationMailOutcome> {
+      const text = [
+        `${oneLine(context.invitedBy)} invites you to the Signalbox workspace "${oneLine(context.workspaceName)}" as ${invitation.role}.`,
+        '',
+        `Accept the invitation: ${deps.links.invitation(invitation.token)}`,
+        '',
+        `The link works once, until ${invitation.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. If you did not expect it, ignore this mail.`,
+      ].join('\n');
+      try {
+        await deps.mailer.send({ to: [invitation.email], subject: `${context.invitedBy} invites you to ${context.workspaceName} on Signalbox`, text });
+        return { sentTo: invitation.email };
+      } catch (error) {
+        return { notSent: failureWords(error, 'the mail server') };
+      }
+    },
   };
 }
 

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
 import type { Invitation } from '../../../db/repositories/invitations';
-import type { Member, User } from '../../../db/repositories/users';
-import type { Role } from '../../../db/types';
+import { normalizeEmail, type Member, type User } from '../../../db/repositories/users';
+import type { InvitationDelivery, Role } from '../../../db/types';
 import { badRequest, HttpError, notFound } from '../../http/http-error';
 import type { Actor } from '../settings/actor';
+import { refuseTooManyInvitations } from './invitation-limits';
 import { notThePassword, type PasswordAttempts } from './password-attempts';
 import { hashPassword, passwordProblem } from './passwords';
 
@@ -18,9 +19,34 @@ export interface CreatedInvitation extends Invitation {
 
 const gone = (code: string, message: string) => new HttpError(410, code, message);
 
+/** What the person opening an invitation link is asked for; a link shown to its inviter says nothing of accounts. */
+export type PasswordAsked = 'choose' | 'current' | 'replace' | 'current-or-choose';
+
+/** What the operator's `users create` did, in a sentence (`message`) for the CLI to print. */
+export interface AddedMember {
+  account: 'created' | 'existing' | 'replaced-unconfirmed' | 'invited';
+  passwordSet: boolean;
+  message: string;
+  user?: User;
+  invitation?: CreatedInvitation;
+}
+
+const userOf = (account: User): User => ({ id: account.id, email: account.email, name: account.name, createdAt: account.createdAt });
+
+/** " The password and name given were not used." for what the operator gave that was not used; '' when nothing. */
+function notUsed(given: { password?: string; name?: string }): string {
+  const unused = (['password', 'name'] as const).filter((field) => given[field] !== undefined);
+  return unused.length === 0 ? '' : ` The ${unused.join(' and ')} given ${unused.length === 1 ? 'was' : 'were'} not used.`;
+}
+
 function refuseBadPassword(password: string, email: string): void {
   const problem = passwordProblem(password, email);
   if (problem !== undefined) throw badRequest(`password ${problem}`, [`password ${problem}`]);
+}
+
+async function newPasswordHash(password: string, email: string): Promise<string> {
+  refuseBadPassword(password, email);
+  return hashPassword(password);
 }
 
 /**
@@ -35,7 +61,22 @@ export function createMemberService(deps: {
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
-  const { users, invitations, changeLog } = deps.repos;
+  const { users, invitations, changeLog, consoleSessions } = deps.repos;
+
+  async function liveInvitation(token: string): Promise<Invitation> {
+    const invitation = await invitations.findByToken(token);
+    if (invitation === undefined) throw notFound('this invitation link is not valid: ask for a new one');
+    if (invitation.acceptedAt !== null) throw gone('invitation_used', 'this invitation was already accepted: sign in instead');
+    if (invitation.revokedAt !== null) throw gone('invitation_revoked', 'this invitation was withdrawn: ask for a new one');
+    if (invitation.expiresAt.getTime() <= now().getTime()) throw gone('invitation_expired', 'this invitation has expired: ask for a new one');
+    return invitation;
+  }
+
+  async function grantRole(actor: Actor, workspaceId: string, account: User, role: Role, trx: Knex): Promise<void> {
+    const before = await users.role(workspaceId, account.id, trx);
+    await users.putMembership(workspaceId, account.id, role, trx);
+    await changeLog.record({ workspaceId, actor, action: 'member.put', target: account.email, before: before ? { role: before } : null, after: { role } }, trx);
+  }
 
   async function keepAnOwner(workspaceId: string, member: Member, trx: Knex): Promise<void> {
     if (member.role === 'owner' && (await users.ownerCount(workspaceId, trx)) <= 1) {
@@ -53,23 +94,46 @@ export function createMemberService(deps: {
     list: (workspaceId: string) => users.members(workspaceId),
 
     /**
-     * The operator's way in (`signalbox users create … --owner ws_…`): adds the person with this address to the
-     * workspace, creating the account with `password` when it does not exist. Without a password a new person
-     * gets an invitation link instead.
+     * The operator's way in (`signalbox users create … --owner ws_…`): gives the person with this address the role,
+     * never ignoring what was given, and never to an account whose password someone unproven set. A new address with
+     * a password becomes a confirmed account (the operator vouches for it); without one, an invitation. A confirmed
+     * account gets the role and keeps its password and name. An unconfirmed account gets the operator's password in
+     * place of its own, loses its sessions and is confirmed; without a password it gets an invitation instead of the role.
      */
-    async add(actor: Actor, workspaceId: string, input: { email: string; role: Role; name?: string; password?: string }): Promise<{ user?: User; invitation?: CreatedInvitation }> {
+    async add(actor: Actor, workspaceId: string, input: { email: string; role: Role; name?: string; password?: string }): Promise<AddedMember> {
       const existing = await users.findByEmail(input.email);
-      if (existing === undefined && input.password === undefined) return { invitation: await this.invite(actor, workspaceId, input.email, input.role) };
-      if (input.password !== undefined) refuseBadPassword(input.password, input.email);
-      const passwordHash = existing === undefined ? await hashPassword(input.password as string) : undefined;
+      const email = existing?.email ?? normalizeEmail(input.email);
+      const confirmed = existing !== undefined && existing.emailConfirmedAt !== null;
+      if (input.password !== undefined) refuseBadPassword(input.password, email);
+
+      if (input.password === undefined && !confirmed) {
+        const invitation = await this.invite(actor, workspaceId, email, input.role, 'operator');
+        const message =
+          existing === undefined
+            ? `No account uses ${email} yet: send them the invitation link, where they choose their password and name.${notUsed({ name: input.name })}`
+            : `${email} has an account whose address was never confirmed, so whoever chose its password may not own the mailbox: the role was not given to it. Send them the invitation link, where they choose a new password that replaces the old one, or add them again with a password.${notUsed({ name: input.name })}`;
+        return { account: 'invited', passwordSet: false, invitation, message };
+      }
+      if (confirmed) {
+        await deps.db.transaction((trx) => grantRole(actor, workspaceId, existing, input.role, trx));
+        const message = `${email} already had an account: it is now ${input.role} of this workspace and keeps its own password and name.${notUsed({ password: input.password, name: input.name })}`;
+        return { account: 'existing', passwordSet: false, user: userOf(existing), message };
+      }
+      const passwordHash = await hashPassword(input.password as string);
       const user = await deps.db.transaction(async (trx) => {
-        const account = existing ?? (await users.create({ email: input.email, name: input.name ?? '', passwordHash: passwordHash as string }, trx));
-        const before = await users.role(workspaceId, account.id, trx);
-        await users.putMembership(workspaceId, account.id, input.role, trx);
-        await changeLog.record({ workspaceId, actor, action: 'member.put', target: account.email, before: before ? { role: before } : null, after: { role: input.role } }, trx);
+        const account = existing ?? (await users.create({ email, name: input.name ?? '', passwordHash, emailConfirmedAt: now() }, trx));
+        if (existing !== undefined) {
+          await users.confirmWithPassword(existing.id, { passwordHash, name: input.name }, now(), trx);
+          await consoleSessions.revokeAll(existing.id, trx);
+        }
+        await grantRole(actor, workspaceId, account, input.role, trx);
         return account;
       });
-      return { user: { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt } };
+      if (existing === undefined) {
+        return { account: 'created', passwordSet: true, user: userOf(user), message: `Created the account ${email}, ${input.role} of this workspace: it signs in with this email and the password given.` };
+      }
+      const message = `${email} had an account whose address was never confirmed: the password given replaced its password, every session of it was ended, and it is now confirmed and ${input.role} of this workspace. It signs in with this email and the password given.`;
+      return { account: 'replaced-unconfirmed', passwordSet: true, user: userOf({ ...user, name: input.name ?? user.name }), message };
     },
 
     async setRole(actor: Actor, workspaceId: string, userId: string, role: Role): Promise<Member> {
@@ -92,10 +156,16 @@ export function createMemberService(deps: {
       });
     },
 
-    async invite(actor: Actor, workspaceId: string, email: string, role: Role): Promise<CreatedInvitation> {
+    /**
+     * A single-use link for `email` to join as `role`, delivered as `delivery` says (which decides what accepting it
+     * proves). People's invitations are limited per inviter and per workspace (429); the operator's are not.
+     */
+    async invite(actor: Actor, workspaceId: string, email: string, role: Role, delivery: InvitationDelivery): Promise<CreatedInvitation> {
       const token = randomBytes(32).toString('base64url');
       return deps.db.transaction(async (trx) => {
-        const invitation = await invitations.create({ workspaceId, email, role, token, invitedBy: actor, expiresAt: new Date(now().getTime() + INVITATION_LIFETIME_MS) }, trx);
+        const at = now();
+        if (delivery !== 'operator') await refuseTooManyInvitations(invitations, { invitedBy: actor, workspaceId }, at, trx);
+        const invitation = await invitations.create({ workspaceId, email, role, token, invitedBy: actor, delivery, expiresAt: new Date(at.getTime() + INVITATION_LIFETIME_MS) }, trx);
         await changeLog.record({ workspaceId, actor, action: 'invitation.create', target: invitation.email, before: null, after: { role, expiresAt: invitation.expiresAt } }, trx);
         return { ...invitation, token };
       });
@@ -112,39 +182,48 @@ export function createMemberService(deps: {
       });
     },
 
-    /** The invitation behind a link, if it can still be accepted; 404 for an unknown link, 410 when used up. */
-    async pendingInvitation(token: string): Promise<Invitation & { accountExists: boolean }> {
-      const invitation = await invitations.findByToken(token);
-      if (invitation === undefined) throw notFound('this invitation link is not valid: ask for a new one');
-      if (invitation.acceptedAt !== null) throw gone('invitation_used', 'this invitation was already accepted: sign in instead');
-      if (invitation.revokedAt !== null) throw gone('invitation_revoked', 'this invitation was withdrawn: ask for a new one');
-      if (invitation.expiresAt.getTime() <= now().getTime()) throw gone('invitation_expired', 'this invitation has expired: ask for a new one');
-      return { ...invitation, accountExists: (await users.findByEmail(invitation.email)) !== undefined };
+    /**
+     * The invitation behind a link, if it can still be accepted, and what its page asks for. A link shown to its
+     * inviter says nothing of accounts: whoever holds it may not own the address.
+     */
+    async pendingInvitation(token: string): Promise<Invitation & { password: PasswordAsked }> {
+      const invitation = await liveInvitation(token);
+      if (invitation.delivery === 'shown') return { ...invitation, password: 'current-or-choose' };
+      const account = await users.findByEmail(invitation.email);
+      return { ...invitation, password: account === undefined ? 'choose' : account.emailConfirmedAt === null ? 'replace' : 'current' };
     },
 
     /**
-     * Accepts an invitation once: a new person sets a password (and name); someone with an account proves it with
-     * theirs, under the sign-in limits (429 past them, even with the right password). Returns the user, who is then
-     * signed in.
+     * Accepts an invitation once, and returns the user, who is then signed in. A new person chooses a password (and
+     * name): the account is confirmed when the link was mailed or the operator's, not when it was shown to a console
+     * inviter. A confirmed account proves itself with its password, as does any account through a shown link, under the
+     * sign-in limits (429 past them, even with the right password). An unconfirmed account reached through a mailed or
+     * the operator's link gets the password chosen now in place of the unproven one, loses its sessions, and is confirmed.
      */
     async accept(token: string, input: { password: string; name?: string }, address: string): Promise<User> {
-      const invitation = await this.pendingInvitation(token);
+      const invitation = await liveInvitation(token);
+      const proven = invitation.delivery !== 'shown';
       const existing = await users.findByEmail(invitation.email);
-      if (existing !== undefined && !(await deps.attempts.check(invitation.email, existing.passwordHash, input.password, address))) {
+      const replaces = existing !== undefined && existing.emailConfirmedAt === null && proven;
+      if (existing !== undefined && !replaces && !(await deps.attempts.check(invitation.email, existing.passwordHash, input.password, address))) {
         throw notThePassword('password');
       }
-      if (existing === undefined) refuseBadPassword(input.password, invitation.email);
-      const passwordHash = existing === undefined ? await hashPassword(input.password) : undefined;
+      const chosen = existing === undefined || replaces ? await newPasswordHash(input.password, invitation.email) : undefined;
       return deps.db.transaction(async (trx) => {
-        const account = existing ?? (await users.create({ email: invitation.email, name: input.name ?? '', passwordHash: passwordHash as string }, trx));
-        if (!(await invitations.accept(invitation.id, account.id, now(), trx))) throw gone('invitation_used', 'this invitation was already accepted: sign in instead');
+        const at = now();
+        const account = existing ?? (await users.create({ email: invitation.email, name: input.name ?? '', passwordHash: chosen as string, emailConfirmedAt: proven ? at : null }, trx));
+        if (!(await invitations.accept(invitation.id, account.id, at, trx))) throw gone('invitation_used', 'this invitation was already accepted: sign in instead');
+        if (replaces) {
+          await users.confirmWithPassword(account.id, { passwordHash: chosen as string, name: input.name }, at, trx);
+          await consoleSessions.revokeAll(account.id, trx);
+        }
         const before = await users.role(invitation.workspaceId, account.id, trx);
         await users.putMembership(invitation.workspaceId, account.id, invitation.role, trx);
         await changeLog.record(
           { workspaceId: invitation.workspaceId, actor: `user:${account.id}`, action: 'invitation.accept', target: account.email, before: before ? { role: before } : null, after: { role: invitation.role } },
           trx,
         );
-        return { id: account.id, email: account.email, name: account.name, createdAt: account.createdAt };
+        return userOf({ ...account, name: replaces ? (input.name ?? account.name) : account.name });
       });
     },
   };

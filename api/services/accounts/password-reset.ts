@@ -57,7 +57,10 @@ export function createPasswordResetService(deps: { db: Knex; repos: Pick<Reposit
       return { email: user.email };
     },
 
-    /** Sets the new password (the same rules as a change), uses the link, and ends every session of the account. */
+    /**
+     * Sets the new password (the same rules as a change), uses the link, and ends every session of the account. The
+     * link went only to the account's mailbox: the address is confirmed.
+     */
     async reset(token: string, newPassword: string): Promise<void> {
       const reset = await passwordResets.findLive(token, now());
       const user = reset && (await users.find(reset.userId));
@@ -67,7 +70,7 @@ export function createPasswordResetService(deps: { db: Knex; repos: Pick<Reposit
       const passwordHash = await hashPassword(newPassword);
       await deps.db.transaction(async (trx) => {
         if (!(await passwordResets.use(reset.id, user.id, trx))) throw linkGone();
-        await users.setPassword(user.id, passwordHash, trx);
+        await users.confirmWithPassword(user.id, { passwordHash }, now(), trx);
         await consoleSessions.revokeAll(user.id, trx);
       });
     },

@@ -52,7 +52,7 @@ export function createSignInService(deps: { db: Knex; repos: Pick<Repositories, 
       if (!(await deps.attempts.check(email, user?.passwordHash, password, client.address)) || user === undefined) {
         throw unauthorized('email or password is not right');
       }
-      const { passwordHash: _hash, ...profile } = user;
+      const { passwordHash: _hash, emailConfirmedAt: _confirmed, ...profile } = user;
       return this.openSession(profile, client);
     },
 

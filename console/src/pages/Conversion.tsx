@@ -188,8 +188,11 @@ export function ConversionPage() {
       </section>
       <section aria-labelledby="identity">
         <h2 id="identity">How the click was found</h2>
+        {d.click.source === 'message' && <p>This event carried the click itself (the tracking tag adds it to every event after a click; a Shopify order takes it from its cart or the page its visit landed on), and no later click was found for this person.</p>}
         {d.identityPath === null ? (
-          <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : d.sentWithoutClick ? 'No click inside the attribution window: sent without one.' : 'No click was found for this person.'}</p>
+          d.click.source !== 'message' && (
+            <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : d.sentWithoutClick ? 'No click inside the attribution window: sent without one.' : 'No click was found for this person.'}</p>
+          )
         ) : (
           <ol className="path">
             {d.identityPath.map((node, i) => (

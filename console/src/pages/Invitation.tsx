@@ -10,6 +10,26 @@ import type { PendingInvitationView } from '../../../contract/team-views';
 import type { SessionView } from '../../../contract/views';
 import type { AcceptInvitationBody } from '../../../contract/console/account-routes';
 
+const RULES = 'At least 12 characters, not containing your email address.';
+
+/** The password field (and the name field, when an account may be made) for what the invitation asks. */
+const ASKED: Record<PendingInvitationView['password'], { name: string | null; label: string; autoComplete: string; description: string }> = {
+  choose: { name: 'Your name', label: 'Choose a password', autoComplete: 'new-password', description: RULES },
+  current: { name: null, label: 'Your password', autoComplete: 'current-password', description: 'You already have a Signalbox account with this address: type its password.' },
+  replace: {
+    name: 'Your name',
+    label: 'Choose a new password',
+    autoComplete: 'new-password',
+    description: `A Signalbox account with this address was made before, without proof that the mailbox is yours (perhaps by you, with a link passed on by hand). Your new password replaces its old one, and everyone signed in to it is signed out. ${RULES}`,
+  },
+  'current-or-choose': {
+    name: 'Your name (for a new account)',
+    label: 'Password',
+    autoComplete: 'current-password',
+    description: `If you already have a Signalbox account with this address, type its password; otherwise choose one. ${RULES}`,
+  },
+};
+
 export function InvitationPage() {
   const { token = '' } = useParams();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -35,7 +55,8 @@ export function InvitationPage() {
       </main>
     );
   }
-  const { email, role, workspaceName, expiresAt, accountExists } = invitation.data;
+  const { email, role, workspaceName, expiresAt, password } = invitation.data;
+  const asked = ASKED[password];
   return (
     <main className="page narrow">
       <h1>Join {workspaceName}</h1>
@@ -45,17 +66,10 @@ export function InvitationPage() {
       <Form
         label="Accept the invitation"
         errors={errors}
-        onSubmit={(data) => accept.mutate({ password: String(data.get('password')), ...(accountExists ? {} : { name: String(data.get('name') ?? '') }) })}
+        onSubmit={(data) => accept.mutate({ password: String(data.get('password')), ...(asked.name === null ? {} : { name: String(data.get('name') ?? '') }) })}
       >
-        {!accountExists && <Field name="name" label="Your name" autoComplete="name" autoFocus />}
-        <Field
-          name="password"
-          label={accountExists ? 'Your password' : 'Choose a password'}
-          type="password"
-          autoComplete={accountExists ? 'current-password' : 'new-password'}
-          description={accountExists ? 'You already have an account: prove it is you.' : 'At least 12 characters, not containing your email address.'}
-          isRequired
-        />
+        {asked.name !== null && <Field name="name" label={asked.name} autoComplete="name" autoFocus />}
+        <Field name="password" label={asked.label} type="password" autoComplete={asked.autoComplete} description={asked.description} isRequired />
         <FormError error={accept.error instanceof ApiError && Object.keys(accept.error.fieldErrors()).length === 0 ? accept.error : null} />
         <Submit pending={accept.isPending}>Join {workspaceName}</Submit>
       </Form>

@@ -10,7 +10,7 @@ import { Pager } from '../components/Pager';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import type { ChangeLogPageView } from '../../../contract/change-log-views';
-import type { CreatedInvitationView, MembersView } from '../../../contract/team-views';
+import type { CreatedInvitationView, InvitationView, MembersView } from '../../../contract/team-views';
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
@@ -153,7 +153,7 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
         {members.data?.invitations.map((i) => (
           <li key={i.id} className="card">
             <div>
-              <strong>{i.email}</strong> <span className="muted">invited as {i.role}, until {dateTime(i.expiresAt)}</span>
+              <strong>{i.email}</strong> <span className="muted">invited as {i.role}, until {dateTime(i.expiresAt)}, {DELIVERY[i.delivery]}</span>
             </div>
             {owner && (
               <ConfirmButton label="Withdraw" title={`Withdraw the invitation of ${i.email}?`} confirm="Withdraw" onConfirm={() => withdraw.mutate(i.id)}>
@@ -180,13 +180,35 @@ function Team({ base, cannot }: { base: string; cannot: string | null }) {
           </div>
         </Form>
       )}
-      {invited && (
-        <p className="notice" role="status">
-          {'sentTo' in invited.mail ? `Mailed the invitation to ${invited.mail.sentTo}. You can also send them the link` : `The invitation was not mailed (${invited.mail.notSent}). Send them the link yourself`}; it works
-          once, for 7 days: <code className="secret">{invited.url}</code> <CopyButton text={invited.url} />
-        </p>
-      )}
+      {invited && <Invited invitation={invited} />}
     </section>
+  );
+}
+
+const DELIVERY: Record<InvitationView['delivery'], string> = { mail: 'by mail', operator: 'by whoever runs Signalbox', shown: 'link passed on by hand' };
+
+/** What became of an invitation just made: mailed, not mailed (and what to do), or its link to pass on by hand. */
+function Invited({ invitation }: { invitation: CreatedInvitationView }) {
+  if (invitation.url !== null) {
+    return (
+      <div className="notice" role="status">
+        <p>
+          This Signalbox has no mail server set up, so the invitation was not mailed. Send {invitation.email} this link yourself; it works once, for 7 days:{' '}
+          <code className="secret">{invitation.url}</code> <CopyButton text={invitation.url} />
+        </p>
+        <p>
+          An account made with this link is not confirmed, as nothing shows that the mailbox is theirs. They confirm it by setting a new password with “Forgot password?” once mail is set
+          up, or whoever runs Signalbox vouches for it.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <p className="notice" role="status">
+      {'sentTo' in invitation.mail
+        ? `Mailed the invitation to ${invitation.mail.sentTo}: the link in it works once, for 7 days. Only their mailbox gets the link.`
+        : `The invitation to ${invitation.email} could not be mailed: ${invitation.mail.notSent}. Withdraw it above and invite them again once mail works; whoever runs Signalbox can check its mail server.`}
+    </p>
   );
 }
 

@@ -33,7 +33,7 @@ export interface ValidMessage {
 }
 
 export type MessageCheck =
-  | { ok: true; message: ValidMessage; /** The message's JSON, within MAX_MESSAGE_BYTES. */ json: string }
+  | { ok: true; message: ValidMessage; /** The message's JSON, within the byte limit checked. */ json: string }
   | { ok: false; issues: Issue[] };
 
 const OBJECT_FIELDS = ['context', 'properties', 'traits', 'integrations'] as const;
@@ -147,10 +147,11 @@ function checkIndexedProperties(reader: Reader, properties: JsonObject | undefin
  * Checks one message against every rule of the ingest API, in a single pass without recursion: its type and fields
  * (as DESIGN.md's wire contract describes them), text PostgreSQL can store (no NUL, no unpaired surrogate, in any
  * string or key at any depth), timestamps in years 0001–9999, nesting within MAX_NESTING_DEPTH, identifiers that fit
- * their indexes, and at most MAX_MESSAGE_BYTES of JSON. Returns the accepted message and its JSON, or every issue
+ * their indexes, and at most `maxBytes` of JSON (MAX_MESSAGE_BYTES unless the ingest API says otherwise: a verified
+ * webhook's message is bounded by its request's body only). Returns the accepted message and its JSON, or every issue
  * with its field path (format them with `formatIssue`).
  */
-export function checkMessage(raw: unknown): MessageCheck {
+export function checkMessage(raw: unknown, maxBytes: number = MAX_MESSAGE_BYTES): MessageCheck {
   if (!isObject(raw)) return { ok: false, issues: [{ path: [], message: `must be a message object with a type (${TYPE_LIST})` }] };
   const type = raw.type as MessageType;
   if (!(MESSAGE_TYPES as readonly unknown[]).includes(type)) return { ok: false, issues: [{ path: ['type'], message: `must be one of ${TYPE_LIST}` }] };
@@ -191,7 +192,7 @@ export function checkMessage(raw: unknown): MessageCheck {
   if ((message.userId ?? '') === '' && (message.anonymousId ?? '') === '') {
     return { ok: false, issues: [{ path: [], message: 'needs a userId or an anonymousId' }] };
   }
-  return withJson(message);
+  return withJson(message, maxBytes);
 }
 
 /** Text storage refuses (NUL, unpaired surrogates) in any string or key of the message, with its path. */
@@ -241,7 +242,7 @@ function messageJson(m: ValidMessage): string {
   return `{${json.slice(1)}}`;
 }
 
-function withJson(message: ValidMessage): MessageCheck {
+function withJson(message: ValidMessage, maxBytes: number): MessageCheck {
   let json: string;
   try {
     json = messageJson(message);
@@ -253,10 +254,10 @@ function withJson(message: ValidMessage): MessageCheck {
     const issues = textIssues(message);
     if (issues.length > 0) return { ok: false, issues };
   }
-  if (json.length * 3 > MAX_MESSAGE_BYTES) {
+  if (json.length * 3 > maxBytes) {
     const bytes = Buffer.byteLength(json, 'utf8');
-    if (bytes > MAX_MESSAGE_BYTES) {
-      return { ok: false, issues: [{ path: [], message: `is ${bytes} bytes of JSON; the limit is ${MAX_MESSAGE_BYTES} bytes per message`, tooLarge: true }] };
+    if (bytes > maxBytes) {
+      return { ok: false, issues: [{ path: [], message: `is ${bytes} bytes of JSON; the limit is ${maxBytes} bytes per message`, tooLarge: true }] };
     }
   }
   return { ok: true, message, json };
