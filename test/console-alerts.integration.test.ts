@@ -124,8 +124,11 @@ describe('alerts and password reset in the console, in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/console\/sign-in$/);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
+    // The page loads on demand: until it shows, "Email" is still the sign-in form's field.
+    const sendTheLink = page.getByRole('button', { name: 'Send the link' });
+    await sendTheLink.waitFor();
     await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByRole('button', { name: 'Send the link' }).click();
+    await sendTheLink.click();
     await page.getByRole('status').filter({ hasText: 'If an account uses this address' }).waitFor();
     await session.shots('04-forgot-password');
 
