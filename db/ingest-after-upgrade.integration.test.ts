@@ -178,7 +178,7 @@ describe('ingest on a store created with days', () => {
 
   it('plans its statements over the day before only: there is no partition of events stored before days to look into', async () => {
     const today = dayOf(new Date());
-    await fill(testDb, 5_000, noon(addDays(today, -1)), addDays(today, -1));
+    await fill(testDb, STORED, noon(addDays(today, -1)), addDays(today, -1));
     for (const statement of [storeUnmappedQuery(WORKSPACE, batch, { sightings: [], links: [] }, [], today), storeEventsQuery(WORKSPACE, batch, [], today)]) {
       for (const plan of await plansOf(testDb.db, statement)) expectIndexProbes(plan, [partitionOf(addDays(today, -1))]);
     }
