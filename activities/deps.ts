@@ -8,6 +8,7 @@ import type { ConversionStatus } from '../db/types';
 import type { RetryClass } from '../domain/delivery-retry';
 import type { GroupStep } from './group/internal-error';
 import type { PipelineSettings } from './group/settings';
+import type { EventDaysReport } from './retention';
 
 /** What waking group workflows did (temporal/pipeline-waker.ts wakes them), counted per partition's workflow. */
 export interface WakeReport {
@@ -63,6 +64,16 @@ export interface PipelineMetrics {
   groupProcessed(outcome: GroupOutcome): void;
 }
 
+/** What retention reports to the worker's metrics (worker/metrics.ts), as PipelineMetrics does for the group steps. */
+export interface RetentionMetrics {
+  /** The partitions of `events` a run created ahead, dropped and kept. */
+  eventDaysRetired(report: EventDaysReport): void;
+  /** One batch of row retention: rows deleted, or stripped of their personal data. */
+  rowsRemoved(table: 'events' | 'conversions', removed: { deleted: number; stripped: number }): void;
+  /** A run of the retention workflow reached its end (having done all there was, or stopped at its limit). */
+  runSucceeded(at: Date): void;
+}
+
 /** The worker's logger (pino), each line naming the worker. */
 export interface ActivityLog {
   info(fields: Record<string, unknown>, message: string): void;
@@ -82,6 +93,7 @@ export interface ActivityDeps {
   adStatsSchedules: SchedulePauser;
   pipeline: PipelineSettings;
   metrics: PipelineMetrics;
+  retentionMetrics: RetentionMetrics;
   log: ActivityLog;
   /** Where alerts go: mail through SMTP_URL, webhooks over HTTP. */
   notify: { mailer: Mailer; postWebhook: WebhookPoster };

@@ -7,7 +7,7 @@ import { deliverConversionGroup, type DeliverGroupInput } from './group/deliver-
 import type { GroupStep } from './group/internal-error';
 import { prepareConversionGroup, type PrepareGroupInput } from './group/prepare-group';
 import { sendPastEventsBatch, type PastEventBatchInput } from './past-events';
-import { removeExpiredEvents, type RetentionOptions } from './retention';
+import { recordRetentionRun, removeExpiredEvents, type RetentionOptions, type RetentionSummary } from './retention';
 import { startPendingConversions, type SweepOptions } from './sweep';
 import type { AdStatsRangeInput } from './ad-stats-types';
 
@@ -27,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     evaluateAlerts: () => evaluateAlerts(deps),
     sendTestAlert: (input: TestAlertInput) => sendTestAlert(deps, input),
     removeExpiredEvents: (options: RetentionOptions) => removeExpiredEvents(deps, options),
+    recordRetentionRun: async (summary: RetentionSummary) => recordRetentionRun(deps, summary),
     sendPastEventsBatch: (input: PastEventBatchInput) => sendPastEventsBatch(deps, input),
     forgetExpiredDevices: () => deps.repos.profiles.forgetExpiredDevices(),
     planAdStatsPull: (workspaceId: string) => planAdStatsPull(deps, workspaceId),

@@ -13,7 +13,32 @@ export interface RetentionOptions {
   fromConversions?: boolean;
 }
 
-export interface RetentionReport {
+/** Why a day past every workspace's retention period was not dropped: it waits for a later run. */
+export type DayKeptReason =
+  /** Ingest's transactions held `events` past the lock timeout. */
+  | 'lock_timeout'
+  /** A pending conversion's event is in it: its steps still read the message. */
+  | 'pending_conversion';
+
+/** What became of `events_before_days` (the events stored before the upgrade to days), when the store has it. */
+export type BeforeDaysOutcome = 'dropped' | DayKeptReason | 'inside_retention';
+
+/** The partitions of `events` a run created, dropped and kept: the first call of a workflow's run does this. */
+export interface EventDaysReport {
+  /** Days of events dropped whole, past every workspace's retention period. */
+  daysDropped: Day[];
+  /** Days past every workspace's retention period kept for now, and why. */
+  daysKept: { day: Day; reason: DayKeptReason }[];
+  /** Partitions created ahead (today and the coming week). */
+  partitionsCreated: Day[];
+  /** The oldest day kept because the longest retention period (`longestRetentionDays`) still covers it. */
+  retainedSince: Day | null;
+  longestRetentionDays: number;
+  /** Absent when the store has no `events_before_days`. */
+  beforeDays?: BeforeDaysOutcome;
+}
+
+export interface RetentionReport extends Partial<Omit<EventDaysReport, 'daysDropped'>> {
   /** Days of events dropped whole (the first run of a workflow retires days: retireEventDays). */
   daysDropped: Day[];
   deleted: number;
@@ -31,25 +56,44 @@ const DAY_MS = 86_400_000;
 /**
  * Creates the coming days' partitions of `events` and drops those of the days every workspace's retention period has
  * passed: a day leaves whole, not row by row. A day a pending conversion's event is in, or that ingest held past the
- * lock timeout, waits for a later run. Returns the days dropped.
+ * lock timeout, waits for a later run. `events_before_days` leaves the same way once its newest event has passed every
+ * period (row retention has deleted or stripped the rest of it by then) and no conversion needs its events any more.
  */
-async function retireEventDays(deps: ActivityDeps, workspaces: readonly Workspace[], now: number): Promise<Day[]> {
-  await deps.repos.eventDays.ensureComing(new Date(now));
-  const longest = Math.max(0, ...workspaces.map((ws) => ws.eventRetentionDays));
-  const horizon = now - longest * DAY_MS;
-  const dropped: Day[] = [];
-  for (const day of await deps.repos.eventDays.list()) {
-    if (Date.parse(addDays(day, 1)) > horizon) break;
-    if (await deps.repos.eventDays.holdsPending(day)) continue;
-    if (await deps.repos.eventDays.drop(day).then(() => true, keptWhenLocked)) dropped.push(day);
+async function retireEventDays(deps: ActivityDeps, workspaces: readonly Workspace[], now: number): Promise<EventDaysReport> {
+  const { eventDays } = deps.repos;
+  const partitionsCreated = await eventDays.ensureComing(new Date(now));
+  const longestRetentionDays = Math.max(0, ...workspaces.map((ws) => ws.eventRetentionDays));
+  const horizon = now - longestRetentionDays * DAY_MS;
+  const report: EventDaysReport = { daysDropped: [], daysKept: [], partitionsCreated, retainedSince: null, longestRetentionDays };
+  for (const day of await eventDays.list()) {
+    if (Date.parse(addDays(day, 1)) > horizon) {
+      report.retainedSince = day;
+      break;
+    }
+    const outcome = (await eventDays.holdsPending(day)) ? 'pending_conversion' : await droppedUnlessLocked(eventDays.drop(day));
+    if (outcome === 'dropped') report.daysDropped.push(day);
+    else report.daysKept.push({ day, reason: outcome });
   }
-  return dropped;
+  const newestBeforeDays = await eventDays.newestBeforeDays();
+  if (newestBeforeDays !== undefined && newestBeforeDays !== null && newestBeforeDays.getTime() >= horizon) {
+    report.beforeDays = 'inside_retention';
+  } else if (newestBeforeDays !== undefined) {
+    await eventDays.giveConversionsBeforeDaysIds();
+    report.beforeDays = (await eventDays.beforeDaysHoldPending()) ? 'pending_conversion' : await droppedUnlessLocked(eventDays.dropBeforeDays());
+  }
+  deps.retentionMetrics.eventDaysRetired(report);
+  return report;
 }
 
 /** A drop that waited past its lock timeout (ingest's transactions held the table) waits for the next run. */
-function keptWhenLocked(error: unknown): false {
-  if ((error as { code?: string }).code === '55P03') return false;
-  throw error;
+function droppedUnlessLocked(drop: Promise<void>): Promise<'dropped' | 'lock_timeout'> {
+  return drop.then(
+    () => 'dropped' as const,
+    (error: unknown) => {
+      if ((error as { code?: string }).code === '55P03') return 'lock_timeout' as const;
+      throw error;
+    },
+  );
 }
 
 /**
@@ -60,8 +104,8 @@ function keptWhenLocked(error: unknown): false {
 export async function removeExpiredEvents(deps: ActivityDeps, options: RetentionOptions): Promise<RetentionReport> {
   const now = Date.now();
   const everyWorkspace = await deps.repos.workspaces.list();
-  const daysDropped = options.fromWorkspaceId === undefined ? await retireEventDays(deps, everyWorkspace, now) : [];
-  const report: RetentionReport = { daysDropped, deleted: 0, stripped: 0, conversionsDeleted: 0, resumeAt: null };
+  const days = options.fromWorkspaceId === undefined ? await retireEventDays(deps, everyWorkspace, now) : undefined;
+  const report: RetentionReport = { daysDropped: [], ...days, deleted: 0, stripped: 0, conversionsDeleted: 0, resumeAt: null };
   const workspaces = everyWorkspace.filter((ws) => options.fromWorkspaceId === undefined || ws.id >= options.fromWorkspaceId);
   let batches = 0;
   /** Runs `batch` until it removes less than a full batch; false when the run's batches ran out first. */
@@ -81,6 +125,7 @@ export async function removeExpiredEvents(deps: ActivityDeps, options: Retention
         const removed = await deps.repos.retention.removeExpired(workspace.id, eventCutoff, options.batchSize);
         report.deleted += removed.deleted;
         report.stripped += removed.stripped;
+        deps.retentionMetrics.rowsRemoved('events', removed);
         return removed.deleted + removed.stripped;
       }));
     if (!eventsDone) return { ...report, resumeAt: workspace.id, resumeAtConversions: false };
@@ -88,9 +133,26 @@ export async function removeExpiredEvents(deps: ActivityDeps, options: Retention
     const conversionsDone = await drain(async () => {
       const deleted = await deps.repos.retention.removeExpiredConversions(workspace.id, conversionCutoff, options.batchSize);
       report.conversionsDeleted += deleted;
+      deps.retentionMetrics.rowsRemoved('conversions', { deleted, stripped: 0 });
       return deleted;
     });
     if (!conversionsDone) return { ...report, resumeAt: workspace.id, resumeAtConversions: true };
   }
   return report;
+}
+
+/** A whole run of the retention workflow: its first call's partitions, every call's rows. */
+export interface RetentionSummary extends EventDaysReport {
+  deleted: number;
+  stripped: number;
+  conversionsDeleted: number;
+  /** False when this run stopped at its limit; the next scheduled run continues. */
+  complete: boolean;
+}
+
+/** A retention run ends with one log line saying what it did and kept, and the time of the worker's last successful run. */
+export function recordRetentionRun(deps: ActivityDeps, summary: RetentionSummary): void {
+  const { deleted, stripped, ...rest } = summary;
+  deps.log.info({ ...rest, eventsDeleted: deleted, eventsStripped: stripped }, 'retention run finished');
+  deps.retentionMetrics.runSucceeded(new Date());
 }

@@ -2,7 +2,7 @@
 import type { createActivities } from './index';
 
 export type { WakeReport } from './deps';
-export type { RetentionOptions, RetentionReport } from './retention';
+export type { BeforeDaysOutcome, EventDaysReport, RetentionOptions, RetentionReport, RetentionSummary } from './retention';
 export type { PastEventBatchInput, PastEventBatchReport } from './past-events';
 export type { SweepOptions } from './sweep';
 export type { ConsoleRollupReport } from './console-rollup';

@@ -23,7 +23,9 @@ import { MAX_PATH_PARAMETER_LENGTH, REFUSED_DELIVERIES_PER_SECOND_PER_SOURCE, RE
 import { createIngestMetrics } from './http/metrics';
 import type { ConversionRetryService } from './services/conversion-retry';
 import type { ErasureService } from './services/erasure';
+import { createShopifyPrivacy } from './services/shopify-privacy';
 import type { ReadinessCheck } from '../db/readiness';
+import type { SchemaErrorWatch } from '../db/schema-errors';
 import type { BatchRecorder } from './ingest/record-batch';
 import { createRefusalLog } from './ingest/refusal-log';
 import { adminRoutes } from './admin';
@@ -40,6 +42,9 @@ import type { RateLimitSettings } from './ingest/rate-limit';
 import { ingestPreflightRoutes } from './ingest/cors';
 import { metricsRoutes } from './http/metrics-route';
 import { tiktokOAuthCallbackRoutes } from './oauth/tiktok-callback';
+import { shopifyOAuthCallbackRoutes } from './oauth/shopify-callback';
+import { shopifyAppRoutes } from './ingest/shopify-app-routes';
+import type { ShopifyConnectionService } from './services/shopify-connection';
 import { trackingScriptRoutes } from './ingest/tracking-script-route';
 import { createSettingsServices } from './services/settings';
 import { DEFAULT_STORAGE_DEADLINE_MS } from './ingest/storage-deadline';
@@ -52,6 +57,8 @@ export interface AppDeps {
   db: Knex;
   /** `/readyz`: PostgreSQL answers on a connection of its own within a short deadline, with the schema this code needs. */
   checkReadiness: ReadinessCheck;
+  /** Told the SQLSTATE of every statement the database refused; `checkReadiness` watches it for a newer build's schema. */
+  schemaErrors?: SchemaErrorWatch;
   repos: Repositories;
   recordBatch: BatchRecorder;
   /** Wakes the workflows that process newly committed conversions, after the response; failures are logged, never thrown. */
@@ -63,6 +70,8 @@ export interface AppDeps {
   adminToken: string;
   /** TikTok connection (OAuth, advertiser and pixel, statistics schedule), reports and test conversions. */
   tiktok: TikTokServices;
+  /** Connect Shopify (the Signalbox app installed in a shop); says it is not set up without SHOPIFY_API_KEY and SHOPIFY_API_SECRET. */
+  shopify: ShopifyConnectionService;
   /** `PUBLIC_URL`: every link mailed or shown (resets, invitations, the tag) is built from it, never from `Host`. */
   publicUrl: string;
   /** Password reset links go out through it (SMTP_URL). */
@@ -111,7 +120,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   const rateLimit = deps.rateLimit ?? { perSecond: REQUESTS_PER_SECOND_PER_WORKSPACE, burst: REQUEST_BURST_PER_WORKSPACE };
   const storageDeadlineMs = deps.storageDeadlineMs ?? DEFAULT_STORAGE_DEADLINE_MS;
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, deps.schemaErrors);
   registerJsonBodyParser(app);
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
@@ -133,6 +142,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     refusals,
     keyUse,
   });
+  const privacy = createShopifyPrivacy({ db: deps.db, repos: deps.repos, erasures: deps.erasures });
   void app.register(webhookRoutes, {
     repos: deps.repos,
     recordBatch: deps.recordBatch,
@@ -142,15 +152,19 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     storageDeadlineMs,
     refusals,
     activity: sourceActivity,
+    privacy,
   });
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, pastEvents, workflowLink: deps.workflowLink });
+  void app.register(shopifyOAuthCallbackRoutes, { connections: deps.shopify });
+  void app.register(shopifyAppRoutes, { connections: deps.shopify, privacy, workspaces: deps.repos.workspaces, storageDeadlineMs });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, shopify: deps.shopify, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, pastEvents, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,
     repos: deps.repos,
     settings,
     tiktok: deps.tiktok,
+    shopify: deps.shopify,
     signIn: createSignInService({ db: deps.db, repos: deps.repos, attempts: passwordAttempts }),
     members,
     conversionRetry: deps.conversionRetry,
@@ -161,7 +175,6 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     passwordResets: createPasswordResetService({ db: deps.db, repos: deps.repos, mailer: deps.mailer, log: app.log, links }),
     mailInvitation: createInvitationMail({ mailer: deps.mailer, links }),
     links,
-    workflowLink: deps.workflowLink,
   });
   void app.register(consoleAppRoutes, { directory: deps.consoleDirectory });
   return app;

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceErrorAsHttp } from './services/service-errors';
-import { databaseErrorCode, isStorageUnavailable } from '../db/storage-errors';
+import { databaseErrorLog } from '../db/database-error-log';
+import { isStorageUnavailable } from '../db/storage-errors';
+import type { SchemaErrorWatch } from '../db/schema-errors';
 
 /** Seconds a client should wait before retrying while PostgreSQL is unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
@@ -28,8 +30,11 @@ function describeFrameworkError(error: FastifyError, request: FastifyRequest): E
   return { status: 500, error: 'internal_error', message: 'internal error; the server log has the details' };
 }
 
-/** Every error leaves as `{ error, message }` (plus `issues` for validation, `details` for facts), whatever raised it. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * Every error leaves as `{ error, message }` (plus `issues` for validation, `details` for facts), whatever raised it.
+ * The database's refusals are told to `schemaErrors`, which readiness watches for a newer build's schema.
+ */
+export function registerErrorHandling(app: FastifyInstance, schemaErrors?: SchemaErrorWatch): void {
   app.setErrorHandler(async (error: FastifyError, request, reply: FastifyReply) => {
     const known = serviceErrorAsHttp(error);
     if (known !== undefined) {
@@ -46,12 +51,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
         .send({ error: 'storage_unavailable', message: `the database is unavailable; retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds` });
     }
-    const sqlstate = databaseErrorCode(error);
-    if (sqlstate !== undefined) {
-      // Validation should have refused whatever PostgreSQL refuses: nothing was stored, and the fault is ours.
-      // PostgreSQL's own message and detail can quote the refused value (an email, say): the log gets where, not what.
-      const { table, column, constraint, routine } = error as { table?: string; column?: string; constraint?: string; routine?: string };
-      request.log.error({ sqlstate, table, column, constraint, routine }, 'the database refused a request that passed validation');
+    const database = databaseErrorLog(error);
+    if (database !== undefined) {
+      const { sqlstate } = database;
+      schemaErrors?.note(sqlstate);
+      // Validation should have refused whatever PostgreSQL refuses: nothing was stored, and the fault is ours. The log
+      // gets PostgreSQL's message and names, never the values its detail quotes (db/database-error-log.ts).
+      request.log.error({ database }, 'the database refused a request that passed validation');
       return reply
         .code(503)
         .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))

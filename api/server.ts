@@ -4,7 +4,8 @@ import type { DestinationStream, Logger } from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, ingestEnvSchema, loadEnv, type IngestEnv } from '../config/env';
 import { createDatabase, databaseTimeouts } from '../db/knex';
-import { pendingMigrations } from '../db/migration-status';
+import { pendingMigrations, schemaAhead } from '../db/migration-status';
+import { createSchemaErrorWatch } from '../db/schema-errors';
 import { createRepositories, type Repositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
 import { createAdStatsSchedules } from '../temporal/ad-stats-schedules';
@@ -19,6 +20,7 @@ import { createBatchRecorder } from './ingest/record-batch';
 import { createRequestLogger } from './http/request-log';
 import { createPublicLinks } from './http/public-links';
 import type { WorkflowLink } from './http/conversion-view';
+import { createShopifyConnections } from './services/shopify-services';
 import { createTikTokServices } from './services/tiktok-services';
 import { loadTrackingScript, type TrackingScript } from './ingest/tracking-script';
 import { createMailer } from '../notify/mailer';
@@ -93,11 +95,30 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
     conversionRetry,
   });
 
+  const shopify = createShopifyConnections({
+    db,
+    repos,
+    app: { apiKey: env.SHOPIFY_API_KEY, secret: env.SHOPIFY_API_SECRET },
+    shopUrl: env.SHOPIFY_SHOP_URL,
+    targets: { internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES },
+    publicUrl: env.PUBLIC_URL,
+    secretKey: env.SECRET_KEY,
+    previousSecretKey: env.SECRET_KEY_PREVIOUS,
+  });
+
   const knownLinks = createKnownLinks();
+  const schemaErrors = createSchemaErrorWatch();
   const app = buildApp(
     {
       db,
-      checkReadiness: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS, pendingMigrations: () => pendingMigrations(db) }),
+      checkReadiness: createReadinessCheck({
+        connectionString: env.DATABASE_URL,
+        timeoutMs: env.READINESS_TIMEOUT_MS,
+        pendingMigrations: () => pendingMigrations(db),
+        schemaAhead,
+        schemaErrors,
+      }),
+      schemaErrors,
       repos,
       recordBatch: createBatchRecorder(repos, knownLinks),
       storageDeadlineMs: env.INGEST_STORAGE_DEADLINE_MS,
@@ -107,6 +128,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       adminToken: env.ADMIN_TOKEN,
       publicUrl: env.PUBLIC_URL,
       tiktok,
+      shopify,
       sendTestAlert: createTestAlertSender(client, env.TEMPORAL_TASK_QUEUE),
       startPastEvents: createPastEventsStarter(client, env.TEMPORAL_TASK_QUEUE),
       erasures: createErasureService({ db, repos, secretKey: env.SECRET_KEY, onErased: () => knownLinks.clear() }),

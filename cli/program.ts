@@ -11,6 +11,7 @@ import { registerReportCommands } from './commands/reports';
 import { registerRuleCommands } from './commands/rules';
 import { registerSettingsCommands } from './commands/settings';
 import { registerSourceCommands } from './commands/sources';
+import { registerShopifyCommands } from './commands/shopify';
 import { registerTikTokCommands } from './commands/tiktok';
 import { registerUserCommands } from './commands/users';
 import { registerWorkspaceCommands } from './commands/workspaces';
@@ -40,6 +41,7 @@ export function createProgram(io: CliIo): Command {
   registerKeyCommands(program, io);
   registerSourceCommands(program, io);
   registerRuleCommands(program, io);
+  registerShopifyCommands(program, io);
   registerTikTokCommands(program, io);
   registerReportCommands(program, io);
   registerConversionCommands(program, io);

@@ -64,6 +64,22 @@ const trustProxy = z
     return entries;
   });
 
+/**
+ * The Signalbox Shopify app, for Connect Shopify (all optional: without the key and secret only the pasted-webhook
+ * Shopify source works). SHOPIFY_SHOP_URL is where a shop's admin is reached, `{shop}` standing for its myshopify.com
+ * domain: Shopify's own address unless the dev stack or a test points it at the fake Shopify.
+ */
+const shopifyApp = {
+  SHOPIFY_API_KEY: z.string().regex(/^\S+$/, "must be the app's client ID, without spaces").optional(),
+  SHOPIFY_API_SECRET: z.string().regex(/^\S+$/, "must be the app's client secret, without spaces").optional(),
+  SHOPIFY_SHOP_URL: z
+    .string()
+    .refine((value) => value.includes('{shop}') && URL.canParse(value.replace('{shop}', 'fern-shop.myshopify.com')) && /^https?:\/\//.test(value), {
+      error: 'must be an http(s) URL with {shop} where the shop\'s myshopify.com domain goes, e.g. https://{shop}',
+    })
+    .default('https://{shop}'),
+};
+
 const tiktokApiUrl = z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com');
 
 /** Temporal duration of the statistics schedule, e.g. `1 hour`, `30 minutes`. */
@@ -184,6 +200,7 @@ export const ingestEnvSchema = z.object({
   TEMPORAL_UI_URL: z.url({ error: 'must be an http(s) URL, e.g. http://127.0.0.1:8233' }).optional(),
   TIKTOK_API_URL: tiktokApiUrl,
   ...tiktokOAuth,
+  ...shopifyApp,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
   ALERT_WEBHOOK_INTERNAL_ADDRESSES: alertWebhookInternalAddresses,
   ...mail,
@@ -223,6 +240,9 @@ export const temporalSetupEnvSchema = z.object({
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,
   ...temporal,
 });
+
+/** `signalbox retention run`: Temporal alone (the worker runs retention; the command triggers its schedule). */
+export const retentionRunEnvSchema = z.object(temporal);
 
 /** `signalbox secrets rotate`: the services' keys, SECRET_KEY the one in use, SECRET_KEY_PREVIOUS the one being retired. */
 export const secretRotationEnvSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conversionSummaryView, helpView, identityKindView, identityLinkView, instant } from './views';
+import { conversionSummaryView, helpView, identityKindView, identityLinkView, instant, orderName } from './views';
 
 /* One conversion explained, as the settings API and the console answer it; the CLI and the console read it with these types. Imports nothing but zod and views.ts. */
 
@@ -68,10 +68,13 @@ export type ConversionDetailView = z.infer<typeof conversionDetailView>;
 export const conversionRetryView = z.strictObject({ requeued: z.number().int(), conversionIds: z.array(z.string()) });
 export type ConversionRetryView = z.infer<typeof conversionRetryView>;
 
+/** The settings API's detail but for the Temporal UI link, which is the operator's (the console has shop owners, editors and viewers). */
+const { workflowUrl: _operatorsOnly, ...sharedDetailShape } = conversionDetailView.shape;
+
 /** The console's conversion page: the settings API's detail, its timeline in sentences, and each state explained. */
 export const consoleConversionDetailView = z
   .strictObject({
-    ...conversionDetailView.shape,
+    ...sharedDetailShape,
     tiktokCode: z.number().int().nullable(),
     receivedAt: instant,
     userId: z.string().nullable(),
@@ -85,6 +88,8 @@ export const consoleConversionDetailView = z
     help: helpView.nullable().meta({ description: 'Its reason explained' }),
     withoutClickHelp: helpView.nullable(),
     repeatedHelp: helpView.nullable(),
+    orderName,
+    clickFromLandingPage: z.boolean().meta({ description: 'The click came with a Shopify order: from the page its visit landed on, as Shopify kept it with the order' }),
     canSendAgain: z.boolean(),
     sendAgainRefusal: z.string().nullable().meta({ description: 'Why "Send again" is not offered, e.g. sending again would only skip it again' }),
   })

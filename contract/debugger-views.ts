@@ -13,7 +13,12 @@ export const eventOutcomeView = z.discriminatedUnion('kind', [
     conversions: z.array(z.strictObject({ id: z.string(), tiktokEvent: z.string(), status: conversionStatus, reason: z.string().nullable(), testMode: z.boolean() })),
   }),
   z.strictObject({ kind: z.literal('duplicate'), text, conversionId: z.string(), messageId: z.string(), tiktokEvent: z.string() }),
-  z.strictObject({ kind: z.literal('no_rule'), text, eventName: z.string() }),
+  z.strictObject({
+    kind: z.literal('no_rule'),
+    text,
+    eventName: z.string(),
+    warning: z.string().nullable().meta({ description: 'Why this event should not become a TikTok conversion (a refund, a change in the shop); null when nothing speaks against it' }),
+  }),
   z.strictObject({ kind: z.literal('rule_added_later'), text, eventName: z.string() }),
   z.strictObject({ kind: z.literal('not_a_conversion'), text }),
   z.strictObject({ kind: z.literal('no_conversion'), text }),
@@ -49,6 +54,7 @@ export const ingestRefusalView = z.strictObject({
   keyPrefix: z.string().nullable().meta({ description: 'The first characters of the key used, never the key' }),
   origin: z.string().nullable().meta({ description: 'The Origin header of the page that sent it' }),
   reason: z.string().nullable().meta({ description: 'Why ingest refused its key, else null' }),
+  source: z.strictObject({ name: z.string(), type: z.enum(['shopify', 'webhook']) }).nullable().meta({ description: 'The Shopify or webhook source the refused delivery was posted to; null for the ingest API' }),
   words: refusalWordsView,
 });
 export type IngestRefusalView = z.infer<typeof ingestRefusalView>;

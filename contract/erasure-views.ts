@@ -50,3 +50,23 @@ export type ConsoleErasureView = z.infer<typeof consoleErasureView>;
 /** The console's log of erasures, which names nobody. */
 export const consoleErasureLogView = z.strictObject({ erasures: z.array(z.strictObject({ id: z.string(), requestedAt: instant, actorName: z.string(), counts: z.array(erasureCount) })) });
 export type ConsoleErasureLogView = z.infer<typeof consoleErasureLogView>;
+
+/**
+ * Shopify's privacy requests a workspace's Shopify sources received (issue 46), newest first: a customer's request for
+ * their data (whom to answer, until that customer is erased), a customer's erasure and a shop's removal, with what went.
+ */
+export const consoleShopifyPrivacyRequestsView = z.strictObject({
+  requests: z.array(
+    z.strictObject({
+      id: z.string(),
+      receivedAt: instant,
+      topic: z.enum(['customers/data_request', 'customers/redact', 'shop/redact']),
+      sourceName: z.string(),
+      shop: z.string().nullable(),
+      customer: z.strictObject({ userId: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).nullable().meta({ description: 'A data request\'s customer, until they are erased' }),
+      orders: z.array(z.string()),
+      counts: z.array(erasureCount).meta({ description: 'What an erasure or a shop\'s removal took away' }),
+    }),
+  ),
+});
+export type ConsoleShopifyPrivacyRequestsView = z.infer<typeof consoleShopifyPrivacyRequestsView>;

@@ -17,7 +17,7 @@ export const API_INFO = {
     '- **Ingest** (`/v1`): Segment-compatible tracking API, authenticated by a workspace\'s API key; webhook sources by their signature.',
     '- **Settings API** (`/admin`): workspaces, keys, rules, TikTok, people; `Authorization: Bearer <ADMIN_TOKEN>`. The `signalbox` CLI speaks it.',
     '- **Console API** (`/console/api`): what the console uses; the session cookie, and the session\'s CSRF token on writes.',
-    '- **TikTok\'s OAuth callback** (`/oauth/tiktok/callback`).',
+    '- **OAuth callbacks** of TikTok (`/oauth/tiktok/callback`) and Shopify (`/oauth/shopify/callback`).',
     '',
     'Every error is `{ error, message }`, with `issues` naming each bad field of a 400.',
   ].join('\n'),

@@ -132,4 +132,40 @@ export const INGEST_ROUTES: readonly RouteContract[] = [
     body: z.record(z.string(), z.unknown()).meta({ description: 'The platform\'s JSON, as it sends it' }),
     answers: { 200: { description: 'Stored', schema: webhookDeliveryBody }, ...errors(400, 401, 404, 413, 429, 503) },
   }),
+  route({
+    method: 'POST',
+    path: '/v1/shopify/app-uninstalled',
+    summary: "Shopify's app/uninstalled: a shop removed the Signalbox app (Connect Shopify)",
+    description:
+      "Subscribed by Connect Shopify. Authenticated by `X-Shopify-Hmac-Sha256`, the base64 HMAC-SHA256 of the raw body with the app's secret (SHOPIFY_API_SECRET); `X-Shopify-Shop-Domain` names the shop. Signalbox forgets the connection and revokes its browser key; 200 also when the shop was not connected, so that Shopify does not retry.",
+    tag: 'Shopify',
+    security: PUBLIC,
+    body: z.record(z.string(), z.unknown()).meta({ description: "Shopify's shop resource, as it sends it" }),
+    answers: {
+      200: { description: 'Recorded', schema: z.strictObject({ success: z.literal(true), disconnected: z.boolean().meta({ description: 'Whether a connection was forgotten' }) }) },
+      ...errors(400, 401, 404, 413, 503),
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/shopify/compliance',
+    summary: "Shopify's privacy topics for the Signalbox app (customers/data_request, customers/redact, shop/redact)",
+    description:
+      "The compliance webhook URL to set in the Signalbox app's settings in Shopify, for all three topics. Authenticated by `X-Shopify-Hmac-Sha256`, the base64 HMAC-SHA256 of the raw body with the app's secret (SHOPIFY_API_SECRET), checked first: 401 when it does not match, as Shopify requires. `X-Shopify-Topic` names the topic; the body's `shop_domain` (else `X-Shopify-Shop-Domain`) the shop. The request is done as a Shopify source's own privacy delivery is, for the connected shop's source and every source Connect Shopify made for the shop that still exists, connected or not (shop/redact comes 48 hours after the app is uninstalled), once per body; 200 with nothing done when no source holds the shop's data. 400 for a body that is not such a request.",
+    tag: 'Shopify',
+    security: PUBLIC,
+    body: z.record(z.string(), z.unknown()).meta({ description: "Shopify's compliance request, as it sends it" }),
+    answers: {
+      200: {
+        description: 'Done, or nothing to do',
+        schema: z.strictObject({
+          success: z.literal(true),
+          sources: z.array(z.string()).meta({ description: 'The sources the request was done for' }),
+          note: z.string().meta({ description: 'What was done, for each source' }),
+        }),
+        example: { success: true, sources: ['src_3f9a1c2b7d4e8f60'], note: 'customers/redact: src_3f9a1c2b7d4e8f60: the customer is erased' },
+      },
+      ...errors(400, 401, 404, 413, 503),
+    },
+  }),
 ];

@@ -14,14 +14,27 @@ export const tiktokCallbackQuery = z.object({
   state: param('is required: TikTok echoes the state of the authorization URL; open the URL Signalbox printed'),
 });
 
+/** Shopify's redirect once the owner approves the Signalbox app; Shopify may add parameters of its own (`host`), which its `hmac` covers too. */
+export const shopifyCallbackQuery = z.object({
+  code: param('is required: Shopify adds it when the owner approves; start connecting the shop again'),
+  hmac: param("is required: Shopify signs its redirect with it; open the address Shopify's approval page sent you to"),
+  shop: param('is required: Shopify names the shop with it'),
+  state: param('is required: Shopify echoes the state of the authorization URL; open the URL Signalbox gave you'),
+  timestamp: param('must not be empty').optional(),
+});
+
 /** The reference page's own files (api/docs.ts serves them from swagger-ui-dist and its initializer). */
 export const referenceAssetParams = z.object({ file: z.enum(['swagger-ui.css', 'swagger-ui-bundle.js', 'reference.js']) });
 
 export const readiness = z.strictObject({
   status: z.enum(['ready', 'not_ready']),
-  error: z.enum(['schema_behind', 'storage_unavailable']).optional(),
+  error: z.enum(['schema_behind', 'schema_ahead', 'storage_unavailable']).optional(),
   message: z.string().optional(),
   pendingMigrations: z.array(z.string()).optional().meta({ description: 'The migrations this code needs that the database lacks: run signalbox migrate' }),
+  newerMigrations: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "A newer build's migrations that this code cannot serve: send requests to the new build and stop this process" }),
 });
 export type ReadinessView = z.infer<typeof readiness>;
 
@@ -49,7 +62,7 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
     security: PUBLIC,
     answers: {
       200: { description: 'Ready', schema: readiness, example: { status: 'ready' } },
-      503: { description: 'Not ready: the database does not answer, or migrations are pending', schema: readiness, example: { status: 'not_ready', error: 'storage_unavailable', message: 'the database is not answering' } },
+      503: { description: 'Not ready: the database does not answer, migrations are pending, or a newer build migrated it past this one', schema: readiness, example: { status: 'not_ready', error: 'storage_unavailable', message: 'the database is not answering' } },
     },
   }),
   route({
@@ -107,6 +120,28 @@ export const OPERATION_ROUTES: readonly RouteContract[] = [
         503: callbackUnavailable,
       }),
       302: redirect('To the console\'s Sources page, when the connection was started there'),
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/oauth/shopify/callback',
+    summary: "Shopify's redirect after the owner approves the Signalbox app (Connect Shopify)",
+    description:
+      "No admin token: Shopify's `hmac` over the other parameters (the app's secret) and the signed, expiring, single-use `state` naming workspace and shop protect it. Answers a page for browsers (Accept: text/html; a redirect to the console when started there), JSON otherwise.",
+    tag: 'Shopify',
+    security: PUBLIC,
+    query: shopifyCallbackQuery,
+    answers: {
+      ...orPages({
+        200: {
+          description: 'Connected: the webhooks subscribed and the storefront script installed',
+          schema: z.strictObject({ connected: z.literal(true), workspaceId: z.string(), connection: z.record(z.string(), z.unknown()), message: z.string() }),
+        },
+        ...errors(400, 404, 409, 500),
+        502: errorAnswer('Shopify refused a call (shopify_rejected), its words kept'),
+        503: errorAnswer('Connect Shopify is not set up on this server (shopify_not_configured), Shopify is unavailable (shopify_unavailable), or PostgreSQL is'),
+      }),
+      302: redirect("To the console's Sources page, when the connection was started there"),
     },
   }),
   route({ method: 'GET', path: '/console', summary: 'The console (redirect to /console/)', tag: 'Console pages', security: PUBLIC, storage: false, answers: { 302: redirect('To /console/') } }),

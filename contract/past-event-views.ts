@@ -36,6 +36,9 @@ export type PastEventsRunView = z.infer<typeof pastEventsRun>;
 export const pastEventsLimit = z.strictObject({ days: count, because: z.string() });
 export type PastEventsLimitView = z.infer<typeof pastEventsLimit>;
 
+/** Why an event should not become a TikTok conversion (a refund, a change in the shop), or null. */
+const conversionWarning = z.string().nullable().meta({ description: 'Why this event should not become a TikTok conversion (a refund, a change in the shop); null when nothing speaks against it' });
+
 /** `GET /console/api/workspaces/:workspaceId/rules`: the rules with their last week, and the events no rule maps yet. */
 export const consoleRulesView = z.strictObject({
   rules: z.array(
@@ -44,9 +47,13 @@ export const consoleRulesView = z.strictObject({
       eventsLast7Days: count,
       sample: z.strictObject({ receivedAt: instant, message: z.record(z.string(), z.unknown()) }).nullable().meta({ description: 'The newest event of the rule, as stored' }),
       pastEvents: pastEventsRun.nullable().meta({ description: 'The latest run of "send past events"; null when there was none' }),
+      warning: conversionWarning,
     }),
   ),
-  unmappedEvents: z.array(z.strictObject({ event: z.string(), eventsLast7Days: count, suggestedTiktokEvent: z.string() })),
+  unmappedEvents: z.array(z.strictObject({ event: z.string(), eventsLast7Days: count, suggestedTiktokEvent: z.string(), warning: conversionWarning })),
+  neededRules: z
+    .array(z.strictObject({ event: z.string(), tiktokEvent: z.string(), source: z.string().meta({ description: 'The name of the source that sends it' }) }))
+    .meta({ description: "Rules the workspace's Shopify and webhook sources need and no rule covers yet" }),
   tiktokStandardEvents: z.array(z.string()).meta({ description: 'What a rule\'s alsoSendAs may name' }),
   pastEventLimit: pastEventsLimit,
 });

@@ -2,6 +2,7 @@
 export const TAGS = {
   Ingest: 'Events in: the Segment-compatible tracking API, the tracking script and webhook sources.',
   'Settings API': 'Workspaces and their settings, for the signalbox CLI and scripts: the admin token.',
+  Shopify: 'Connect Shopify: the Signalbox app installed in a shop, its webhooks and storefront script.',
   TikTok: 'The TikTok connection: OAuth, advertiser and pixel, statistics, test conversions.',
   Console: 'What the console uses: the session cookie, and the CSRF token on writes.',
   'Console pages': 'The console itself (HTML and assets).',

@@ -147,9 +147,16 @@ export const webhookSourceView = z
     mapping: webhookMappingView.nullable().meta({ description: 'null for a Shopify source' }),
     createdAt: instant,
     secretSetAt: instant,
+    secretMade: z
+      .boolean()
+      .meta({ description: "Signalbox made the signing secret (none was given); false when it was given (a Shopify source: Shopify's key), and for sources made before this field" }),
     lastDeliveryAt: instant.nullable(),
     lastRefusal: z.strictObject({ at: instant, status: z.number().int(), message: z.string() }).nullable(),
     webhookUrl: z.string().meta({ description: 'Where the platform posts: PUBLIC_URL/v1/webhooks/<id>' }),
+    neededRule: z
+      .strictObject({ event: z.string(), tiktokEvent: z.string() })
+      .nullable()
+      .meta({ description: "The conversion rule this source's purchases need (Order Completed for a Shopify shop); null when its mapping reads the event name from each delivery" }),
   })
   .meta({ id: 'WebhookSource' });
 export type WebhookSourceView = z.infer<typeof webhookSourceView>;
@@ -160,13 +167,22 @@ export type WebhookSourcesView = z.infer<typeof webhookSourcesView>;
 /** A source as an answer that set its secret gives it: the secret when Signalbox made it, and what to do next. */
 export const webhookSourceWithSecretView = z.strictObject({
   ...webhookSourceView.shape,
-  signingSecret: z.string().optional().meta({ description: 'Only when Signalbox made the secret: shown this once' }),
+  signingSecret: z.string().optional().meta({ description: "Only when Signalbox made a generic webhook source's secret: shown this once (a Shopify source signs with Shopify's key)" }),
   notice: z.string(),
 });
 export type WebhookSourceWithSecretView = z.infer<typeof webhookSourceWithSecretView>;
 
 /** `POST …/sources/preview`: what a pasted sample body becomes under a mapping, or every problem. */
-export const mappingPreviewView = z.union([z.strictObject({ ok: z.literal(true), message: z.record(z.string(), z.unknown()) }), z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) })]);
+export const mappingPreviewView = z.union([
+  z.strictObject({
+    ok: z.literal(true),
+    message: z.record(z.string(), z.unknown()),
+    unmatched: z
+      .array(z.strictObject({ field: z.string().meta({ description: 'The mapping field, e.g. email' }), path: z.string() }))
+      .meta({ description: 'Fields whose path finds nothing in the sample, so they are left out of the message (a typo, or a field this sample lacks)' }),
+  }),
+  z.strictObject({ ok: z.literal(false), problems: z.array(z.string()) }),
+]);
 export type MappingPreviewView = z.infer<typeof mappingPreviewView>;
 
 /** `DELETE …/sources/:sourceId` (settings API and console). */
@@ -212,7 +228,10 @@ export const consoleWorkspaceView = z.strictObject({
 export type ConsoleWorkspaceView = z.infer<typeof consoleWorkspaceView>;
 
 /** A line of the console's Conversions table: the summary, TikTok's code and the click's visitor. */
-export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.shape, tiktokCode: z.number().int().nullable(), clickAnonymousId: z.string().nullable() });
+/** The order's number as the shop shows it (a Shopify order's name, e.g. #9074), when its event gave one. */
+export const orderName = z.string().nullable().meta({ description: "The order's number as the shop shows it (a Shopify order's name, e.g. #9074), when its event gave one" });
+
+export const consoleConversionRow = z.strictObject({ ...conversionSummaryView.shape, tiktokCode: z.number().int().nullable(), clickAnonymousId: z.string().nullable(), orderName });
 export type ConsoleConversionRow = z.infer<typeof consoleConversionRow>;
 
 export const consoleConversionPage = z.strictObject({ conversions: z.array(consoleConversionRow), nextCursor: z.string().nullable() }).meta({ id: 'ConsoleConversionPage' });

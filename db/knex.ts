@@ -2,6 +2,8 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { types, type Client } from 'pg';
 import type { DatabaseTimeoutEnv } from '../config/env';
+import { rememberStatement } from './database-error-log';
+import { migrationSource } from './migration-source';
 
 // Money and counts come back as exact strings unless parsed: bigint IDs stay strings, numerics become numbers.
 types.setTypeParser(types.builtins.NUMERIC, (value) => Number(value));
@@ -14,8 +16,7 @@ export const MIGRATIONS = {
 };
 
 export const migrationConfig: Knex.MigratorConfig = {
-  directory: MIGRATIONS.directory,
-  loadExtensions: [MIGRATIONS.extension],
+  migrationSource: migrationSource(MIGRATIONS.directory, MIGRATIONS.extension),
   tableName: MIGRATIONS.table,
 };
 
@@ -100,7 +101,7 @@ export function createDatabase({ url, poolMax = 10, timeouts, logger }: Database
     // A connection whose last query never finished (read timeout) is not handed out again.
     pool.validate = (connection: Client & { readyForQuery?: boolean }) => connection.readyForQuery === true;
   }
-  return knex({
+  const db = knex({
     client: 'pg',
     connection: connectionSettings(url, timeouts),
     pool,
@@ -110,6 +111,8 @@ export function createDatabase({ url, poolMax = 10, timeouts, logger }: Database
     compileSqlOnError: false,
     migrations: migrationConfig,
   });
+  db.on('query-error', (error: unknown, query: { sql: string }) => rememberStatement(error, query.sql));
+  return db;
 }
 
 export async function migrateToLatest(db: Knex): Promise<string[]> {

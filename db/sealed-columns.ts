@@ -24,6 +24,12 @@ export const SEALED_COLUMNS = [
     rowKey: 'id',
     holds: 'each Shopify or webhook source\'s signing secret (whoever holds it can sign deliveries as the shop\'s platform)',
   },
+  {
+    table: 'shopify_connections',
+    column: 'access_token_ciphertext',
+    rowKey: 'workspace_id',
+    holds: "each connected shop's Shopify Admin API access token (Connect Shopify: whoever holds it reads the shop's orders and customers)",
+  },
 ] as const;
 
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];

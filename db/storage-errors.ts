@@ -39,12 +39,23 @@ export function isStorageUnavailable(error: unknown, depth = 0): boolean {
  * The SQLSTATE of an error PostgreSQL raised (e.g. `22P05` for a NUL in text), undefined for anything else. Input that
  * validation let through but the database refused is still the server's failure: the client did nothing wrong.
  */
-export function databaseErrorCode(error: unknown, depth = 0): string | undefined {
-  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+export function databaseErrorCode(error: unknown): string | undefined {
+  return findDatabaseError(error)?.code;
+}
+
+/** Whether PostgreSQL raised `error` itself (pg's DatabaseError: a SQLSTATE and a severity). */
+export function isDatabaseError(error: unknown): error is Error & { code: string } {
+  if (typeof error !== 'object' || error === null) return false;
   const { code, severity } = error as ErrorLike;
-  if (typeof code === 'string' && SQLSTATE.test(code) && typeof severity === 'string') return code;
+  return typeof code === 'string' && SQLSTATE.test(code) && typeof severity === 'string';
+}
+
+/** The error PostgreSQL raised, `error` itself or one it wraps; undefined for anything else. */
+export function findDatabaseError(error: unknown, depth = 0): (Error & { code: string }) | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  if (isDatabaseError(error)) return error;
   for (const inner of nestedErrors(error as ErrorLike)) {
-    const found = databaseErrorCode(inner, depth + 1);
+    const found = findDatabaseError(inner, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -218,6 +218,8 @@ export interface ConversionRow {
   click_ad_id: string | null;
   /** Where the click was found: `message` (the converting event carried it) or `visitor` (a visitor's profile); null without one. */
   click_source: ClickSource | null;
+  /** The order's number as the shop shows it (a Shopify order's `#9074`); null without one, and before it was kept. */
+  order_name: string | null;
   ttp: string | null;
   /** Sent with no click inside the attribution window (the workspace's `match_without_click`): TikTok matched it on other keys. */
   sent_without_click: boolean;

@@ -14,6 +14,9 @@ export const devStackEnvSchema = z.object({
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   FAKE_TIKTOK_PORT: z.coerce.number().int().min(1).max(65535).default(9099),
+  /** The fake Shopify (Connect Shopify's OAuth and Admin API) and its shop's storefront, unless SHOPIFY_API_KEY names a real app. */
+  FAKE_SHOPIFY_PORT: z.coerce.number().int().min(1).max(65535).default(9097),
+  FAKE_STOREFRONT_PORT: z.coerce.number().int().min(1).max(65535).default(9098),
   /** Where mail goes; unset, the dev stack's own outbox (an SMTP sink on MAIL_SINK_PORT). */
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_SINK_PORT: z.coerce.number().int().min(1).max(65535).default(2525),

@@ -25,7 +25,7 @@ let admin: Knex;
 /** An empty database: the stack migrates it itself (knex records the compiled .js migrations, as npm start does). */
 const databaseName = `signalbox_devstack_${randomBytes(6).toString('hex')}`;
 let stack: ChildProcess | undefined;
-/** Ingest's, the fake TikTok's and the worker's health server: the stack is told them, as a person sets PORT, FAKE_TIKTOK_PORT and WORKER_HEALTH_PORT. */
+/** Ingest's, the fake TikTok's, the worker's health server, the mail sink's and the fake Shopify's and its storefront's: the stack is told them, as a person sets PORT, FAKE_TIKTOK_PORT, …. */
 let ports: ReservedPort[] = [];
 const lines: string[] = [];
 const taskQueue = `devstack-test-${process.pid}`;
@@ -63,8 +63,8 @@ beforeAll(async () => {
   runtimeDir = mkdtempSync(path.join(os.tmpdir(), 'signalbox-devstack-runtime-'));
   admin = createDatabase({ url: process.env.TEST_DATABASE_URL as string, poolMax: 1 });
   await admin.raw(`CREATE DATABASE ${databaseName}`);
-  ports = await Promise.all([reservePort(), reservePort(), reservePort(), reservePort()]);
-  const [ingestPort, fakeTikTokPort, workerHealthPort, mailSinkPort] = ports.map((reserved) => String(reserved.port));
+  ports = await Promise.all([reservePort(), reservePort(), reservePort(), reservePort(), reservePort(), reservePort()]);
+  const [ingestPort, fakeTikTokPort, workerHealthPort, mailSinkPort, fakeShopifyPort, fakeStorefrontPort] = ports.map((reserved) => String(reserved.port));
   stack = spawn(process.execPath, [path.join(out, 'devstack', 'start.js')], {
     env: {
       PATH: process.env.PATH,
@@ -76,6 +76,8 @@ beforeAll(async () => {
       FAKE_TIKTOK_PORT: fakeTikTokPort,
       WORKER_HEALTH_PORT: workerHealthPort,
       MAIL_SINK_PORT: mailSinkPort,
+      FAKE_SHOPIFY_PORT: fakeShopifyPort,
+      FAKE_STOREFRONT_PORT: fakeStorefrontPort,
       SIGNALBOX_DATA_DIR: dataDir,
       XDG_RUNTIME_DIR: runtimeDir,
       // The worker's readiness line must come whatever the level.
@@ -120,7 +122,7 @@ afterAll(
 );
 
 describe('npm start', () => {
-  it('prints "running" only once the worker is running, the CLI finds that stack by itself, and its worker pulls statistics', async () => {
+  it('prints "running" only once the worker is running, the CLI finds that stack by itself, its worker pulls statistics, and a shop connects through the fake Shopify', async () => {
     const running = await waitForLine(/^Signalbox is running\./, 240_000);
     const workerRunning = lines.findIndex((line) => /^\[worker\] INFO worker (started|running)\b/.test(line));
     expect(workerRunning).toBeGreaterThanOrEqual(0);
@@ -169,6 +171,20 @@ describe('npm start', () => {
       }
       expect(stack?.exitCode).toBeNull();
       expect(await signalbox(['tiktok', 'disconnect', ws], elsewhere)).toMatchObject({ code: 0 });
+
+      // Connect Shopify against the stack's fake Shopify: the URL printed, "Install app", what it made, an order, the app removed.
+      const shop = 'fern-shop.myshopify.com';
+      const fakeShopify = `http://127.0.0.1:${ports[4]?.port}`;
+      const authorization = JSON.parse((await signalbox(['--json', 'shopify', 'connect', ws, '--shop', shop], elsewhere)).stdout) as { url: string };
+      const approved = await fetch(new URL('authorize', authorization.url), { method: 'POST', body: new URLSearchParams([...new URL(authorization.url).searchParams]), redirect: 'manual' });
+      expect((await fetch(approved.headers.get('location') as string, { headers: { accept: 'application/json' } })).status).toBe(200);
+      const made = (await (await fetch(`${fakeShopify}/_fake/shops/${shop}`)).json()) as { subscriptions: unknown[]; scriptTags: unknown[] };
+      expect({ subscriptions: made.subscriptions.length, scriptTags: made.scriptTags.length }).toEqual({ subscriptions: 8, scriptTags: 1 });
+      const order = (await (await fetch(`${fakeShopify}/_fake/shops/${shop}/orders`, { method: 'POST', body: '{}' })).json()) as { delivered: { status: number; body: unknown }[] };
+      expect(order.delivered).toEqual([expect.objectContaining({ status: 200, body: { success: true } })]);
+      const removed = (await (await fetch(`${fakeShopify}/_fake/shops/${shop}/uninstall`, { method: 'POST' })).json()) as { told: { status: number }[] };
+      expect(removed.told).toEqual([expect.objectContaining({ status: 200 })]);
+      expect((await signalbox(['shopify', 'status', ws], elsewhere)).stdout).toMatch(/^No shop is connected/);
 
       const exited = new Promise<number | null>((resolve) => stack?.once('exit', resolve));
       stack?.kill('SIGTERM');

@@ -7,6 +7,8 @@ import { WORKER_RUNNING } from '../worker/running';
 import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
 import { devPasswordStillWorks, devSignInText, ensureDevSignIn } from './dev-sign-in';
 import { ingestTikTokEnv } from './tiktok-env';
+import { SHOPIFY_COMPLIANCE_PATH } from '../api/http/paths';
+import { FAKE_SHOP_DOMAIN, FAKE_SHOPIFY_API_KEY, FAKE_SHOPIFY_API_SECRET, startFakeShopifyAdmin, startFakeStorefront } from './shopify-fake';
 import { devStackEnvSchema, type DevStackEnv } from './env';
 import { announceRunningStack } from './running-stacks';
 import { loadOrCreateState, saveState } from './state';
@@ -102,6 +104,20 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
     await waitForHttp(`${tiktokUrl}/_fake/events`, fake);
   }
 
+  // Connect Shopify against the fake Shopify, unless a real app is configured; its shop's storefront renders the app's script tags.
+  let shopifyEnv: Record<string, string> = {};
+  let fakeShopify: { admin: string; storefront: string } | undefined;
+  if (process.env.SHOPIFY_API_KEY === undefined) {
+    await assertPortFree(env.FAKE_SHOPIFY_PORT, 'fake Shopify', 'FAKE_SHOPIFY_PORT, or SHOPIFY_API_KEY for a real app');
+    await assertPortFree(env.FAKE_STOREFRONT_PORT, "fake Shopify's storefront", 'FAKE_STOREFRONT_PORT');
+    const admin = await startFakeShopifyAdmin({ port: env.FAKE_SHOPIFY_PORT, complianceUri: `${env.PUBLIC_URL ?? `http://${HOST}:${env.PORT}`}${SHOPIFY_COMPLIANCE_PATH}` });
+    stops.push(() => admin.close());
+    const storefront = await startFakeStorefront({ port: env.FAKE_STOREFRONT_PORT, head: () => admin.storefrontScripts(FAKE_SHOP_DOMAIN) });
+    stops.push(() => storefront.close());
+    shopifyEnv = { SHOPIFY_API_KEY: FAKE_SHOPIFY_API_KEY, SHOPIFY_API_SECRET: FAKE_SHOPIFY_API_SECRET, SHOPIFY_SHOP_URL: admin.shopUrl };
+    fakeShopify = { admin: admin.url, storefront: storefront.origin };
+  }
+
   let smtpUrl = env.SMTP_URL;
   const outbox = path.join(dataDir, 'outbox');
   if (smtpUrl === undefined) {
@@ -153,6 +169,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
         HOST,
         ADMIN_TOKEN: state.adminToken,
         ...ingestTikTokEnv({ tiktokUrl, usingFake }),
+        ...shopifyEnv,
         ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
       }),
     ),
@@ -175,6 +192,7 @@ Signalbox is running. Ctrl-C stops everything.
   Temporal               ${temporalAddress}${temporalUi ? `   UI: ${temporalUi}` : ''}
   PostgreSQL             ${env.DATABASE_URL === undefined ? 'embedded' : 'DATABASE_URL'}
   TikTok API             ${tiktokUrl}${usingFake ? '   (local fake)' : ''}
+  Shopify                ${fakeShopify === undefined ? 'SHOPIFY_API_KEY' : `${fakeShopify.admin}   (local fake; its shop ${FAKE_SHOP_DOMAIN}, storefront ${fakeShopify.storefront})`}
   Mail                   ${env.SMTP_URL === undefined ? `${smtpUrl}   outbox: ${path.relative(process.cwd(), outbox)}/ (each message as .txt and .eml, and a line here)` : 'SMTP_URL'}
 
 Or without the console: create a workspace (the CLI reads the URL and admin token from ${path.relative(process.cwd(), path.join(dataDir, 'dev-stack.json'))}${cliFinds(dataDir)}):
@@ -192,7 +210,15 @@ Connect TikTok through OAuth${usingFake ? ' (the fake approves at once)' : proce
   npm run signalbox -- tiktok pull <workspace-id>               # pull statistics now; then: reports <workspace-id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
 or with a token from Events Manager:
   npm run signalbox -- tiktok set <workspace-id> --token ${usingFake ? FAKE_TIKTOK_ACCESS_TOKEN : '<access-token>'} --pixel ${usingFake ? FAKE_TIKTOK_PIXEL_CODE : '<pixel-code>'}
-`);
+${fakeShopify === undefined ? '' : `
+Connect Shopify (the console's Sources page, or):
+  npm run signalbox -- shopify connect <workspace-id> --shop ${FAKE_SHOP_DOMAIN}   # open the printed URL, press "Install app"
+  npm run signalbox -- settings set <workspace-id> --allowed-origins ${fakeShopify.storefront}   # so the storefront's tag may send
+  curl -s ${fakeShopify.admin}/_fake/shops/${FAKE_SHOP_DOMAIN}                      # the webhooks and script Signalbox made
+  curl -s -X POST ${fakeShopify.admin}/_fake/shops/${FAKE_SHOP_DOMAIN}/orders -d '{"ttclid":"E.C.P.test"}'   # an order, delivered
+  curl -s -X POST ${fakeShopify.admin}/_fake/shops/${FAKE_SHOP_DOMAIN}/uninstall   # the owner removes the app
+  curl -s -X POST ${fakeShopify.admin}/_fake/shops/${FAKE_SHOP_DOMAIN}/shop-redact # Shopify's shop/redact, 48 h after
+`}`);
 }
 
 async function main(): Promise<void> {

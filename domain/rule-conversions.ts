@@ -41,6 +41,8 @@ export interface RuleConversion {
   currency: string | null;
   workflowId: string;
   warnings: ValueWarning[];
+  /** The order's number as the shop shows it (`order_name`, a Shopify order's `#9074`), if the event gives one. */
+  orderName: string | null;
 }
 
 /** An event whose conversion (same TikTok event and event_id) already exists: it repeats that conversion. */
@@ -48,6 +50,14 @@ export interface RepeatedConversion {
   eventRowId: string;
   tiktokEvent: string;
   eventId: string;
+}
+
+/** Longer is not an order number a person reads. */
+const MAX_ORDER_NAME = 100;
+
+function orderNameOf(properties: Record<string, unknown> | undefined): string | null {
+  const name = properties?.order_name;
+  return typeof name === 'string' && name.trim() !== '' && name.length <= MAX_ORDER_NAME ? name.trim() : null;
 }
 
 /** A conversion is unique per workspace, TikTok event and event_id. */
@@ -88,6 +98,7 @@ export function conversionsFor(workspaceId: string, stored: readonly StoredEvent
         currency: currency ?? null,
         workflowId: conversionPipelineWorkflowId(workspaceId),
         warnings: warning === undefined ? [] : [warning],
+        orderName: orderNameOf(message.properties),
       });
     }
   }

@@ -22,11 +22,13 @@ const SECRET_NAMES = {
   currentPassword: 'anywhere',
   newPassword: 'anywhere',
   signature: 'anywhere',
+  clientSecret: 'anywhere',
   key: 'url',
   code: 'url',
   state: 'url',
   session: 'url',
   sig: 'url',
+  hmac: 'url',
 } as const satisfies Record<string, 'anywhere' | 'url'>;
 
 /** `writeKey`, `write_key`, `Write-Key` and `WRITEKEY` are one name. */
@@ -50,8 +52,8 @@ export const SECRET_FIELD_NAMES: readonly string[] = [
   ),
 ];
 
-/** Headers that carry credentials: the session cookie, API keys, the CSRF token, TikTok's `Access-Token`. */
-export const SECRET_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-csrf-token', 'access-token'];
+/** Headers that carry credentials: the session cookie, API keys, the CSRF token, TikTok's `Access-Token`, Shopify's `X-Shopify-Access-Token`. */
+export const SECRET_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-csrf-token', 'access-token', 'x-shopify-access-token'];
 
 /** pino's `redact.paths` for every logger: the secret fields and headers, at the top of a logged object and one level down. */
 export const LOG_REDACT_PATHS: readonly string[] = [

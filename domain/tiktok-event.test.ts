@@ -33,9 +33,9 @@ describe('commerce properties sent', () => {
     ['contents as products by default', { products: [{ product_id: 'F-1' }] }, { contents: [{ content_id: 'F-1' }], content_ids: ['F-1'], num_items: 1, content_type: 'product' }],
     ["the sender's product_group", { content_type: 'product_group', contents: [{ content_id: 'G-7' }] }, { contents: [{ content_id: 'G-7' }], content_ids: ['G-7'], num_items: 1, content_type: 'product_group' }],
     [
-      'content_ids and num_items from the contents, in order, when the sender gives neither',
+      'content_ids from the contents, in order, and num_items as their units (2 + 1), when the sender gives neither',
       { contents: [{ content_id: 'F-1', quantity: 2 }, { content_name: 'Gift wrap' }, { content_id: 'F-9' }] },
-      { contents: [{ content_id: 'F-1', quantity: 2 }, { content_name: 'Gift wrap' }, { content_id: 'F-9' }], content_ids: ['F-1', 'F-9'], num_items: 2, content_type: 'product' },
+      { contents: [{ content_id: 'F-1', quantity: 2 }, { content_name: 'Gift wrap' }, { content_id: 'F-9' }], content_ids: ['F-1', 'F-9'], num_items: 3, content_type: 'product' },
     ],
     [
       "the sender's content_ids and num_items over the ones the contents give",

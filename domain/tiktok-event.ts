@@ -85,6 +85,11 @@ function readNumItems(properties: Record<string, unknown>): number | undefined {
   return Number.isInteger(count) && count >= 0 ? count : undefined;
 }
 
+/** How many items the contents with an ID hold: each one's quantity, 1 when it gives none. */
+function unitsOf(contents: readonly TikTokContent[]): number {
+  return contents.reduce((sum, content) => sum + (content.content_id === undefined ? 0 : (content.quantity ?? 1)), 0);
+}
+
 /** Scalar custom properties (and arrays of them), with anything that names or looks like personal data left out. */
 function customProperties(properties: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -98,10 +103,12 @@ function customProperties(properties: Record<string, unknown>): Record<string, u
 
 /**
  * The event's properties. When the sender gives `contents` or `products` but no `content_ids` / `num_items`, they are
- * derived from the contents as RudderStack derives them (rudder-transformer @ c98d160,
- * `src/v0/destinations/tiktok_ads/transformV2.js`: the contents' IDs in order, and how many there are; it spells the
- * first `contents_ids`, TikTok's field is `content_ids`, reference §1.4). TikTok needs `content_ids` to match a
- * catalog (video shopping ads).
+ * derived from the contents: `content_ids` as RudderStack derives them (rudder-transformer @ c98d160,
+ * `src/v0/destinations/tiktok_ads/transformV2.js`: the contents' IDs in order; it spells them `contents_ids`, TikTok's
+ * field is `content_ids`, reference §1.4), which TikTok needs to match a catalog (video shopping ads). `num_items` is
+ * the number of items, not of lines (Segment's TikTok destination describes it as "Number of items" and each content's
+ * `quantity` as "Number of items": action-destinations, `tiktok-conversions/reportWebEvent/fields/common_fields.ts`),
+ * so 2 + 1 counts 3, where RudderStack counted the lines.
  */
 function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTokProperties {
   const source = message.properties ?? {};
@@ -116,7 +123,7 @@ function eventProperties(message: TrackedMessage, facts: ConversionFacts): TikTo
   if (contentIds !== undefined) properties.content_ids = contentIds;
   const contentType = readContentType(source) ?? (contents !== undefined || contentIds !== undefined ? 'product' : undefined);
   if (contentType !== undefined) properties.content_type = contentType;
-  const numItems = readNumItems(source) ?? derived?.length;
+  const numItems = readNumItems(source) ?? (derived === undefined ? undefined : unitsOf(contents ?? []));
   if (numItems !== undefined) properties.num_items = numItems;
   const orderId = text(source.order_id);
   if (orderId !== undefined) properties.order_id = orderId;

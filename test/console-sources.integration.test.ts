@@ -62,7 +62,8 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
     const card = page.locator('li.source-card').filter({ hasText: 'Fern shop' });
     await card.getByText(`${ingestUrl}/v1/webhooks/src_`).waitFor();
     await page.getByText('Signalbox checks every delivery with the key you gave').waitFor();
-    await card.getByText('X-Shopify-Hmac-Sha256').waitFor();
+    // The card says Shopify's key was saved (a reload no longer leaves the owner guessing).
+    await card.getByText(/^saved /).waitFor();
     await session.shots('01-shopify-source');
   });
 
@@ -82,13 +83,15 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
     await form().getByLabel('Sample delivery (paste one body)', { exact: true }).fill(stripeEvent('evt_sample', new Date()));
     const preview = form().getByRole('region', { name: 'Preview' });
     await preview.getByText('"event": "Order Completed"').waitFor();
-    // A path that finds nothing is left out, which the preview shows; the value is still in cents.
+    // A path that finds nothing is left out, and the preview says which and where it looked; the value is still in cents.
     expect(await preview.textContent()).not.toContain('order_id');
+    expect(await preview.getByRole('alert').textContent()).toBe('Left out, because the sample has nothing there:Order ID: nothing at data.object.metadata.order. Check its spelling against the sample.');
     expect(await preview.textContent()).toContain('"total": 5990');
     await form().getByLabel('Order ID', { exact: true }).fill('data.object.metadata.order_id');
     await form().getByText('The value is in cents').click();
     await preview.getByText('"total": 59.9').waitFor();
     await preview.getByText('"order_id": "A-1001"').waitFor();
+    expect(await preview.getByRole('alert').count()).toBe(0);
     await session.shots('02-mapping-preview');
 
     // A mapping that cannot work: the preview says why, and so does the server when it is saved.
@@ -126,7 +129,8 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
     expect(forged.status).toBe(401);
     await page.reload();
     await card.getByText('401 Stripe-Signature does not match the body signed with this source').waitFor();
-    await card.getByText('none yet').waitFor({ state: 'detached' });
+    // Last delivery: no longer "none yet" (the rule row's "none yet, so nothing of it reaches TikTok" is another text).
+    await card.getByText('none yet', { exact: true }).waitFor({ state: 'detached' });
     await session.shots('04-sources-with-deliveries');
   });
 

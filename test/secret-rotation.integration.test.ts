@@ -139,6 +139,7 @@ describe('rotating SECRET_KEY as OPERATIONS.md says, with the workers delivering
       'tiktok_connections.access_token_ciphertext: 2 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
       'alert_settings.webhook_url_ciphertext: 2 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
       'webhook_sources.signing_secret_ciphertext: 0 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
+      'shopify_connections.access_token_ciphertext: 0 re-encrypted, 0 already under SECRET_KEY, 0 opened by neither key',
       'Every sealed value opens with SECRET_KEY now: remove SECRET_KEY_PREVIOUS from the services, restarting them one at a time.',
       '',
     ]);

@@ -115,7 +115,7 @@ describe('signals TikTok matches on', () => {
     expect(sent.properties).toEqual({ value: 46, currency: 'USD', content_type: 'product_group', contents: [{ content_id: 'G-7', price: 23, quantity: 2 }], content_ids: ['G-7'], num_items: 2, order_id: 'CT-1' });
   });
 
-  it('sends address keys written flat in traits, and content_ids and num_items derived from products when the sender gives only those', async () => {
+  it('sends address keys written flat in traits, and content_ids and num_items (units: 2 + 1) derived from products when the sender gives only those', async () => {
     const ws = await shopWithClick('v-flat');
     const traits = { firstName: 'Jo', city: 'Los Angeles', state: 'CA', zip: '90012', country: 'USA' };
     const properties = { order_id: 'FL-1', total: 31, currency: 'USD', products: [{ product_id: 'SKU-1', price: 8, quantity: 2 }, { sku: 'SKU-2', price: 15, quantity: 1 }] };
@@ -127,7 +127,7 @@ describe('signals TikTok matches on', () => {
       content_type: 'product',
       contents: [{ content_id: 'SKU-1', price: 8, quantity: 2 }, { content_id: 'SKU-2', price: 15, quantity: 1 }],
       content_ids: ['SKU-1', 'SKU-2'],
-      num_items: 2,
+      num_items: 3,
       order_id: 'FL-1',
     });
     const [conversion] = await pipeline.database.db('conversions').where({ workspace_id: ws.id, event_id: 'FL-1' });

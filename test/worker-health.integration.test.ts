@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { createDatabase } from '../db/knex';
+import { BREAKING_MIGRATIONS_TABLE, migrationSource } from '../db/migration-source';
 import type { ConversionRow } from '../db/types';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { WORKER_RUNNING } from '../worker/running';
@@ -32,7 +33,7 @@ const lines: string[] = [];
 
 /** Migrated by the built code, as a release does: readiness compares the database with the built migrations. */
 async function migrateAsBuilt(): Promise<void> {
-  await db.migrate.latest({ directory: path.join(code, 'db', 'migrations'), loadExtensions: ['.js'], tableName: 'knex_migrations' });
+  await db.migrate.latest({ migrationSource: migrationSource(path.join(code, 'db', 'migrations'), '.js'), tableName: 'knex_migrations' });
 }
 
 async function waitForLine(pattern: RegExp, timeoutMs = 180_000): Promise<string> {
@@ -174,6 +175,27 @@ describe("the worker's health server", () => {
       await db('knex_migrations').insert({ name: last.name, batch: 1, migration_time: new Date() });
     }
     expect((await readinessBecomes(200)).status).toBe(200);
+  });
+
+  it("answers /readyz 503 naming a newer build's migration that breaks this one, and 200 beside one that only adds", async () => {
+    const adds = '20991231000000_adds_a_table';
+    const breaks = '20991231000100_replaces_a_table';
+    await db('knex_migrations').insert([adds, breaks].map((name) => ({ name: `${name}.js`, batch: 99, migration_time: new Date() })));
+    try {
+      await db(BREAKING_MIGRATIONS_TABLE).insert({ name: breaks });
+      expect(await readinessBecomes(503)).toEqual({
+        status: 503,
+        body: {
+          status: 'not_ready',
+          checks: { worker: 'ok', temporal: 'ok', database: 'ok', migrations: `a newer build ran ${breaks}, which this build cannot serve: replace this worker with the new build` },
+        },
+      });
+      await db(BREAKING_MIGRATIONS_TABLE).where({ name: breaks }).delete();
+      expect((await readinessBecomes(200)).status).toBe(200);
+    } finally {
+      await db('knex_migrations').whereIn('name', [`${adds}.js`, `${breaks}.js`]).delete();
+      await db(BREAKING_MIGRATIONS_TABLE).where({ name: breaks }).delete();
+    }
   });
 
   it('answers /readyz 503 naming PostgreSQL while it is down, and 200 again once it is back', async () => {

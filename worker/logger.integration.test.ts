@@ -46,10 +46,23 @@ describe("the worker's error lines", () => {
         type: 'Error',
         message: 'the deliver step failed',
         stack: expect.stringContaining('the deliver step failed'),
-        cause: { type: 'DatabaseError', message: 'SELECT 1 / 0 - division by zero', code: '22012', severity: 'ERROR' },
+        cause: { type: 'DatabaseError', message: 'division by zero', code: '22012', severity: 'ERROR' },
       },
     });
     expect(lines[1]).toMatchObject({ err: { type: 'DatabaseError', code: '22012' } });
+  });
+
+  it('carry PostgreSQL\'s message and names, never the value its detail quotes', async () => {
+    const { logger, lines } = capturedLogger();
+    await testDb.db.raw('CREATE TABLE logged_people (email text CONSTRAINT logged_people_email UNIQUE)');
+    await testDb.db('logged_people').insert({ email: 'person@example.com' });
+    const database = await failed(testDb.db('logged_people').insert({ email: 'person@example.com' }));
+    logger.warn({ err: database }, 'storing failed');
+
+    expect(JSON.stringify(lines[0])).not.toContain('person@example.com');
+    expect(lines[0]).toMatchObject({
+      err: { type: 'DatabaseError', code: '23505', message: 'duplicate key value violates unique constraint "logged_people_email"', table: 'logged_people', constraint: 'logged_people_email' },
+    });
   });
 
   it("carry a gRPC error's numeric status code and details", async () => {

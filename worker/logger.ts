@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
+import { withoutDatabaseValues } from '../db/database-error-log';
 import { LOG_REDACT_PATHS } from '../domain/secret-names';
 
 type PinoLevel = Level | 'silent';
@@ -7,9 +8,10 @@ type PinoLevel = Level | 'silent';
 /**
  * An error as a log line carries it: `type` (its class), `message`, `stack`, its own fields (a PostgreSQL error's
  * SQLSTATE `code`, a gRPC error's numeric `code` and `details`, a Temporal failure's `type`) and its `cause`, the same
- * way down. Temporal's SDK logs errors under `error`, our code under `err`: both are written so.
+ * way down; a PostgreSQL error with its message and names but not the values it quotes (db/database-error-log.ts).
+ * Temporal's SDK logs errors under `error`, our code under `err`: both are written so.
  */
-const errorFields = pino.stdSerializers.errWithCause;
+const errorFields = (error: Error) => withoutDatabaseValues(pino.stdSerializers.errWithCause(error), error);
 
 /** The worker's pino logger: JSON lines on stdout (or `destination`), without the secrets `domain/secret-names.ts` lists. */
 export function createWorkerLogger(level: PinoLevel, destination?: DestinationStream): Logger {

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { createTikTokClient } from '../adplatform/tiktok';
 import { ConfigError, loadEnv, workerEnvSchema, type WorkerEnv } from '../config/env';
 import { createDatabase, databaseTimeouts } from '../db/knex';
-import { pendingMigrations } from '../db/migration-status';
+import { pendingMigrations, schemaAhead } from '../db/migration-status';
 import { createReadinessCheck } from '../db/readiness';
 import { createRepositories } from '../db/repositories';
 import { createSecretBox } from '../db/secret-box';
@@ -46,6 +46,7 @@ async function serveHealth(env: WorkerEnv, logger: Logger, metrics: WorkerMetric
     },
     database: createReadinessCheck({ connectionString: env.DATABASE_URL, timeoutMs: env.READINESS_TIMEOUT_MS }),
     pendingMigrations: () => pendingMigrations(db),
+    schemaAhead: () => schemaAhead(async (sql) => db.raw(sql)),
     onFailure: (check, error) => logger.warn({ err: error, check }, 'readiness check failed'),
   });
   const server = await startHealthServer({ host: env.WORKER_HEALTH_HOST, port: env.WORKER_HEALTH_PORT, readiness, metrics: metrics.registry });
@@ -100,6 +101,7 @@ async function main(env: WorkerEnv, logger: Logger): Promise<void> {
       adStatsSchedules,
       pipeline: DEFAULT_PIPELINE_SETTINGS,
       metrics: metrics.pipeline,
+      retentionMetrics: metrics.retention,
       log: logger.child({ worker: identity }),
       notify: { mailer: createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES }) },
       stopping: stop.signal,

@@ -1,5 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { PipelineMetrics } from '../activities/deps';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PipelineMetrics, RetentionMetrics } from '../activities/deps';
 import type { TikTokCallRecord } from '../adplatform/tiktok';
 import { registerBacklogGauges, type ReadBacklog } from './backlog-metrics';
 
@@ -70,6 +70,8 @@ export function createWorkerMetrics(readBacklog?: ReadBacklog) {
     registers,
   });
 
+  const retention = createRetentionMetrics(registers);
+
   const pipeline: PipelineMetrics = {
     conversionEnded({ status, reason, lagSeconds }) {
       conversions.inc({ status, reason: reason ?? 'none' });
@@ -89,9 +91,55 @@ export function createWorkerMetrics(readBacklog?: ReadBacklog) {
   return {
     registry,
     pipeline,
+    retention,
     tiktokCall({ path, seconds, result }: TikTokCallRecord) {
       tiktokDuration.observe({ endpoint: path }, seconds);
       tiktokResponses.inc({ endpoint: path, code: responseCode(result), outcome: result.outcome });
+    },
+  };
+}
+
+/** What the retention workflow did, counted by the worker whose activity did it (OPERATIONS.md, Metrics and alerts). */
+function createRetentionMetrics(registers: Registry[]): RetentionMetrics {
+  const daysDropped = new Counter({
+    name: 'signalbox_retention_days_dropped_total',
+    help: "Days of events dropped whole (their partition), past every workspace's retention period",
+    registers,
+  });
+  const daysKept = new Counter({
+    name: 'signalbox_retention_days_kept_total',
+    help: "Days past every workspace's retention period kept for a later run, by reason: lock_timeout (ingest held events past the lock timeout), pending_conversion",
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const partitionsCreated = new Counter({
+    name: 'signalbox_event_partitions_created_total',
+    help: 'Partitions of events created ahead by retention (today and the coming week)',
+    registers,
+  });
+  const rowsRemoved = new Counter({
+    name: 'signalbox_retention_rows_removed_total',
+    help: 'Rows removed by row retention, by table (events, conversions) and removal (deleted, stripped: an event a conversion refers to loses its personal data)',
+    labelNames: ['table', 'removal'] as const,
+    registers,
+  });
+  const lastSuccess = new Gauge({
+    name: 'signalbox_retention_last_success_timestamp_seconds',
+    help: 'When a retention run last reached its end on this worker (Unix time; 0 until one has since the worker started)',
+    registers,
+  });
+  return {
+    eventDaysRetired(report) {
+      daysDropped.inc(report.daysDropped.length);
+      for (const { reason } of report.daysKept) daysKept.inc({ reason });
+      partitionsCreated.inc(report.partitionsCreated.length);
+    },
+    rowsRemoved(table, removed) {
+      rowsRemoved.inc({ table, removal: 'deleted' }, removed.deleted);
+      if (table === 'events') rowsRemoved.inc({ table, removal: 'stripped' }, removed.stripped);
+    },
+    runSucceeded(at) {
+      lastSuccess.set(at.getTime() / 1000);
     },
   };
 }

@@ -47,6 +47,21 @@ describe("the worker's readiness", () => {
     });
   });
 
+  it("is not ready once a newer build ran a migration that breaks this one, and ready beside a newer build's other migrations", async () => {
+    const newer = ['20991231000000_added_a_table', '20991231000100_dropped_a_column'];
+    const breaking = readiness({ schemaAhead: async () => ({ newer, breaking: ['20991231000100_dropped_a_column'] }) });
+    expect(await breaking.check()).toEqual({
+      ready: false,
+      checks: {
+        worker: 'ok',
+        temporal: 'ok',
+        database: 'ok',
+        migrations: 'a newer build ran 20991231000100_dropped_a_column, which this build cannot serve: replace this worker with the new build',
+      },
+    });
+    expect((await readiness({ schemaAhead: async () => ({ newer, breaking: [] }) }).check()).ready).toBe(true);
+  });
+
   it('checks no migrations when it is given no way to', async () => {
     expect((await readiness({ pendingMigrations: undefined }).check()).checks).toEqual({ worker: 'ok', temporal: 'ok', database: 'ok' });
   });

@@ -1,3 +1,5 @@
+import type { SchemaAhead } from '../db/migration-status';
+
 export interface WorkerReadinessOptions {
   /** Each check's deadline. */
   timeoutMs: number;
@@ -9,6 +11,8 @@ export interface WorkerReadinessOptions {
   database(): Promise<void>;
   /** Names of the migrations not yet run (db/migration-status.ts); not checked without it. */
   pendingMigrations?: () => Promise<string[]>;
+  /** What a newer build migrated beyond this one (db/migration-status.ts); asked once no migration is pending. */
+  schemaAhead?: () => Promise<SchemaAhead>;
   /** Told why a check failed: its error is logged, not shown on the unauthenticated endpoint. */
   onFailure(check: string, error: unknown): void;
 }
@@ -32,8 +36,9 @@ function withinDeadline<T>(work: Promise<T>, timeoutMs: number, what: string): P
 type Answer = [check: string, answer: string];
 
 /**
- * Ready while the worker runs its pollers, Temporal and PostgreSQL answer within the deadline and no migration is
- * pending. Concurrent probes share one evaluation: unauthenticated callers cannot multiply the queries.
+ * Ready while the worker runs its pollers, Temporal and PostgreSQL answer within the deadline, no migration is
+ * pending and no newer build ran one that breaks this one (the worker still polls: its readiness tells the
+ * orchestrator). Concurrent probes share one evaluation: unauthenticated callers cannot multiply the queries.
  */
 export function createWorkerReadiness(options: WorkerReadinessOptions): () => Promise<ReadinessReport> {
   const { timeoutMs, pendingMigrations } = options;
@@ -53,7 +58,10 @@ export function createWorkerReadiness(options: WorkerReadinessOptions): () => Pr
     if (database[1] !== 'ok') return [database, ['migrations', 'not checked: PostgreSQL is not answering']];
     const migrations = await check('migrations', 'PostgreSQL', async () => {
       const pending = await pendingMigrations();
-      return pending.length === 0 ? undefined : `not run yet: ${pending.join(', ')}`;
+      if (pending.length > 0) return `not run yet: ${pending.join(', ')}`;
+      const breaking = (await options.schemaAhead?.())?.breaking ?? [];
+      if (breaking.length > 0) return `a newer build ran ${breaking.join(', ')}, which this build cannot serve: replace this worker with the new build`;
+      return undefined;
     });
     return [database, migrations];
   }

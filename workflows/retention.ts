@@ -1,7 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities, RetentionOptions } from '../activities/types';
+import type { Activities, EventDaysReport, RetentionOptions, RetentionReport, RetentionSummary } from '../activities/types';
 
-const { removeExpiredEvents } = proxyActivities<Activities>({
+export type { RetentionSummary } from '../activities/types';
+
+const { removeExpiredEvents, recordRetentionRun } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
@@ -10,33 +12,36 @@ export const DEFAULT_RETENTION = { batchSize: 1_000, maxBatches: 100 };
 /** Activity runs per workflow run: up to 2,000,000 events an hour; what is left waits for the next run. */
 const MAX_RUNS = 20;
 
-export interface RetentionSummary {
-  /** Days of events dropped whole (their partition), past every workspace's retention period. */
-  daysDropped: string[];
-  deleted: number;
-  stripped: number;
-  conversionsDeleted: number;
-  /** False when this run stopped at its limit; the next scheduled run continues. */
-  complete: boolean;
-}
+/** The partitions a first call retired; a worker of an earlier release reports fewer of them, or none. */
+const eventDaysOf = (report: RetentionReport): EventDaysReport => ({
+  daysDropped: report.daysDropped ?? [],
+  daysKept: report.daysKept ?? [],
+  partitionsCreated: report.partitionsCreated ?? [],
+  retainedSince: report.retainedSince ?? null,
+  longestRetentionDays: report.longestRetentionDays ?? 0,
+  ...(report.beforeDays !== undefined && { beforeDays: report.beforeDays }),
+});
 
 /**
- * Run by the `signalbox-retention` schedule: drops the days of events past every workspace's retention period, then
- * enforces each workspace's own period on what is left, in bounded batches.
+ * Run by the `signalbox-retention` schedule (and `signalbox retention run`): drops the days of events past every
+ * workspace's retention period, then enforces each workspace's own period on what is left, in bounded batches; then
+ * logs what it did and kept (recordRetentionRun).
  */
 export async function retentionWorkflow(options: Partial<Omit<RetentionOptions, 'fromWorkspaceId' | 'fromConversions'>> = {}): Promise<RetentionSummary> {
-  const total = { daysDropped: [] as string[], deleted: 0, stripped: 0, conversionsDeleted: 0 };
+  let days: EventDaysReport | undefined;
+  const rows = { deleted: 0, stripped: 0, conversionsDeleted: 0 };
   let resumeAt: string | null | undefined;
   let resumeAtConversions: boolean | undefined;
   for (let run = 0; run < MAX_RUNS && resumeAt !== null; run += 1) {
     const report = await removeExpiredEvents({ ...DEFAULT_RETENTION, ...options, fromWorkspaceId: resumeAt, fromConversions: resumeAtConversions });
-    // A worker of the release before days reports none.
-    total.daysDropped.push(...(report.daysDropped ?? []));
-    total.deleted += report.deleted;
-    total.stripped += report.stripped;
-    total.conversionsDeleted += report.conversionsDeleted ?? 0;
+    days ??= eventDaysOf(report);
+    rows.deleted += report.deleted;
+    rows.stripped += report.stripped;
+    rows.conversionsDeleted += report.conversionsDeleted ?? 0;
     resumeAt = report.resumeAt;
     resumeAtConversions = report.resumeAtConversions;
   }
-  return { ...total, complete: resumeAt === null };
+  const summary: RetentionSummary = { ...(days as EventDaysReport), ...rows, complete: resumeAt === null };
+  await recordRetentionRun(summary);
+  return summary;
 }

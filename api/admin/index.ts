@@ -6,6 +6,7 @@ import type { PublicLinks } from '../http/public-links';
 import type { SettingsServices } from '../services/settings';
 import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
+import type { ShopifyConnectionService } from '../services/shopify-connection';
 import type { TikTokServices } from '../services/tiktok-services';
 import type { TestAlertService } from '../services/alerts/test-alert';
 import type { PastEventService } from '../services/past-events';
@@ -20,6 +21,7 @@ import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
 import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
+import { shopifyRoutes } from './shopify';
 import { tiktokRoutes } from './tiktok';
 import { tiktokAdUrlRoutes } from './tiktok-ad-url';
 import { tiktokOAuthRoutes } from './tiktok-oauth';
@@ -34,6 +36,7 @@ export interface AdminRoutesOptions {
   repos: Repositories;
   adminToken: string;
   tiktok: TikTokServices;
+  shopify: ShopifyConnectionService;
   settings: SettingsServices;
   members: MemberService;
   links: PublicLinks;
@@ -45,7 +48,7 @@ export interface AdminRoutesOptions {
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, settings, members, links, conversionRetry, erasures, testAlerts, pastEvents, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, shopify, settings, members, links, conversionRetry, erasures, testAlerts, pastEvents, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -58,6 +61,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(conversionRuleRoutes, { prefix: '/conversion-rules', conversionRules: repos.conversionRules, rules: settings.conversionRules, eventListing: repos.eventListing, pastEvents });
       await workspace.register(tiktokRoutes, { prefix: '/tiktok', connections: tiktok.connections });
       await workspace.register(tiktokOAuthRoutes, { prefix: '/tiktok/oauth', connections: tiktok.connections });
+      await workspace.register(shopifyRoutes, { prefix: '/shopify', connections: shopify });
       await workspace.register(tiktokSelectionRoutes, { prefix: '/tiktok', connections: tiktok.connections, tiktokConnections: repos.tiktokConnections });
       await workspace.register(tiktokStatisticsRoutes, { prefix: '/tiktok', connections: tiktok.connections, reports: tiktok.reports });
       await workspace.register(tiktokTestConversionRoutes, { prefix: '/tiktok', sendTestConversion: tiktok.sendTestConversion });

@@ -70,13 +70,18 @@ describe('webhook sources in the settings API', () => {
     const set = await admin('POST', sources(`/${created.json().id}/secret`), { signingSecret: `${given}x` });
     expect(set.statusCode).toBe(200);
     expect(set.body).not.toContain(given);
+    expect(set.json()).toMatchObject({ secretMade: false });
+    // A secret Signalbox makes is of no use to a Shopify source: Shopify signs with its own key. Not shown; the source
+    // says no key was given, and deliveries are refused until one is.
     const made = await admin('POST', sources(`/${created.json().id}/secret`));
-    expect(made.json().signingSecret).toMatch(/^sbxwh_[0-9a-f]{64}$/);
+    expect(made.json()).toMatchObject({ secretMade: true, notice: expect.stringContaining('give this source that key, as its signing secret. Until then') });
+    expect(made.json().signingSecret).toBeUndefined();
+    expect((await admin('GET', sources())).json().sources).toEqual([expect.objectContaining({ id: created.json().id, secretMade: true })]);
   });
 
   it('previews a sample under a mapping, before any source is saved', async () => {
     const preview = await admin('POST', sources('/preview'), { mapping: { event: 'type', value: 'amount', valueInCents: true, currency: '"EUR"' }, sample: '{"type":"Order Completed","amount":1250}' });
-    expect(declared('POST', '/admin/workspaces/:workspaceId/sources/preview', 200).parse(preview.json())).toEqual({ ok: true, message: { anonymousId: expect.stringMatching(/^webhook-src_new-[0-9a-f]{32}$/), properties: { total: 12.5, currency: 'EUR' }, context: { source: { id: 'src_new', type: 'webhook' } }, type: 'track', event: 'Order Completed' } });
+    expect(declared('POST', '/admin/workspaces/:workspaceId/sources/preview', 200).parse(preview.json())).toEqual({ ok: true, message: { anonymousId: expect.stringMatching(/^webhook-src_new-[0-9a-f]{32}$/), properties: { total: 12.5, currency: 'EUR' }, context: { source: { id: 'src_new', type: 'webhook' } }, type: 'track', event: 'Order Completed' }, unmatched: [] });
     expect((await admin('POST', sources('/preview'), { mapping: { event: 'type' }, sample: '{"type":' })).json()).toEqual({ ok: false, problems: [expect.stringMatching(/^sample is not valid JSON: /)] });
   });
 });

@@ -4,8 +4,8 @@ import type { UserRepository } from '../../db/repositories/users';
 export type ActorName = (actor: string) => string;
 
 /**
- * Names for the actors of change-log entries and conversion histories (`user:usr_…`, `operator`, `system`), with
- * one lookup per account.
+ * Names for the actors of change-log entries and conversion histories (`user:usr_…`, `operator`, `system`,
+ * `shopify:<shop>` for its privacy webhooks), with one lookup per account.
  */
 export async function actorNames(users: Pick<UserRepository, 'find'>, actors: Iterable<string>): Promise<ActorName> {
   const userIds = [...new Set([...actors].filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5)))];
@@ -14,6 +14,7 @@ export async function actorNames(users: Pick<UserRepository, 'find'>, actors: It
     if (actor.startsWith('user:')) return people.get(actor.slice(5)) ?? 'a removed account';
     if (actor === 'operator') return 'an operator (settings API)';
     if (actor === 'system') return 'Signalbox';
+    if (actor.startsWith('shopify:')) return `Shopify, for the shop ${actor.slice('shopify:'.length)}`;
     return actor;
   };
 }

@@ -105,4 +105,17 @@ describe('the change log in words', () => {
     expect(fieldChanges(erasure)).toContainEqual({ field: 'Events deleted', before: '–', after: '4' });
     expect(changeSummary(entry('erasure.run', 'era_2', null, { erased: { eventsDeleted: 0 } }))).toBe("Erased one person's data (nothing was stored about them)");
   });
+
+  it("says what Shopify's shop/redact removed from a source, counted", () => {
+    const removal = entry('source.shop_redact', 'src_1', null, {
+      name: 'Fern shop',
+      shop: 'fern-shop.myshopify.com',
+      erased: { eventsDeleted: 3, eventsStripped: 1, conversionsAnonymised: 1, visitors: 0, clicks: 0, identityLinks: 4, carts: 1 },
+    });
+    expect(changeSummary(removal)).toBe(
+      'Removed what the Shopify source “Fern shop” stored from the shop, as Shopify asks 48 hours after the shop removes the app: 3 events deleted, 1 event stripped of personal data, 1 conversion anonymised, 4 identity links, 1 remembered cart',
+    );
+    expect(fieldChanges(removal)).toContainEqual({ field: 'Remembered carts', before: '–', after: '1' });
+    expect(fieldChanges(removal).map((change) => change.field)).not.toContain('name');
+  });
 });

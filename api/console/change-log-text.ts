@@ -183,6 +183,7 @@ const ERASED: Record<string, [string, string]> = {
   visitors: ['visitor profile', 'visitor profiles'],
   clicks: ['ad click', 'ad clicks'],
   identityLinks: ['identity link', 'identity links'],
+  carts: ['remembered cart', 'remembered carts'],
 };
 const erasedLabel = (kind: string, count: number) => ERASED[kind]?.[count === 1 ? 0 : 1] ?? kind;
 const erasedCounts = (after: Fields) => {
@@ -190,11 +191,21 @@ const erasedCounts = (after: Fields) => {
   return Object.keys(ERASED).flatMap((kind) => (kind in counts ? [[kind, Number(counts[kind])] as const] : []));
 };
 
-function erasureClause(after: Fields): string {
-  const counts = erasedCounts(after)
+const erasedText = (after: Fields) =>
+  erasedCounts(after)
     .filter(([, count]) => count > 0)
-    .map(([kind, count]) => `${count} ${erasedLabel(kind, count)}`);
-  return counts.length === 0 ? "erased one person's data (nothing was stored about them)" : `erased one person's data: ${counts.join(', ')}`;
+    .map(([kind, count]) => `${count} ${erasedLabel(kind, count)}`)
+    .join(', ');
+
+function erasureClause(after: Fields): string {
+  const counts = erasedText(after);
+  return counts === '' ? "erased one person's data (nothing was stored about them)" : `erased one person's data: ${counts}`;
+}
+
+/** Shopify's shop/redact: what a Shopify source had stored from the shop went. */
+function shopRedactClause(after: Fields): string {
+  const counts = erasedText(after);
+  return `removed what the Shopify source ${quoted(after?.name)} stored from the shop, as Shopify asks 48 hours after the shop removes the app: ${counts === '' ? 'nothing was stored' : counts}`;
 }
 
 /** "Changed the attribution window to 7 days", "Created API key “backend” (secret key, for servers)". */
@@ -216,6 +227,7 @@ export function changeSummary({ action, target, before, after }: LoggedChange, n
     'workspace.rename': () => `renamed the workspace from ${quoted(before?.name)} to ${quoted(after?.name)}`,
     'conversions.retry': () => retryClause(after),
     'erasure.run': () => erasureClause(after),
+    'source.shop_redact': () => shopRedactClause(after),
     'alerts.update': () => 'changed the alerts',
     'source.create': () => `added the ${SOURCE_TYPES[String(after?.type)] ?? 'source'} ${quoted(after?.name)}`,
     'source.update': () => `changed the ${SOURCE_TYPES[String(after?.type)] ?? 'source'} ${quoted(after?.name)}`,
@@ -223,6 +235,9 @@ export function changeSummary({ action, target, before, after }: LoggedChange, n
     'source.delete': () => `deleted the ${SOURCE_TYPES[String(before?.type)] ?? 'source'} ${quoted(before?.name)}`,
     'alerts.test': () => testAlertClause(after),
     'rule.send_past': () => sendPastClause(target, after),
+    'shopify.connect': () => `${before ? 'connected the Shopify shop again' : 'connected the Shopify shop'} ${String(after?.shopDomain)}`,
+    'shopify.disconnect': () => `disconnected the Shopify shop ${String(before?.shopDomain)}`,
+    'shopify.uninstalled': () => 'reported that the Signalbox app was removed from the shop, so the connection was forgotten',
   };
   const text = clause[action]?.() ?? connectionClause(action, before, after, names) ?? `${action.replace(/[._]/g, ' ')}${target ? ` ${target}` : ''}`;
   return sentence([text]);
@@ -243,7 +258,7 @@ export function erasureChanges(after: Fields): FieldChange[] {
 
 /** The fields that differ between before and after, in words. */
 export function fieldChanges({ action, before, after }: LoggedChange): FieldChange[] {
-  if (action === 'erasure.run') return erasureChanges(after);
+  if (action === 'erasure.run' || action === 'source.shop_redact') return erasureChanges(after);
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   // A reason (a send-again's filter) reads as its label, as on the Conversions page.
   const text = (field: string, value: unknown) => (field === 'reason' && typeof value === 'string' ? (reasonHelp(value)?.label ?? value) : plainValue(value));

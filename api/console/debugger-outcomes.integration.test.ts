@@ -60,7 +60,7 @@ describe('the event debugger connects each event to its outcome', () => {
     });
     const first = outcomes['order-1']?.conversions?.[0]?.id;
     expect(outcomes['order-1-again']).toMatchObject({ kind: 'duplicate', conversionId: first, messageId: 'order-1', tiktokEvent: 'CompletePayment' });
-    expect(outcomes['wish-1']).toEqual({ kind: 'no_rule', eventName: 'wishlist', text: 'No conversion rule matches `wishlist`: the event is stored, and nothing was sent to TikTok.' });
+    expect(outcomes['wish-1']).toEqual({ kind: 'no_rule', eventName: 'wishlist', text: 'No conversion rule matches `wishlist`: the event is stored, and nothing was sent to TikTok.', warning: null });
     expect(outcomes['lead-1']).toMatchObject({ kind: 'rule_added_later', eventName: 'lead' });
     expect(outcomes['page-1']).toMatchObject({ kind: 'not_a_conversion', text: expect.stringContaining('A page view') });
     expect(outcomes['who-1']).toMatchObject({ kind: 'not_a_conversion', text: expect.stringContaining('An identify call') });

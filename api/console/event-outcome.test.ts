@@ -18,9 +18,16 @@ describe('what became of an event', () => {
     [
       'a resent order',
       track,
-      { ...none, duplicateOf: { conversionId: '7', messageId: 'order-1', tiktokEvent: 'CompletePayment' }, ruleCreatedAt: arrived },
+      { ...none, duplicateOf: { conversionId: '7', messageId: 'order-1', tiktokEvent: 'CompletePayment', sameOrder: false }, ruleCreatedAt: arrived },
       'duplicate',
       'A repeat of an earlier CompletePayment: it has the same order ID or event ID, so no new conversion was made and nothing more was sent to TikTok.',
+    ],
+    [
+      "a Shopify order's orders/paid after its orders/create",
+      track,
+      { ...none, duplicateOf: { conversionId: '7', messageId: 'src_1:orders/create:9074', tiktokEvent: 'CompletePayment', sameOrder: true }, ruleCreatedAt: arrived },
+      'duplicate',
+      'The same order again: Shopify sends an order when it is placed and again when it is paid. It counts once, as its CompletePayment, and nothing more was sent to TikTok.',
     ],
     ['an event no rule maps', { ...track, eventName: 'wishlist' }, none, 'no_rule', 'No conversion rule matches `wishlist`: the event is stored, and nothing was sent to TikTok.'],
     [
@@ -37,8 +44,14 @@ describe('what became of an event', () => {
     expect(eventOutcome(event, facts)).toMatchObject({ kind, text });
   });
 
+  it('warns before a rule for a refund, and says nothing against a purchase', () => {
+    expect(eventOutcome({ ...track, eventName: 'Order Refunded' }, none)).toMatchObject({ kind: 'no_rule', warning: expect.stringMatching(/^This is a refund: a rule would send every refund to TikTok/) });
+    expect(eventOutcome({ ...track, eventName: 'Shopify products/update' }, none)).toMatchObject({ kind: 'no_rule', warning: expect.stringContaining('not something a shopper did') });
+    expect(eventOutcome({ ...track, eventName: 'wishlist' }, none)).toMatchObject({ kind: 'no_rule', warning: null });
+  });
+
   it('links a repeat to the conversion it repeated', () => {
-    expect(eventOutcome(track, { ...none, duplicateOf: { conversionId: '7', messageId: 'order-1', tiktokEvent: 'CompletePayment' } })).toEqual(
+    expect(eventOutcome(track, { ...none, duplicateOf: { conversionId: '7', messageId: 'order-1', tiktokEvent: 'CompletePayment', sameOrder: false } })).toEqual(
       expect.objectContaining({ conversionId: '7', messageId: 'order-1' }),
     );
   });

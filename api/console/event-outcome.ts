@@ -1,5 +1,6 @@
 import type { EventOutcomeView } from '../../contract/debugger-views';
 import type { EventOutcomeFacts } from '../../db/repositories/event-stream';
+import { conversionWarning } from '../../domain/rule-advice';
 
 /** Every message type but `track` records who someone is or where they were; only a track event can become a conversion. */
 const NOT_A_CONVERSION: Record<string, string> = {
@@ -22,10 +23,12 @@ export function eventOutcome(event: { type: string; eventName: string | null; re
     return { kind: 'conversions', text: `Became ${conversions.length === 1 ? 'the conversion' : `${conversions.length} conversions:`} ${list}.`, conversions };
   }
   if (facts?.duplicateOf) {
-    const { conversionId, messageId, tiktokEvent } = facts.duplicateOf;
+    const { conversionId, messageId, tiktokEvent, sameOrder } = facts.duplicateOf;
     return {
       kind: 'duplicate',
-      text: `A repeat of an earlier ${tiktokEvent}: it has the same order ID or event ID, so no new conversion was made and nothing more was sent to TikTok.`,
+      text: sameOrder
+        ? `The same order again: Shopify sends an order when it is placed and again when it is paid. It counts once, as its ${tiktokEvent}, and nothing more was sent to TikTok.`
+        : `A repeat of an earlier ${tiktokEvent}: it has the same order ID or event ID, so no new conversion was made and nothing more was sent to TikTok.`,
       conversionId,
       messageId,
       tiktokEvent,
@@ -34,7 +37,7 @@ export function eventOutcome(event: { type: string; eventName: string | null; re
   if (event.type !== 'track') return { kind: 'not_a_conversion', text: NOT_A_CONVERSION[event.type] ?? `A ${event.type} message, not a conversion.` };
   const eventName = event.eventName ?? '';
   if (facts?.ruleCreatedAt == null) {
-    return { kind: 'no_rule', text: `No conversion rule matches ${literal(eventName)}: the event is stored, and nothing was sent to TikTok.`, eventName };
+    return { kind: 'no_rule', text: `No conversion rule matches ${literal(eventName)}: the event is stored, and nothing was sent to TikTok.`, eventName, warning: conversionWarning(eventName) };
   }
   if (facts.ruleCreatedAt > event.receivedAt) {
     return { kind: 'rule_added_later', text: `No conversion rule matched ${literal(eventName)} when it arrived: its rule was added later, and applies to the events after it.`, eventName };

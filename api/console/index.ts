@@ -4,7 +4,6 @@ import type { Repositories } from '../../db/repositories';
 import type { MemberService } from '../services/accounts/members';
 import type { ConversionRetryService } from '../services/conversion-retry';
 import type { ErasureService } from '../services/erasure';
-import type { WorkflowLink } from '../http/conversion-view';
 import type { SignInService } from '../services/accounts/sign-in';
 import type { SettingsServices } from '../services/settings';
 import type { AlertSettingsService } from '../services/alerts/alert-settings';
@@ -15,6 +14,7 @@ import type { PublicLinks } from '../http/public-links';
 import type { InvitationMail } from '../services/accounts/invitation-mail';
 import { createConsoleWorkspaceService } from '../services/accounts/workspaces';
 import type { TikTokServices } from '../services/tiktok-services';
+import type { ShopifyConnectionService } from '../services/shopify-connection';
 import { loadWorkspaceMembership, refuseForeignOrigin, requireSession } from './auth';
 import { adRoutes } from './routes/ads';
 import { alertRoutes } from './routes/alerts';
@@ -30,6 +30,7 @@ import { ruleRoutes } from './routes/rules';
 import { sendAgainRoutes } from './routes/send-again';
 import { sessionRoutes } from './routes/session';
 import { setupRoutes } from './routes/setup';
+import { consoleShopifyRoutes } from './routes/shopify';
 import { sourceRoutes } from './routes/sources';
 import { webhookSourceConsoleRoutes } from './routes/webhook-sources';
 import { workspaceRoutes } from './routes/workspace';
@@ -39,6 +40,7 @@ export interface ConsoleApiOptions {
   repos: Repositories;
   settings: SettingsServices;
   tiktok: TikTokServices;
+  shopify: ShopifyConnectionService;
   signIn: SignInService;
   members: MemberService;
   /** Sends failed conversions again (the pipeline's retry service). */
@@ -52,7 +54,6 @@ export interface ConsoleApiOptions {
   /** Mails an invitation's link to the person invited. */
   mailInvitation: InvitationMail;
   links: PublicLinks;
-  workflowLink?: WorkflowLink;
 }
 
 /**
@@ -60,7 +61,7 @@ export interface ConsoleApiOptions {
  * behind the person's membership (another workspace is a 404). The admin token plays no part here.
  */
 export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (app, options) => {
-  const { db, repos, settings, tiktok, signIn, members, conversionRetry, erasures, alerts, testAlerts, pastEvents, passwordResets, mailInvitation, links, workflowLink } = options;
+  const { db, repos, settings, tiktok, shopify, signIn, members, conversionRetry, erasures, alerts, testAlerts, pastEvents, passwordResets, mailInvitation, links } = options;
   app.decorateRequest('consoleUser', null);
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleWorkspace', null);
@@ -80,9 +81,10 @@ export const consoleApiRoutes: FastifyPluginAsync<ConsoleApiOptions> = async (ap
       await workspace.register(overviewRoutes, { db, repos });
       await workspace.register(setupRoutes, { repos });
       await workspace.register(sourceRoutes, { repos, connections: tiktok.connections, keys: settings.apiKeys, links });
+      await workspace.register(consoleShopifyRoutes, { connections: shopify });
       await workspace.register(webhookSourceConsoleRoutes, { sources: repos.webhookSources, service: settings.webhookSources, links });
       await workspace.register(ruleRoutes, { repos, rules: settings.conversionRules, sendTestConversion: tiktok.sendTestConversion, pastEvents });
-      await workspace.register(conversionRoutes, { db, repos, conversionRetry, workflowLink });
+      await workspace.register(conversionRoutes, { db, repos, conversionRetry });
       await workspace.register(sendAgainRoutes, { db, repos, conversionRetry });
       await workspace.register(debuggerRoutes, { repos, signIn });
       await workspace.register(diagnosticsRoutes, { db, repos });

@@ -81,7 +81,7 @@ describe('the pages’ figures', () => {
 
     const rules = consoleRulesView.parse((await person('GET', `${ws}/rules`)).json());
     expect(rules.rules).toEqual([expect.objectContaining({ event: 'purchase', eventsLast7Days: 2, sample: expect.objectContaining({ message: expect.objectContaining({ event: 'purchase' }) }) })]);
-    expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist' }]);
+    expect(rules.unmappedEvents).toEqual([{ event: 'wishlist', eventsLast7Days: 1, suggestedTiktokEvent: 'wishlist', warning: null }]);
   });
 
   it('rolls up what has settled (events to five minutes before, conversions to the hour before) without changing a figure, and rolls an hour up again when an old conversion changes', async () => {

@@ -3,8 +3,15 @@ import type { IngestRefusal } from '../../db/repositories/ingest-refusals';
 import type { RefusalReason } from '../http/ingest-refusal';
 
 const KEYS_PAGE = { page: 'sources#keys', label: 'Sources: API keys' };
+const SOURCES_PAGE = { page: 'sources#webhooks', label: 'Sources: Shopify and webhooks' };
 
-type Facts = Pick<IngestRefusal, 'status' | 'error' | 'reason' | 'origin' | 'message' | 'issues'>;
+/** The webhook source a refused delivery was posted to, when it was one. */
+export interface RefusedSource {
+  name: string;
+  type: 'shopify' | 'webhook';
+}
+
+type Facts = Pick<IngestRefusal, 'status' | 'error' | 'reason' | 'origin' | 'message' | 'issues'> & { source: RefusedSource | null };
 
 const BY_REASON: Record<RefusalReason, (facts: Facts) => RefusalWords> = {
   origin_not_allowed: ({ origin }) => ({
@@ -87,8 +94,39 @@ function invalidFields({ issues, message }: Facts): RefusalWords {
   return {
     title: count > 1 ? `Refused: ${count} fields are invalid` : 'Refused: a field is invalid',
     explanation: count === 0 ? message : 'Nothing of the request was stored. What was wrong, field by field, is below.',
-    fix: 'Fix the event in the code that sends it; the client library checks the same rules before sending.',
+    fix: 'Whoever set up the sending of these events (your developer, or the app or plugin that sends them) must correct the fields named here; the events sent after that are stored.',
     link: null,
+  };
+}
+
+/** A delivery to a Shopify or webhook source that was refused: what its owner changes on Sources, or in the platform. */
+function sourceDelivery({ status, message }: Facts, source: RefusedSource): RefusalWords {
+  const shopify = source.type === 'shopify';
+  if (status === 401) {
+    return {
+      title: `Refused: a delivery to ${source.name} that was not signed with its key`,
+      explanation: shopify
+        ? 'The delivery was not signed with the key this source holds, so it may not come from your shop. Nothing of it was stored.'
+        : 'The delivery was not signed with the secret this source holds, so it may not come from your platform. Nothing of it was stored.',
+      fix: shopify
+        ? 'If your shop’s deliveries are all refused, copy the key Shopify shows under Settings → Notifications → Webhooks (“Your webhooks will be signed with …”) into this source. If only some are, someone else is posting to its address, and nothing needs changing.'
+        : 'If every delivery is refused, give this source the signing secret the platform shows for this webhook. If only some are, someone else is posting to its address, and nothing needs changing.',
+      link: SOURCES_PAGE,
+    };
+  }
+  if (status === 400 && !shopify) {
+    return {
+      title: `Refused: ${source.name} sent a delivery its mapping cannot read`,
+      explanation: `Nothing of it was stored: ${message}`,
+      fix: 'Open the source’s mapping, paste one of the platform’s deliveries as the sample, and correct the field the preview flags.',
+      link: SOURCES_PAGE,
+    };
+  }
+  return {
+    title: `Refused: a delivery to ${source.name}`,
+    explanation: `Nothing of it was stored: ${message}`,
+    fix: shopify ? 'If it keeps happening, tell whoever runs Signalbox, with this refusal.' : 'Check the webhook’s settings in the platform that sends it (its address and format: JSON); if they are right, tell whoever runs Signalbox.',
+    link: SOURCES_PAGE,
   };
 }
 
@@ -100,7 +138,15 @@ function invalidFields({ issues, message }: Facts): RefusalWords {
 export function refusalWords(facts: Facts): RefusalWords {
   const byReason = facts.reason === null ? undefined : BY_REASON[facts.reason as RefusalReason];
   if (byReason !== undefined) return byReason(facts);
+  if (facts.source !== null) return sourceDelivery(facts, facts.source);
   if (facts.status === 400) return invalidFields(facts);
-  if (facts.status === 413) return { title: 'Refused: the request is too large', explanation: facts.message, fix: 'Send fewer events per request.', link: null };
-  return { title: 'Refused', explanation: facts.message, fix: 'The explanation says what the request lacked.', link: null };
+  if (facts.status === 413) {
+    return { title: 'Refused: the request is too large', explanation: facts.message, fix: 'Whoever set up the sending of these events must send fewer of them in each request.', link: null };
+  }
+  return {
+    title: 'Refused',
+    explanation: facts.message,
+    fix: 'Whoever set up the sending of these events (your developer, or the app or plugin that sends them) must correct what the answer names; the requests sent after that are stored.',
+    link: null,
+  };
 }

@@ -184,3 +184,29 @@ describe('the request log of the routes that carry a token', () => {
     }
   });
 });
+
+describe('the log line of a request the database refused', () => {
+  it("carries PostgreSQL's SQLSTATE, message and constraint, never the refused row its detail quotes", async () => {
+    // Stands for any refusal validation did not foresee; PostgreSQL's detail then quotes the whole row ("Failing row contains (…)").
+    await testDb.db.raw("ALTER TABLE events ADD CONSTRAINT refuses_one_name CHECK (event_name IS DISTINCT FROM 'refused_by_storage')");
+    try {
+      const refused = { ...event('m-refused'), event: 'refused_by_storage', context: { traits: { email: 'refused.person@example.com' } } };
+      expect(await send('/v1/batch', json({ batch: [refused] }, { authorization: `Bearer ${secretKey}` }))).toBe(503);
+    } finally {
+      await testDb.db.raw('ALTER TABLE events DROP CONSTRAINT refuses_one_name');
+    }
+
+    const lines = logLines.join('').split('\n').filter((line) => line.includes('the database refused a request that passed validation'));
+    expect(lines).toHaveLength(1);
+    expect(logLines.join('')).not.toContain('refused.person@example.com');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 50,
+      database: {
+        sqlstate: '23514',
+        message: expect.stringMatching(/^new row for relation "events_\d{8}" violates check constraint "refuses_one_name"$/),
+        table: expect.stringMatching(/^events_\d{8}$/),
+        constraint: 'refuses_one_name',
+      },
+    });
+  });
+});

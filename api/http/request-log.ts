@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 'pino';
 import { ALL_ROUTES } from '../../contract';
+import { withoutDatabaseValues } from '../../db/database-error-log';
 import { isSecretInUrl, LOG_REDACT_PATHS } from '../../domain/secret-names';
 
 /** Query parameters that may carry a person's email or phone: the console's People lookup and conversion search. */
@@ -83,7 +84,7 @@ export function createRequestLogger(level: LevelWithSilent, destination?: Destin
   const options = {
     level,
     redact: { paths: [...LOG_REDACT_PATHS], censor: REDACTED },
-    serializers: { req: requestLogEntry, res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), err: pino.stdSerializers.err },
+    serializers: { req: requestLogEntry, res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), err: (error: Error) => withoutDatabaseValues(pino.stdSerializers.err(error), error) },
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -1,5 +1,6 @@
 import type { MappingPreviewView } from '../../contract/views';
 import type { WebhookSource } from '../../db/repositories/webhook-sources';
+import { ruleForSource } from '../../domain/rule-advice';
 import { mapWebhookBody, type WebhookMapping } from '../../domain/webhooks/mapping';
 import { parseWebhookJson } from '../../domain/webhooks/webhook-json';
 import { checkMessage, formatIssue } from '../../sdk/src/rules/index.js';
@@ -14,6 +15,11 @@ export const DEFAULT_SIGNATURE_HEADER = 'X-Signature';
 export const NEW_SOURCE_ID = 'src_new';
 
 
+/** The webhook source a request's path (`/v1/webhooks/<id>`, as the refusal log records it) was posted to, if any. */
+export function webhookSourceIdOf(path: string): string | undefined {
+  return /^\/v1\/webhooks\/([^/]+)$/.exec(path)?.[1];
+}
+
 /** A source as listed, with the URL its platform posts to (from `PUBLIC_URL`, never from the request). */
 export function sourceView(source: WebhookSource, links: PublicLinks) {
   // Named field by field: a source the repository answered with its secret (created, given a new one) must not show it.
@@ -26,10 +32,16 @@ export function sourceView(source: WebhookSource, links: PublicLinks) {
     mapping: source.mapping,
     createdAt: source.createdAt,
     secretSetAt: source.secretSetAt,
+    secretMade: source.secretMade,
     lastDeliveryAt: source.lastDeliveryAt,
     lastRefusal: source.lastRefusal,
   };
-  return { ...listed, signatureHeader: source.type === 'webhook' ? (source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER) : 'X-Shopify-Hmac-Sha256', webhookUrl: links.webhook(source.id) };
+  return {
+    ...listed,
+    signatureHeader: source.type === 'webhook' ? (source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER) : 'X-Shopify-Hmac-Sha256',
+    webhookUrl: links.webhook(source.id),
+    neededRule: ruleForSource(source),
+  };
 }
 
 const SHOWN_ONCE = 'Store the signing secret now: it is shown only once. Rotate it to get a new one.';
@@ -40,16 +52,22 @@ export const SHOPIFY_TOPICS = ['orders/create', 'orders/paid', 'checkouts/create
 /** What to do next with a new source, or one whose secret was just set. */
 function secretNotice(source: WebhookSource, given: boolean): string {
   if (source.type === 'shopify') {
+    const topics = `In Shopify (Settings → Notifications → Webhooks) send these events to the webhook URL, format JSON: ${SHOPIFY_TOPICS.join(', ')}.`;
     return given
-      ? `Signalbox checks every delivery with the key you gave, Shopify's. In Shopify (Settings → Notifications → Webhooks) send these events to the webhook URL, format JSON: ${SHOPIFY_TOPICS.join(', ')}.`
-      : `${SHOWN_ONCE} Webhooks made in Shopify's admin are signed with the key Shopify shows there: set it as this source's secret (signalbox sources secret … --secret <Shopify's key>).`;
+      ? `Signalbox checks every delivery with the key you gave, Shopify's. ${topics}`
+      : `${topics} Shopify signs them with its own key, shown there ("Your webhooks will be signed with …"): give this source that key, as its signing secret. Until then Shopify's deliveries are refused.`;
   }
   return given ? 'Signalbox checks every delivery with the secret you gave.' : `${SHOWN_ONCE} The sender signs each body with it (HMAC-SHA256, hex or base64) in the ${source.signatureHeader ?? DEFAULT_SIGNATURE_HEADER} header.`;
 }
 
-/** What an answer that set a secret adds: the secret when Signalbox made it (shown this once; a given one is not echoed), and what to do next. */
+/**
+ * What an answer that set a secret adds: the secret when Signalbox made it for a generic webhook (shown this once; a
+ * given one is not echoed, and one made for a Shopify source is of no use, since Shopify signs with its own key), and
+ * what to do next.
+ */
 export function shownSecret(source: WebhookSource & { signingSecret: string }, given: string | undefined): { signingSecret?: string; notice: string } {
-  return given === undefined ? { signingSecret: source.signingSecret, notice: secretNotice(source, false) } : { notice: secretNotice(source, true) };
+  if (given !== undefined || source.type === 'shopify') return { notice: secretNotice(source, given !== undefined) };
+  return { signingSecret: source.signingSecret, notice: secretNotice(source, false) };
 }
 
 /**
@@ -63,5 +81,5 @@ export function previewMapping(mapping: WebhookMapping, sample: string, sourceId
   if (!mapped.ok) return { ok: false, problems: mapped.problems };
   const check = checkMessage(mapped.message);
   if (!check.ok) return { ok: false, problems: check.issues.map((issue) => formatIssue(issue, '', 'message')) };
-  return { ok: true, message: JSON.parse(check.json) as Record<string, unknown> };
+  return { ok: true, message: JSON.parse(check.json) as Record<string, unknown>, unmatched: mapped.unmatched };
 }

@@ -3,8 +3,15 @@ import type { WebhookSourceRepository } from '../../db/repositories/webhook-sour
 import type { CartState } from '../../domain/shopify/cart';
 import { createBackgroundWrites } from './background-writes';
 
-/** One write per source and process at most this often, for each of deliveries and refusals: Sources shows minutes, not requests. */
+/** One write of a source's last delivery per process at most this often: Sources shows its minute, not each request. */
 const RECORD_EVERY_MS = 60_000;
+/**
+ * One write of a source's last refusal per process at most this often: the first at once, the newest of the others
+ * when the second ends. Every refusal is a row of the refusal log already (the event debugger's); this copy on the
+ * source must show the last one, which a minute's throttle did not, while a flood of forged deliveries still costs one
+ * small update a second, not one per request.
+ */
+const REFUSAL_EVERY_MS = 1_000;
 const CARTS_KEPT_MS = 30 * 86_400_000;
 const PRUNE_CARTS_EVERY_MS = 60 * 60_000;
 
@@ -19,17 +26,20 @@ export function createSourceActivity(deps: { sources: Pick<WebhookSourceReposito
   const lastWritten = new Map<string, number>();
   let lastPrune = now();
 
-  function due(key: string): boolean {
+  /** Refusals waiting for the end of their source's second, the newest of each. */
+  const waitingRefusals = new Map<string, { at: Date; status: number; message: string }>();
+
+  function due(key: string, everyMs: number): boolean {
     const at = now();
     const last = lastWritten.get(key);
-    if (last !== undefined && at - last < RECORD_EVERY_MS) return false;
+    if (last !== undefined && at - last < everyMs) return false;
     if (lastWritten.size > 10_000) lastWritten.clear();
     lastWritten.set(key, at);
     return true;
   }
 
-  function write(what: string, work: () => Promise<unknown>, onFailure: () => void = () => undefined): void {
-    writes.track(
+  function write(what: string, work: () => Promise<unknown>, onFailure: () => void = () => undefined): Promise<void> {
+    return track(
       work().then(
         () => undefined,
         (failure: unknown) => {
@@ -40,15 +50,44 @@ export function createSourceActivity(deps: { sources: Pick<WebhookSourceReposito
     );
   }
 
+  function track(work: Promise<void>): Promise<void> {
+    writes.track(work);
+    return work;
+  }
+
+  function writeRefusal(sourceId: string, refusal: { at: Date; status: number; message: string }): Promise<void> {
+    return write("a webhook source's refusal", () => deps.sources.recordRefusal(sourceId, refusal), () => lastWritten.delete(`refusal:${sourceId}`));
+  }
+
+  /** Writes the newest refusal that waited for the end of its source's second. */
+  function writeWaitingRefusal(sourceId: string): Promise<void> {
+    const newest = waitingRefusals.get(sourceId);
+    waitingRefusals.delete(sourceId);
+    if (newest === undefined) return Promise.resolve();
+    lastWritten.set(`refusal:${sourceId}`, now());
+    return writeRefusal(sourceId, newest);
+  }
+
   return {
     delivered(sourceId: string): void {
-      if (!due(`delivery:${sourceId}`)) return;
-      write("a webhook source's delivery", () => deps.sources.recordDelivery(sourceId, new Date(now())), () => lastWritten.delete(`delivery:${sourceId}`));
+      if (!due(`delivery:${sourceId}`, RECORD_EVERY_MS)) return;
+      void write("a webhook source's delivery", () => deps.sources.recordDelivery(sourceId, new Date(now())), () => lastWritten.delete(`delivery:${sourceId}`));
     },
 
     refused(sourceId: string, status: number, message: string): void {
-      if (!due(`refusal:${sourceId}`)) return;
-      write("a webhook source's refusal", () => deps.sources.recordRefusal(sourceId, { at: new Date(now()), status, message }), () => lastWritten.delete(`refusal:${sourceId}`));
+      const refusal = { at: new Date(now()), status, message };
+      if (waitingRefusals.has(sourceId)) {
+        waitingRefusals.set(sourceId, refusal);
+        return;
+      }
+      const lastAt = lastWritten.get(`refusal:${sourceId}`);
+      if (due(`refusal:${sourceId}`, REFUSAL_EVERY_MS)) {
+        void writeRefusal(sourceId, refusal);
+        return;
+      }
+      waitingRefusals.set(sourceId, refusal);
+      const wait = Math.max(0, (lastAt ?? now()) + REFUSAL_EVERY_MS - now());
+      void track(new Promise<void>((resolve) => setTimeout(resolve, wait)).then(() => writeWaitingRefusal(sourceId)));
     },
 
     /** Awaited by the delivery, after its commit and before its answer, so that the cart's next delivery finds it; never rejects. */
@@ -56,7 +95,7 @@ export function createSourceActivity(deps: { sources: Pick<WebhookSourceReposito
       await deps.sources.rememberCart(sourceId, cartToken, state).catch((failure: unknown) => deps.log.warn({ err: failure }, "could not record a Shopify cart's state"));
       if (now() - lastPrune > PRUNE_CARTS_EVERY_MS) {
         lastPrune = now();
-        write('the pruning of old Shopify carts', () => deps.sources.pruneCarts(new Date(now() - CARTS_KEPT_MS)));
+        void write('the pruning of old Shopify carts', () => deps.sources.pruneCarts(new Date(now() - CARTS_KEPT_MS)));
       }
     },
 

@@ -3,18 +3,21 @@ import type { WebhookDeliveryBody } from '../../contract/ingest';
 import { sourceParams } from '../../contract/webhook-sources';
 import type { Repositories } from '../../db/repositories';
 import type { WebhookSourceWithSecret } from '../../db/repositories/webhook-sources';
+import { isPrivacyTopic } from '../../domain/shopify/privacy-requests';
 import { mapShopifyDelivery, type ShopifyMapping } from '../../domain/shopify/topics';
 import { mapWebhookBody } from '../../domain/webhooks/mapping';
 import { record } from '../../domain/webhooks/webhook-json';
 import { badRequest, notFound } from '../http/http-error';
 import { MAX_BATCH_BYTES } from '../http/limits';
 import { parseOrReject } from '../http/validation';
+import type { ShopifyPrivacy } from '../services/shopify-privacy';
 import { acceptedAnswer, type createAfterCommit } from './after-commit';
 import type { BatchRecorder } from './record-batch';
 import type { RefusalLog } from './refusal-log';
 import { refusalStatus } from './refusal-log';
 import { createRateLimiter, type RateLimitSettings } from './rate-limit';
 import type { SourceActivity } from './source-activity';
+import { answerPrivacyDelivery } from './shopify-privacy-delivery';
 import { createStorageBudget } from './storage-deadline';
 import { checkedMessages, readWebhookJson, requireSignature, shopifyDeliveryOf, UnstoredDelivery } from './webhook-delivery';
 
@@ -29,6 +32,8 @@ export interface WebhookRoutesOptions {
   storageDeadlineMs: number;
   refusals?: RefusalLog;
   activity: SourceActivity;
+  /** Shopify's privacy topics (customers/data_request, customers/redact, shop/redact). */
+  privacy: ShopifyPrivacy;
   now?: () => number;
 }
 
@@ -47,7 +52,8 @@ type StorageBudget = ReturnType<typeof createStorageBudget>;
  * same message rules but for the size of one message). Only a signed delivery takes from the workspace's allowance;
  * those the signature refuses have a smaller bucket per source. Refusals go to the event debugger and the source's
  * last refusal; a bad signature stores nothing else. A signed Shopify delivery is never refused (Shopify retries, then
- * drops it): one that cannot be stored is answered 200 and recorded as refused, with why.
+ * drops it): one that cannot be stored is answered 200 and recorded as refused, with why. Shopify's privacy topics are
+ * done, not stored (shopify-privacy-delivery.ts).
  */
 export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (app, options) => {
   const { repos, recordBatch, afterCommit, refusals, activity } = options;
@@ -131,6 +137,12 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRoutesOptions> = async (ap
     }
     rateLimiter.take(source.workspaceId);
     try {
+      const topic = source.type === 'shopify' ? shopifyDeliveryOf(source.id, request.headers).topic : undefined;
+      if (topic !== undefined && isPrivacyTopic(topic)) {
+        const answer = await answerPrivacyDelivery({ privacy: options.privacy, workspaces: repos.workspaces }, source, topic, raw, budget);
+        activity.delivered(source.id);
+        return answer;
+      }
       return await store(request, source, raw, budget);
     } catch (error) {
       const unstored = source.type === 'shopify' ? UnstoredDelivery.of(error) : undefined;

@@ -1,6 +1,9 @@
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
+/** A browser (the owner's, sent back by the platform) rather than a script or the CLI. */
+export const wantsHtml = (accept: string | undefined) => accept !== undefined && accept.includes('text/html');
+
 /** The small page the owner's browser shows after TikTok's redirect: what happened and what to do next. */
 export function callbackPage(title: string, paragraphs: readonly string[]): string {
   return `<!doctype html>

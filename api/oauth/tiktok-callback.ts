@@ -3,12 +3,10 @@ import { claimedActor, claimedWorkspaceId, TikTokConnectionError, type TikTokCon
 import { badRequest } from '../http/http-error';
 import { serviceErrorAsHttp } from '../services/service-errors';
 import { parseOrReject } from '../http/validation';
-import { CALLBACK_PAGE_HEADERS, callbackPage } from './callback-page';
+import { CALLBACK_PAGE_HEADERS, callbackPage, wantsHtml } from './callback-page';
 import { nextStepText } from './next-step';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../http/paths';
 import { tiktokCallbackQuery } from '../../contract/operations';
-
-const wantsHtml = (accept: string | undefined) => accept !== undefined && accept.includes('text/html');
 
 /**
  * `GET /oauth/tiktok/callback?auth_code=…&state=…`: the owner's browser, sent back by TikTok. No admin token (the

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Repositories } from '../../db/repositories';
 import type { ErasedCounts } from '../../db/repositories/erasures';
+import { removeSourceData, type RemovedSourceData } from '../../db/repositories/source-data-removal';
 import type { IdentityKind, IdentityNode } from '../../domain/observation';
 
 export interface ErasureResult {
@@ -32,8 +33,9 @@ export function createErasureService({ db, repos, secretKey, onErased }: Erasure
   const digest = (node: IdentityNode) => createHmac('sha256', key).update(`erasure\0${node.kind}\0${node.value}`).digest('hex');
 
   return {
-    async erase(workspaceId: string, named: readonly IdentityNode[], actor: string): Promise<ErasureResult> {
-      const result = await db.transaction(async (trx) => {
+    /** `within`: a transaction of the caller's, to erase only if the rest of it commits (a savepoint in it). */
+    async erase(workspaceId: string, named: readonly IdentityNode[], actor: string, within: Knex = db): Promise<ErasureResult> {
+      const result = await within.transaction(async (trx) => {
         const graph = await repos.erasures.personGraph(workspaceId, named, trx);
         const erased = await repos.erasures.erase(workspaceId, graph.nodes, trx);
         const identifiers = { user_id: 0, anonymous_id: 0, email_sha256: 0, phone_sha256: 0 };
@@ -47,6 +49,13 @@ export function createErasureService({ db, repos, secretKey, onErased }: Erasure
       });
       onErased?.();
       return result;
+    },
+
+    /** Removes what a webhook source stored (db/repositories/source-data-removal.ts): Shopify's shop/redact. */
+    async removeSourceData(workspaceId: string, sourceId: string, within: Knex = db): Promise<RemovedSourceData> {
+      const removed = await within.transaction((trx) => removeSourceData(trx, workspaceId, sourceId));
+      onErased?.();
+      return removed;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ServiceError } from '@temporalio/client';
 import { AdReportRequestError } from './ad-report-service';
+import { ShopifyConnectionError } from './shopify-connection/errors';
 import { TikTokConnectionError } from './tiktok-connection';
 import { HttpError } from '../http/http-error';
 
@@ -16,7 +17,7 @@ function temporalUnreachable(error: unknown): boolean {
  */
 export function serviceErrorAsHttp(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
-  if (error instanceof TikTokConnectionError) {
+  if (error instanceof TikTokConnectionError || error instanceof ShopifyConnectionError) {
     const details = Object.keys(error.details).length > 0 ? error.details : undefined;
     return new HttpError(error.httpStatus, error.code, error.message, undefined, {}, details);
   }

@@ -11,6 +11,7 @@ import { createKnownLinks } from '../../api/ingest/known-links';
 import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
+import { createShopifyConnections } from '../../api/services/shopify-services';
 import type { AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createMailer } from '../../notify/mailer';
 
@@ -59,6 +60,7 @@ export async function startConsoleApi(db: Knex, url: string, workspaceId: string
     adminToken: ADMIN_TOKEN,
     publicUrl: 'http://127.0.0.1',
     tiktok,
+    shopify: createShopifyConnections({ db, repos, app: {}, shopUrl: 'http://127.0.0.1:9/{shop}', targets: { internalAddresses: 'refuse' }, publicUrl: 'http://127.0.0.1', secretKey: CONSOLE_SECRET_KEY }),
     erasures: createErasureService({ db, repos, secretKey: CONSOLE_SECRET_KEY, onErased: () => knownLinks.clear() }),
     mailer: createMailer({ smtpUrl: undefined, from: 'bench@signalbox.example' }),
     sendTestAlert: async () => [],

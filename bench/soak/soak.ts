@@ -34,7 +34,7 @@ export interface SoakReport {
 }
 
 /** Waits until no shop has a pending conversion, at most `boundMs`; the outbox sweeper wakes lost ones each minute. */
-async function drain(api: SettingsApi, shops: readonly SoakShop[], boundMs: number): Promise<void> {
+export async function drain(api: SettingsApi, shops: readonly SoakShop[], boundMs: number): Promise<void> {
   const deadline = performance.now() + boundMs;
   while (performance.now() < deadline) {
     const pending = await Promise.all(shops.map((shop) => anyPending(api, shop.workspaceId)));

@@ -42,8 +42,8 @@ function memoryCheck(judged: readonly Flatness[] | undefined): Check {
   );
 }
 
-/** The soak's invariants, each a check with what broke it. */
-export function judge(findings: Findings): Check[] {
+/** What every run under load must show: nothing acknowledged lost or stored twice, one conversion each, counted once. */
+export function deliveryChecks(findings: Pick<Findings, 'ledger' | 'stored' | 'conversions' | 'tiktok'>): Check[] {
   const { ledger, stored, conversions, tiktok } = findings;
 
   const lost = [...ledger.acknowledged].filter((id) => !stored.has(`${ledger.sent.get(id)?.workspaceId}/${id}`));
@@ -66,9 +66,6 @@ export function judge(findings: Findings): Check[] {
   const known = new Set(conversions.filter((c) => c.status === 'delivered').map((c) => `${c.tiktokEvent}/${c.eventId}`));
   const countedUnknown = [...tiktok.keys()].filter((key) => !known.has(key));
 
-  const killed = new Set(findings.faults.kills.map((k) => k.kind));
-  const burst = new Set(findings.faults.bursts.map((b) => b.family));
-
   return [
     check(
       'every acknowledged message stored once',
@@ -90,6 +87,16 @@ export function judge(findings: Findings): Check[] {
       ],
       `${known.size.toLocaleString('en-US')} event_ids, each counted once`,
     ),
+  ];
+}
+
+/** The soak's invariants, each a check with what broke it. */
+export function judge(findings: Findings): Check[] {
+  const { ledger } = findings;
+  const killed = new Set(findings.faults.kills.map((k) => k.kind));
+  const burst = new Set(findings.faults.bursts.map((b) => b.family));
+  return [
+    ...deliveryChecks(findings),
     memoryCheck(findings.memory),
     check(
       'the load and the faults ran as designed',

@@ -20,6 +20,7 @@ export function registerOperatorCommands(program: Command, io: CliIo): void {
     .command('migrate')
     .description('run the database migrations this code ships, using DATABASE_URL (a release step, before the new code starts)')
     .option('--status', `only list the pending migrations: exit ${PENDING_MIGRATIONS_EXIT_CODE} if there are any, 0 if none`)
+    .option('--dry-run', 'only print what each pending migration step would lock, who waits for it and for about how long; run nothing')
     .action(lazily(io, async () => (await import('./migrate.js')).migrate));
 
   program
@@ -28,6 +29,13 @@ export function registerOperatorCommands(program: Command, io: CliIo): void {
     .command('setup')
     .description('register the search attributes and create the schedules, where missing (TEMPORAL_*, DATABASE_URL); safe to run again')
     .action(lazily(io, async () => (await import('./temporal-setup.js')).setUpTemporal));
+
+  program
+    .command('retention')
+    .description("event and conversion retention, which the worker runs every hour")
+    .command('run')
+    .description('run retention now through its Temporal schedule (TEMPORAL_*) and print what the run dropped, kept and deleted')
+    .action(lazily(io, async () => (await import('./retention-run.js')).runRetention));
 
   program
     .command('secrets')

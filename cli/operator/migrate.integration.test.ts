@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createReadinessCheck, SchemaBehindError } from '../../db/readiness';
-import { migrationConfig } from '../../db/knex';
+import { addConversions } from '../../bench/migrate/under-load';
+import { migrateUpTo, migrationConfig } from '../../db/knex';
 import { pendingMigrations } from '../../db/migration-status';
 import { runSignalbox } from '../../test/helpers/cli';
 import { closeAll } from '../../test/helpers/close-all';
@@ -52,7 +53,9 @@ describe('signalbox migrate', () => {
       stdout: [`${shipped.length} migration(s) pending:`, ...indented(shipped), 'Run `signalbox migrate`.'].join('\n'),
       stderr: '',
     });
-    expect(await signalbox(['migrate'])).toEqual({ code: 0, stdout: [`Ran ${shipped.length} migration(s):`, ...indented(shipped)].join('\n'), stderr: '' });
+    const plan = [`${shipped.length} migration(s) to run on a store of about 0 events and 0 conversions:`, ...indented(shipped), 'Nothing is stored: no step makes ingest or the pipeline wait.'];
+    expect(await signalbox(['migrate', '--dry-run'])).toEqual({ code: 0, stdout: [...plan, 'Nothing was run (--dry-run).'].join('\n'), stderr: '' });
+    expect(await signalbox(['migrate'])).toEqual({ code: 0, stdout: [...plan, `Ran ${shipped.length} migration(s):`, ...indented(shipped)].join('\n'), stderr: '' });
 
     const after = await app.inject({ method: 'GET', url: '/readyz' });
     expect([after.statusCode, after.json()]).toEqual([200, { status: 'ready' }]);
@@ -72,8 +75,45 @@ describe('signalbox migrate', () => {
     expect(locked.stderr).toContain('Error: the migrations are locked: another `signalbox migrate` is running, or one was killed mid-run');
     await testDb.db('knex_migrations_lock').update({ is_locked: 0 });
 
-    expect(await signalbox(['migrate'])).toEqual({ code: 0, stdout: ['Ran 1 migration(s):', `  ${latest}`].join('\n'), stderr: '' });
+    expect((await signalbox(['migrate'])).stdout.split('\n').slice(-2)).toEqual(['Ran 1 migration(s):', `  ${latest}`]);
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it("on a store of events and conversions: says what each pending step locks and for how long before it runs, then the back-fill's progress", async () => {
+    const store = await createTestDatabase({ migrated: false });
+    try {
+      await migrateUpTo(store.db, '20261130100000_events_by_day');
+      await store.db('workspaces').insert({ id: 'ws_store', name: 'Store' });
+      await store.db.raw("INSERT INTO events (workspace_id, message_id, type, user_id, occurred_at, message) SELECT 'ws_store', 'm-' || g, 'track', 'u-1', now(), '{}' FROM generate_series(1, 12) g");
+      await addConversions(store.db, 'ws_store', 4);
+      const pending = await pendingMigrations(store.db);
+      const run = (args: string[]) => signalbox(args, { DATABASE_URL: store.url });
+
+      const planned = await run(['migrate', '--dry-run']);
+      expect(planned.code).toBe(0);
+      const lines = planned.stdout.split('\n');
+      expect(lines[0]).toBe(`${pending.length} migration(s) to run on a store of about 12 events and 4 conversions:`);
+      const partitions = lines.indexOf('  20261130100000_events_by_day.ts');
+      expect(lines.slice(partitions + 1, partitions + 5)).toEqual([
+        "    - conversions: drop the foreign key to events; add the columns of their event's day ('-infinity' for those stored so far, no rewrite) and IDs",
+        '      locks ACCESS EXCLUSIVE on conversions and events, a catalog change; ingest and the pipeline wait while it waits for running transactions: 2 s at most, then it tries again (up to 15 times)',
+        "    - conversions take their event's user and anonymous IDs, in batches of 5,000 by id, each its own transaction (resumable)",
+        expect.stringMatching(
+          /^ {6}locks ROW EXCLUSIVE on conversions, ACCESS SHARE on events, and the row locks of one batch; ingest never waits; .*; [\d.]+ s per million conversions: under 1 s here$/,
+        ),
+      ]);
+      expect(lines.at(-1)).toBe('Nothing was run (--dry-run).');
+      // Every migration since steps were declared says what it locks.
+      expect(planned.stdout).not.toContain('declares no steps');
+      expect(await pendingMigrations(store.db)).toEqual(pending);
+
+      const ran = await run(['migrate']);
+      expect(ran.stdout).toContain(
+        [...lines.slice(0, -1), "  back-fill of conversions' user and anonymous IDs: starting at 0 of 4", "  back-fill of conversions' user and anonymous IDs: 4 of 4 (4 changed)", `Ran ${pending.length} migration(s):`].join('\n'),
+      );
+    } finally {
+      await store.destroy();
+    }
   });
 
   it('refuses a database a newer version migrated, naming the migrations this code does not ship', async () => {

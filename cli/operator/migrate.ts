@@ -1,5 +1,6 @@
 import { migrateEnvSchema, loadEnv } from '../../config/env';
 import { createDatabase, migrateToLatest } from '../../db/knex';
+import { migrationPlan, type MigrationParams } from '../../db/migration-plan';
 import { pendingMigrations } from '../../db/migration-status';
 import { CliError, ExitStatus } from '../errors';
 import type { CliIo } from '../session';
@@ -33,14 +34,22 @@ function printStatus(io: CliIo, pending: readonly string[]): void {
   throw new ExitStatus(PENDING_MIGRATIONS_EXIT_CODE);
 }
 
-/** `signalbox migrate [--status]`, on a connection of its own: no deadline cuts a long migration short. */
-export const migrate = operatorCommand(async (io, { status = false }: { status?: boolean }) => {
+/**
+ * `signalbox migrate [--status | --dry-run]`, on a connection of its own: no deadline cuts a long migration short.
+ * Before running, it prints what each pending step will lock and for about how long (`--dry-run`: only that), then
+ * the progress of long back-fills.
+ */
+export const migrate = operatorCommand(async (io, { status = false, dryRun = false }: { status?: boolean; dryRun?: boolean }) => {
   const env = loadEnv(migrateEnvSchema, io.env);
   // knex names the migration that failed in a warning.
   const db = createDatabase({ url: env.DATABASE_URL, poolMax: 1, logger: { warn: (message) => io.err(message) } });
   try {
-    if (status) return printStatus(io, await pendingMigrations(db));
-    const ran = await migrateToLatest(db).catch(explainRefusal);
+    const pending = await pendingMigrations(db);
+    if (status) return printStatus(io, pending);
+    if (pending.length > 0) io.out((await migrationPlan(db, pending)).join('\n'));
+    if (dryRun) return io.out(pending.length === 0 ? 'The database schema is up to date: nothing would run.' : 'Nothing was run (--dry-run).');
+    const params: MigrationParams = { progress: (line) => io.out(line) };
+    const ran = await migrateToLatest(db.withUserParams(params)).catch(explainRefusal);
     io.out(ran.length === 0 ? 'The database schema is up to date: nothing to run.' : [`Ran ${ran.length} migration(s):`, ...listed(ran)].join('\n'));
   } finally {
     await db.destroy();

@@ -12,6 +12,7 @@ const OTHER_KEY = '2c'.repeat(32);
 const TOKENS = 'tiktok_connections.access_token_ciphertext';
 const WEBHOOKS = 'alert_settings.webhook_url_ciphertext';
 const SIGNING_SECRETS = 'webhook_sources.signing_secret_ciphertext';
+const SHOP_TOKENS = 'shopify_connections.access_token_ciphertext';
 const DONE = 'Every sealed value opens with SECRET_KEY now: remove SECRET_KEY_PREVIOUS from the services, restarting them one at a time.';
 
 let testDb: TestDatabase;
@@ -31,8 +32,8 @@ afterAll(() => testDb?.destroy());
 const signalbox = (args: string[], env: NodeJS.ProcessEnv) => runSignalbox(args, { env: { DATABASE_URL: testDb.url, ...env }, cwd: os.tmpdir() });
 const rotate = (env: NodeJS.ProcessEnv = { SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY }) => signalbox(['secrets', 'rotate'], env);
 
-/** A workspace whose TikTok token, alert webhook URL and Shopify signing secret a service running with `repos`' keys stored. */
-async function workspaceWithSecrets(name: string, repos: Repositories): Promise<{ id: string; token: string; webhookUrl: string; signingSecret: string }> {
+/** A workspace whose TikTok token, alert webhook URL, Shopify signing secret and shop token a service running with `repos`' keys stored. */
+async function workspaceWithSecrets(name: string, repos: Repositories): Promise<{ id: string; token: string; webhookUrl: string; signingSecret: string; shopToken: string }> {
   const { id } = await repos.workspaces.create(name);
   const slug = name.toLowerCase().replace(/\W+/g, '-');
   const token = `act.${slug}`;
@@ -41,7 +42,10 @@ async function workspaceWithSecrets(name: string, repos: Repositories): Promise<
   await repos.alertSettings.put(id, { ...DEFAULT_ALERT_SETTINGS, webhookUrl });
   const signingSecret = `shpss_${slug}`;
   sourceOf.set(id, (await repos.webhookSources.create(id, { type: 'shopify', name: `${name} store`, signingSecret })).id);
-  return { id, token, webhookUrl, signingSecret };
+  const shopToken = `shpat_${slug}`;
+  const browserKey = await repos.apiKeys.create(id, 'storefront', 'browser');
+  await repos.shopifyConnections.putAuthorized(id, { shopDomain: `${slug}.myshopify.com`, accessToken: shopToken, grantedScopes: ['read_orders'], sourceId: sourceOf.get(id) as string, browserKeyId: browserKey.id });
+  return { id, token, webhookUrl, signingSecret, shopToken };
 }
 
 /** Each workspace's webhook source. */
@@ -52,6 +56,7 @@ async function secretsOf(repos: Repositories, id: string) {
     token: (await repos.tiktokConnections.withToken(id))?.accessToken,
     webhookUrl: (await repos.alertSettings.get(id)).webhookUrl,
     signingSecret: (await repos.webhookSources.withSecret(sourceOf.get(id) as string))?.signingSecret,
+    shopToken: (await repos.shopifyConnections.withToken(id))?.accessToken,
   };
 }
 
@@ -60,7 +65,7 @@ describe('signalbox secrets rotate', () => {
     const stored = [await workspaceWithSecrets('Candle shop', underOld), await workspaceWithSecrets('Soap shop', underOld)];
     // Written by a service already given both keys: sealed under the new one.
     const writtenDuring = await workspaceWithSecrets('Tea shop', duringRotation);
-    for (const { id, token, webhookUrl, signingSecret } of [...stored, writtenDuring]) expect(await secretsOf(duringRotation, id)).toEqual({ token, webhookUrl, signingSecret });
+    for (const { id, token, webhookUrl, signingSecret, shopToken } of [...stored, writtenDuring]) expect(await secretsOf(duringRotation, id)).toEqual({ token, webhookUrl, signingSecret, shopToken });
 
     expect(await rotate()).toEqual({
       code: 0,
@@ -68,12 +73,13 @@ describe('signalbox secrets rotate', () => {
         `${TOKENS}: 2 re-encrypted, 1 already under SECRET_KEY, 0 opened by neither key`,
         `${WEBHOOKS}: 2 re-encrypted, 1 already under SECRET_KEY, 0 opened by neither key`,
         `${SIGNING_SECRETS}: 2 re-encrypted, 1 already under SECRET_KEY, 0 opened by neither key`,
+        `${SHOP_TOKENS}: 2 re-encrypted, 1 already under SECRET_KEY, 0 opened by neither key`,
         DONE,
       ].join('\n'),
       stderr: '',
     });
-    for (const { id, token, webhookUrl, signingSecret } of [...stored, writtenDuring]) {
-      expect(await secretsOf(underNew, id)).toEqual({ token, webhookUrl, signingSecret });
+    for (const { id, token, webhookUrl, signingSecret, shopToken } of [...stored, writtenDuring]) {
+      expect(await secretsOf(underNew, id)).toEqual({ token, webhookUrl, signingSecret, shopToken });
       await expect(underOld.tiktokConnections.withToken(id)).rejects.toThrow(`${TOKENS}: the stored value does not open with SECRET_KEY`);
       await expect(underOld.alertSettings.get(id)).rejects.toThrow(`${WEBHOOKS}: the stored value does not open with SECRET_KEY`);
       await expect(underOld.webhookSources.withSecret(sourceOf.get(id) as string)).rejects.toThrow(`${SIGNING_SECRETS}: the stored value does not open with SECRET_KEY`);
@@ -83,6 +89,7 @@ describe('signalbox secrets rotate', () => {
       `${TOKENS}: 0 re-encrypted, 3 already under SECRET_KEY, 0 opened by neither key`,
       `${WEBHOOKS}: 0 re-encrypted, 3 already under SECRET_KEY, 0 opened by neither key`,
       `${SIGNING_SECRETS}: 0 re-encrypted, 3 already under SECRET_KEY, 0 opened by neither key`,
+      `${SHOP_TOKENS}: 0 re-encrypted, 3 already under SECRET_KEY, 0 opened by neither key`,
       DONE,
     ]);
   });
@@ -95,14 +102,15 @@ describe('signalbox secrets rotate', () => {
       expect.stringMatching(new RegExp(`^${TOKENS}: 0 re-encrypted, \\d+ already under SECRET_KEY, 1 opened by neither key$`)),
       expect.stringMatching(new RegExp(`^${WEBHOOKS}: 0 re-encrypted, \\d+ already under SECRET_KEY, 1 opened by neither key$`)),
       expect.stringMatching(new RegExp(`^${SIGNING_SECRETS}: 0 re-encrypted, \\d+ already under SECRET_KEY, 1 opened by neither key$`)),
+      expect.stringMatching(new RegExp(`^${SHOP_TOKENS}: 0 re-encrypted, \\d+ already under SECRET_KEY, 1 opened by neither key$`)),
     ]);
     expect(result.stderr).toBe(
-      `Error: some values open with neither key and were left as they were (${TOKENS}: ${foreign.id}; ${WEBHOOKS}: ${foreign.id}; ${SIGNING_SECRETS}: ${sourceOf.get(foreign.id)}): is SECRET_KEY_PREVIOUS the key they were stored with?`,
+      `Error: some values open with neither key and were left as they were (${TOKENS}: ${foreign.id}; ${WEBHOOKS}: ${foreign.id}; ${SIGNING_SECRETS}: ${sourceOf.get(foreign.id)}; ${SHOP_TOKENS}: ${foreign.id}): is SECRET_KEY_PREVIOUS the key they were stored with?`,
     );
     await expect(duringRotation.alertSettings.get(foreign.id)).rejects.toThrow(
       `${WEBHOOKS}: the stored value does not open with either SECRET_KEY or SECRET_KEY_PREVIOUS: it was sealed under another key`,
     );
-    expect(await secretsOf(createRepositories(testDb.db, createSecretBox(OTHER_KEY)), foreign.id)).toEqual({ token: foreign.token, webhookUrl: foreign.webhookUrl, signingSecret: foreign.signingSecret });
+    expect(await secretsOf(createRepositories(testDb.db, createSecretBox(OTHER_KEY)), foreign.id)).toEqual({ token: foreign.token, webhookUrl: foreign.webhookUrl, signingSecret: foreign.signingSecret, shopToken: foreign.shopToken });
     await testDb.db('workspaces').where({ id: foreign.id }).delete();
   });
 
@@ -113,8 +121,9 @@ describe('signalbox secrets rotate', () => {
       { reencrypted: 5, unreadable: [] },
       { reencrypted: 5, unreadable: [] },
       { reencrypted: 5, unreadable: [] },
+      { reencrypted: 5, unreadable: [] },
     ]);
-    for (const { id, token, webhookUrl, signingSecret } of stored) expect(await secretsOf(underNew, id)).toEqual({ token, webhookUrl, signingSecret });
+    for (const { id, token, webhookUrl, signingSecret, shopToken } of stored) expect(await secretsOf(underNew, id)).toEqual({ token, webhookUrl, signingSecret, shopToken });
   });
 
   it('names what is wrong with the keys', async () => {

@@ -4,12 +4,12 @@ import { createDatabase } from '../../db/knex';
 import { createTikTokConnectionRepository } from '../../db/repositories/tiktok-connections';
 import type { SecretBox } from '../../db/secret-box';
 import { createAdStatsSchedules } from '../../temporal/ad-stats-schedules';
-import { temporalConnectionOptions, type TemporalSettings } from '../../temporal/connection';
 import { ensureRecurringSchedules, reconcileAdStatsSchedules } from '../../temporal/schedules';
 import { ensureSearchAttributes, temporalCloudRegistration, unusableSearchAttributes } from '../../temporal/search-attributes';
 import { CliError } from '../errors';
 import type { CliIo } from '../session';
 import { operatorCommand } from './operator-command';
+import { connectToTemporal } from './temporal-connection';
 
 /** Setup reads which workspaces have an advertiser, never a token: it needs no SECRET_KEY. */
 const NO_SECRETS: SecretBox = {
@@ -44,19 +44,10 @@ async function registerSearchAttributes(io: CliIo, connection: Connection, names
   io.out(added.length === 0 ? 'Search attributes: already registered' : `Search attributes: added ${added.join(', ')}`);
 }
 
-async function connect(settings: TemporalSettings): Promise<Connection> {
-  const options = temporalConnectionOptions(settings);
-  try {
-    return await Connection.connect(options);
-  } catch (error) {
-    throw new CliError(`Temporal at ${options.address} (TEMPORAL_ADDRESS) did not answer: ${(error as Error).message}`);
-  }
-}
-
 /** `signalbox temporal setup`: what the worker also does at start, as a release step that says what it did. */
 export const setUpTemporal = operatorCommand(async (io) => {
   const env = loadEnv(temporalSetupEnvSchema, io.env);
-  const connection = await connect(env);
+  const connection = await connectToTemporal(env);
   const db = createDatabase({ url: env.DATABASE_URL, poolMax: 1 });
   try {
     await registerSearchAttributes(io, connection, env.TEMPORAL_NAMESPACE);

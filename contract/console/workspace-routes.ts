@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alertsView, savedAlertSettingsView, testAlertView } from '../alert-views';
 import { alertSettingsBody, testAlertRefusals } from '../alerts';
-import { consoleErasureLogView, consoleErasureView } from '../erasure-views';
+import { consoleErasureLogView, consoleErasureView, consoleShopifyPrivacyRequestsView } from '../erasure-views';
 import { erasureSubjectBody } from '../erasures';
 import { changeLogPageView } from '../change-log-views';
 import { debuggerBatchView } from '../debugger-views';
@@ -88,6 +88,7 @@ export const CONSOLE_WORKSPACE_ROUTES = [
   consoleRoute({ method: 'POST', path: path('/alerts/test'), summary: 'Send a test alert through the saved channels', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'How each channel fared', schema: testAlertView }, ...testAlertRefusals } }),
   consoleRoute({ method: 'POST', path: path('/erasures'), summary: 'Erase a person\'s data', role: 'owner', params: inWorkspace(), body: erasureSubjectBody, answers: { 201: { description: 'What was erased', schema: consoleErasureView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/erasures'), summary: 'The log of erasures', params: inWorkspace(), answers: { 200: { description: 'The erasures', schema: consoleErasureLogView } } }),
+  consoleRoute({ method: 'GET', path: path('/shopify-privacy-requests'), summary: 'Privacy requests from Shopify', params: inWorkspace(), answers: { 200: { description: 'The latest, newest first', schema: consoleShopifyPrivacyRequestsView } } }),
   consoleRoute({ method: 'POST', path: path('/people/lookup'), summary: 'Look a person up by anonymous ID, user ID, email or phone', params: inWorkspace(), body: lookupBody, answers: { 200: { description: 'The person\'s identities, events and conversions', schema: personView }, ...errors(400) } }),
   consoleRoute({ method: 'GET', path: path('/debugger'), summary: 'The event debugger: events and refusals after the given IDs', params: inWorkspace(), query: debuggerQuery, answers: { 200: { description: 'New events and refusals, and the cursor', schema: debuggerBatchView }, ...errors(400) } }),
   consoleRoute({

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MigrationStep } from '../migration-plan';
 
 /**
  * Issue 29: sources that post signed webhooks (a Shopify shop, or any platform through a mapping), each with its
@@ -7,6 +8,14 @@ import type { Knex } from 'knex';
  * so that a carts/update delivery (the whole cart) tells what was added; kept 30 days. Frozen: imports no application
  * code.
  */
+export const steps: MigrationStep[] = [
+  {
+    does: 'create webhook_sources and shopify_carts',
+    locks: 'SHARE ROW EXCLUSIVE on workspaces (the new foreign key), a catalog change',
+    waits: "ingest and the pipeline never wait (they only read workspaces); a change of a workspace's settings waits an instant",
+  },
+];
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_sources', (t) => {
     t.text('id').primary();

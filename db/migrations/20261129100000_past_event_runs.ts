@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MigrationStep } from '../migration-plan';
 
 /**
  * Issue 31, "send past events": each run that turns a rule's stored events of the last days into conversions, with
@@ -6,6 +7,14 @@ import type { Knex } from 'knex';
  * transaction that records each batch's conversions, so a run killed at any point carries on without doubles. At most
  * one run per rule at a time. Frozen: imports no application code.
  */
+export const steps: MigrationStep[] = [
+  {
+    does: 'create past_event_runs',
+    locks: 'SHARE ROW EXCLUSIVE on workspaces (the new foreign key), a catalog change',
+    waits: "ingest and the pipeline never wait (they only read workspaces); a change of a workspace's settings waits an instant",
+  },
+];
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('past_event_runs', (t) => {
     t.bigIncrements('id').primary();

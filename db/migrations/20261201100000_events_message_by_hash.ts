@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MigrationStep } from '../migration-plan';
 
 /**
  * Issue 30: a day's `messageId`s are kept unique by an exclusion constraint over a hash index on each day's partition,
@@ -18,6 +19,9 @@ import type { Knex } from 'knex';
  */
 export const config = { transaction: false };
 
+/** Builds without it cannot serve ingest: their inserts name `events_message`'s columns as the conflict target, and it is gone (42P10). */
+export const breaksOlderBuilds = true;
+
 const KEY = '(ARRAY[workspace_id, message_id])';
 
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
@@ -34,6 +38,19 @@ async function names(knex: Knex, sql: string): Promise<string[]> {
   const { rows } = await knex.raw<{ rows: { name: string }[] }>(sql);
   return rows.map((row) => row.name);
 }
+
+export const steps: MigrationStep[] = [
+  {
+    does: "yesterday's partition: a hash index of messageIds built CONCURRENTLY",
+    locks: "SHARE UPDATE EXCLUSIVE on yesterday's partition of events",
+    waits: 'ingest and the pipeline never wait',
+  },
+  {
+    does: "events: drop the B-tree events_message; today's and the coming days' partitions get their exclusion constraint, building today's hash index",
+    locks: "ACCESS EXCLUSIVE on events for the build of today's index (9.6 s per million events of today, BENCHMARKS.md)",
+    waits: 'ingest and the pipeline wait for all of it, after waiting up to 30 s for running transactions: run it early in a UTC day',
+  },
+];
 
 export async function up(knex: Knex): Promise<void> {
   for (const yesterday of await names(knex, dayPartitions(`day = ${TODAY} - 1`))) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MigrationStep } from '../migration-plan';
 
 /**
  * Issue 43: no account is trusted for its address before its owner proves the mailbox. `users.email_confirmed_at` is
@@ -9,6 +10,14 @@ import type { Knex } from 'knex';
  * the operator's are back-filled `operator`, the console's `shown`. The index counts an inviter's recent invitations
  * (the rate limit). Frozen: imports no application code.
  */
+export const steps: MigrationStep[] = [
+  {
+    does: 'users and invitations: add a column each, mark every existing account confirmed, index invitations by inviter',
+    locks: 'ACCESS EXCLUSIVE on users and invitations, for an UPDATE of every user (a few rows)',
+    waits: 'ingest and the pipeline never wait; a console sign-in waits an instant',
+  },
+];
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('users', (t) => t.timestamp('email_confirmed_at', { useTz: true }));
   await knex('users').update({ email_confirmed_at: knex.fn.now() });

@@ -3,7 +3,7 @@ import type { ChangeLogRow } from '../types';
 
 export interface ChangeLogEntry {
   workspaceId: string;
-  /** `operator`, `user:<id>` or `system`. */
+  /** `operator`, `user:<id>`, `system` or `shopify:<shop>` (its privacy webhooks). */
   actor: string;
   action: string;
   target?: string | null;

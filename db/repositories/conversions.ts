@@ -22,6 +22,8 @@ export interface NewConversion {
   workflowId: string;
   /** Found at ingest without stopping the conversion, e.g. `value_unreadable`. */
   warnings?: ConversionWarning[];
+  /** The order's number as the shop shows it (a Shopify order's `#9074`). */
+  orderName?: string | null;
 }
 
 export interface CreatedConversion {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { RECOMMENDED_PARAMETERS, recommendsParameters, type RecommendedParameter } from '../../domain/recommended-parameters';
+import { sameShopifyOrderSql } from './order-repeats';
 
 /** One TikTok event's conversions of a period, as TikTok Events Manager's diagnostics count them. */
 export interface EventDiagnostics {
@@ -55,9 +56,12 @@ export function missingParameterSql(parameter: RecommendedParameter, alias: stri
   return `(${alias}.request_payload IS NOT NULL AND ${absent})`;
 }
 
-/** A conversion some later event repeated (index `events_duplicate_of`); shared with the Conversions page's filter. */
+/**
+ * A conversion some later event repeated (index `events_duplicate_of`), but for the same Shopify order's other topic;
+ * shared with the Conversions page's filter.
+ */
 function repeatedSql(alias: string): string {
-  return `EXISTS (SELECT 1 FROM events repeat WHERE repeat.duplicate_of_conversion_id = ${alias}.id)`;
+  return `EXISTS (SELECT 1 FROM events repeat WHERE repeat.duplicate_of_conversion_id = ${alias}.id AND NOT ${sameShopifyOrderSql('repeat', alias)})`;
 }
 
 /** The Conversions page's filters that a diagnostics figure links with, beside status, reason, event and period. */
@@ -99,7 +103,7 @@ export const EVENT_FIGURES_SQL = `
  */
 export const REPEATS_SQL = `
   SELECT c.tiktok_event, count(*)::int AS repeated, sum(r.repeats)::int AS repeats
-  FROM conversions c CROSS JOIN LATERAL (SELECT count(*) AS repeats FROM events e WHERE e.duplicate_of_conversion_id = c.id) r
+  FROM conversions c CROSS JOIN LATERAL (SELECT count(*) AS repeats FROM events e WHERE e.duplicate_of_conversion_id = c.id AND NOT ${sameShopifyOrderSql('e', 'c')}) r
   WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ? AND r.repeats > 0
   GROUP BY c.tiktok_event`;
 

@@ -26,6 +26,52 @@ export interface PersonGraph {
 
 const ofKind = (nodes: readonly IdentityNode[], kind: IdentityKind) => nodes.filter((node) => node.kind === kind).map((node) => node.value);
 
+/**
+ * Clears the identifying fields of the workspace's conversions that `which` picks (an SQL condition on `conversions`,
+ * with its `?` bindings): click, visitor, user and anonymous IDs, match keys, identity path, the personal data of the
+ * stored TikTok request and their timeline details. They keep their row, status and value, so counts stay true.
+ */
+export async function anonymiseConversions(executor: Knex, workspaceId: string, which: { sql: string; bindings: readonly unknown[] }): Promise<number> {
+  const conversions = await executor('conversions').where({ workspace_id: workspaceId }).whereRaw(which.sql, bindings(...which.bindings)).forUpdate().select('id', 'request_payload');
+  if (conversions.length === 0) return 0;
+  const ids = conversions.map((c) => c.id);
+  await executor.raw(
+    `UPDATE conversions c SET ttclid = NULL, ttp = NULL, click_anonymous_id = NULL, user_id = NULL, anonymous_id = NULL, match_keys = NULL, identity_path = NULL,
+       request_payload = p.payload::jsonb, updated_at = now()
+     FROM unnest(?::uuid[], ?::text[]) AS p(id, payload) WHERE c.id = p.id`,
+    bindings(ids, conversions.map((c) => (c.request_payload === null ? null : JSON.stringify(withoutPersonalData(c.request_payload))))),
+  );
+  // The timeline keeps its steps and times; their details may name visitors and click IDs.
+  await executor('conversion_history').whereIn('conversion_id', ids).update({ detail: { erased: true } });
+  return conversions.length;
+}
+
+/** Deletes the visitor profiles and clicks of these anonymous IDs. */
+export async function forgetVisitors(executor: Knex, workspaceId: string, anonymousIds: readonly string[]): Promise<Pick<ErasedCounts, 'visitors' | 'clicks'>> {
+  const visitors = await executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();
+  const clicks = await executor('clicks').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();
+  return { visitors, clicks };
+}
+
+/** Deletes every identity link touching one of `nodes`, both directions; answers how many rows went. */
+export async function forgetLinks(executor: Knex, workspaceId: string, nodes: readonly IdentityNode[]): Promise<number> {
+  const { rowCount: identityLinks } = await executor.raw<{ rowCount: number }>(
+    `WITH outgoing AS (
+       SELECT l.from_kind, l.from_value, l.to_kind, l.to_value
+       FROM unnest(?::text[], ?::text[]) AS p(kind, value)
+       JOIN identity_links l ON l.workspace_id = ? AND l.from_kind = p.kind AND l.from_value = p.value
+     ),
+     both_directions AS (
+       SELECT from_kind, from_value, to_kind, to_value FROM outgoing
+       UNION SELECT to_kind, to_value, from_kind, from_value FROM outgoing
+     )
+     DELETE FROM identity_links l USING both_directions b
+     WHERE l.workspace_id = ? AND (l.from_kind, l.from_value, l.to_kind, l.to_value) = (b.from_kind, b.from_value, b.to_kind, b.to_value)`,
+    bindings(nodes.map((n) => n.kind), nodes.map((n) => n.value), workspaceId, workspaceId),
+  );
+  return identityLinks;
+}
+
 export function createErasureRepository(db: Knex) {
   async function neighbours(workspaceId: string, frontier: readonly IdentityNode[], executor: Knex): Promise<IdentityNode[]> {
     const { rows } = await executor.raw<{ rows: IdentityNode[] }>(
@@ -35,29 +81,6 @@ export function createErasureRepository(db: Knex) {
       bindings(frontier.map((n) => n.kind), frontier.map((n) => n.value), workspaceId),
     );
     return rows;
-  }
-
-  /** The person's conversions, found by their events, their click's visitor, and the IDs they keep once their event is gone. */
-  async function anonymiseConversions(workspaceId: string, eventIds: readonly string[], userIds: readonly string[], anonymousIds: readonly string[], executor: Knex): Promise<number> {
-    const conversions = await executor('conversions')
-      .where({ workspace_id: workspaceId })
-      .whereRaw(
-        '(event_row_id = ANY(?::bigint[]) OR click_anonymous_id = ANY(?::text[]) OR user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[]))',
-        bindings(eventIds, anonymousIds, userIds, anonymousIds),
-      )
-      .forUpdate()
-      .select('id', 'request_payload');
-    if (conversions.length === 0) return 0;
-    const ids = conversions.map((c) => c.id);
-    await executor.raw(
-      `UPDATE conversions c SET ttclid = NULL, ttp = NULL, click_anonymous_id = NULL, user_id = NULL, anonymous_id = NULL, match_keys = NULL, identity_path = NULL,
-         request_payload = p.payload::jsonb, updated_at = now()
-       FROM unnest(?::uuid[], ?::text[]) AS p(id, payload) WHERE c.id = p.id`,
-      bindings(ids, conversions.map((c) => (c.request_payload === null ? null : JSON.stringify(withoutPersonalData(c.request_payload))))),
-    );
-    // The timeline keeps its steps and times; their details may name visitors and click IDs.
-    await executor('conversion_history').whereIn('conversion_id', ids).update({ detail: { erased: true } });
-    return conversions.length;
   }
 
   return {
@@ -91,24 +114,14 @@ export function createErasureRepository(db: Knex) {
         .where({ workspace_id: workspaceId })
         .whereRaw('(user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[]))', bindings(userIds, anonymousIds))
         .pluck('id');
-      const conversionsAnonymised = await anonymiseConversions(workspaceId, events, userIds, anonymousIds, executor);
+      const conversionsAnonymised = await anonymiseConversions(executor, workspaceId, {
+        // The person's conversions, found by their events, their click's visitor, and the IDs they keep once their event is gone.
+        sql: '(event_row_id = ANY(?::bigint[]) OR click_anonymous_id = ANY(?::text[]) OR user_id = ANY(?::text[]) OR anonymous_id = ANY(?::text[]))',
+        bindings: [events, anonymousIds, userIds, anonymousIds],
+      });
       const removed = await removeEvents(executor, { sql: 'SELECT unnest(?::bigint[]) AS id', bindings: [events] }, { forgetIdentity: true });
-      const visitors = await executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();
-      const clicks = await executor('clicks').where({ workspace_id: workspaceId }).whereIn('anonymous_id', anonymousIds).delete();
-      const { rowCount: identityLinks } = await executor.raw<{ rowCount: number }>(
-        `WITH outgoing AS (
-           SELECT l.from_kind, l.from_value, l.to_kind, l.to_value
-           FROM unnest(?::text[], ?::text[]) AS p(kind, value)
-           JOIN identity_links l ON l.workspace_id = ? AND l.from_kind = p.kind AND l.from_value = p.value
-         ),
-         both_directions AS (
-           SELECT from_kind, from_value, to_kind, to_value FROM outgoing
-           UNION SELECT to_kind, to_value, from_kind, from_value FROM outgoing
-         )
-         DELETE FROM identity_links l USING both_directions b
-         WHERE l.workspace_id = ? AND (l.from_kind, l.from_value, l.to_kind, l.to_value) = (b.from_kind, b.from_value, b.to_kind, b.to_value)`,
-        bindings(nodes.map((n) => n.kind), nodes.map((n) => n.value), workspaceId, workspaceId),
-      );
+      const { visitors, clicks } = await forgetVisitors(executor, workspaceId, anonymousIds);
+      const identityLinks = await forgetLinks(executor, workspaceId, nodes);
       return { eventsDeleted: removed.deleted, eventsStripped: removed.stripped, conversionsAnonymised, visitors, clicks, identityLinks };
     },
 

@@ -7,6 +7,8 @@ const DAY_MS = 86_400_000;
 /** Partitions are created this many days ahead, so that ingest finds one for its day while the worker is down. */
 const DAYS_AHEAD = 7;
 const PARTITION = /^events_(\d{4})(\d{2})(\d{2})$/;
+/** The partition of the events stored before the upgrade to days (migration events_by_day); its `received_on` is '-infinity'. */
+export const BEFORE_DAYS = 'events_before_days';
 
 export const dayOf = (at: Date): Day => at.toISOString().slice(0, 10);
 export const addDays = (day: Day, days: number): Day => dayOf(new Date(Date.parse(day) + days * DAY_MS));
@@ -28,14 +30,22 @@ const ONE_MESSAGE_A_DAY = 'ALTER TABLE ?? ADD CONSTRAINT ?? EXCLUDE USING hash (
 const createdConcurrently = (error: unknown) => ['42P07', '23505'].includes((error as { code?: string }).code ?? '');
 
 /**
+ * The transaction's `lock_timeout`: the given milliseconds, and at most half the session's statement_timeout, so that a
+ * wait for ingest's locks ends as a lock timeout (55P03, which retention keeps the day for), never as a cancelled
+ * statement (57014, which would fail the run: with the services' default of 5 s for both, it was one or the other).
+ */
+const LOCK_TIMEOUT = `SELECT set_config('lock_timeout', (CASE WHEN current_setting('statement_timeout')::interval = '0' THEN ?::int
+  ELSE least(?::int, (extract(epoch FROM current_setting('statement_timeout')::interval) * 500)::int) END)::text || 'ms', true)`;
+
+/**
  * The partitions of `events`, one per UTC day of `received_on` (migration events_by_day). Creating and dropping a
- * partition locks the parent table for a moment: both wait at most `lockTimeoutMs` for ingest's transactions, and
- * fail rather than queue every insert behind them (the next run tries again).
+ * partition locks the parent table for a moment: both wait at most `lockTimeoutMs` (and half the statement timeout) for
+ * ingest's transactions, and fail rather than queue every insert behind them (the next run tries again).
  */
 export function createEventDayRepository(db: Knex, { lockTimeoutMs = 5_000 } = {}) {
   const withLockTimeout = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
     db.transaction(async (trx) => {
-      await trx.raw(`SET LOCAL lock_timeout = ${Number(lockTimeoutMs)}`);
+      await trx.raw(LOCK_TIMEOUT, [lockTimeoutMs, lockTimeoutMs]);
       return work(trx);
     });
 
@@ -89,6 +99,46 @@ export function createEventDayRepository(db: Knex, { lockTimeoutMs = 5_000 } = {
     /** Drops a day's partition with every event in it: no row is deleted, nothing is left for vacuum. */
     async drop(day: Day): Promise<void> {
       await withLockTimeout((trx) => trx.raw('DROP TABLE IF EXISTS ??', [partitionOf(day)]));
+    },
+
+    /**
+     * The newest event in `events_before_days` (one step down each workspace's index on received_at), null when it is
+     * empty, undefined when there is no such partition (a store created with days, or one that retention emptied).
+     */
+    async newestBeforeDays(): Promise<Date | null | undefined> {
+      const { rows } = await db.raw<{ rows: { present: boolean; newest: Date | null }[] }>(
+        `SELECT to_regclass('${BEFORE_DAYS}') IS NOT NULL AS present,
+                (SELECT max(n.newest) FROM workspaces w
+                 CROSS JOIN LATERAL (SELECT max(e.received_at) AS newest FROM events e WHERE e.received_on = '-infinity' AND e.workspace_id = w.id) n) AS newest`,
+      );
+      const [row] = rows;
+      return row?.present === true ? row.newest : undefined;
+    },
+
+    /**
+     * Conversions of events in `events_before_days` take their events' user and anonymous IDs where they lack them
+     * (stored by an API of the previous build while `migrate` ran, after its back-fill had passed them), so that erasure
+     * still finds them once those events are gone.
+     */
+    async giveConversionsBeforeDaysIds(): Promise<void> {
+      await db.raw(
+        `UPDATE conversions c SET user_id = e.user_id, anonymous_id = e.anonymous_id
+         FROM events e
+         WHERE e.received_on = '-infinity' AND c.event_row_id = e.id AND (c.user_id, c.anonymous_id) IS DISTINCT FROM (e.user_id, e.anonymous_id)`,
+      );
+    },
+
+    /** Whether a pending conversion's event is in `events_before_days` (its steps read the message). */
+    async beforeDaysHoldPending(): Promise<boolean> {
+      const { rows } = await db.raw<{ rows: { held: boolean }[] }>(
+        `SELECT EXISTS (SELECT 1 FROM events e JOIN conversions c ON c.event_row_id = e.id WHERE e.received_on = '-infinity' AND c.status = 'pending') AS held`,
+      );
+      return rows[0]?.held === true;
+    },
+
+    /** Drops `events_before_days` whole, as a day is: what row retention left of it (stripped events) goes with it. */
+    async dropBeforeDays(): Promise<void> {
+      await withLockTimeout((trx) => trx.raw('DROP TABLE IF EXISTS ??', [BEFORE_DAYS]));
     },
   };
 }

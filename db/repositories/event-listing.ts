@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventFields, EventRow } from '../types';
+import { sameShopifyOrderSql } from './order-repeats';
 
 /** An event as the settings API lists it (never its message, which may hold personal data). */
 export interface ListedEvent extends EventFields {
@@ -88,9 +89,15 @@ export function createEventListingRepository(db: Knex) {
       return rows.map((row) => ({ eventName: row.event_name, count: Number(row.count), lastSeenAt: row.last_seen_at }));
     },
 
-    /** The events that repeated this conversion's order_id / event_id, oldest first. */
+    /** The events that repeated this conversion's order_id / event_id, oldest first, but for the same Shopify order's other topic. */
     async repeating(conversionId: string, limit: number, executor: Knex = db): Promise<ListedEvent[]> {
-      const rows = await executor('events').select<ListedRow[]>(LISTED_COLUMNS).where({ duplicate_of_conversion_id: conversionId }).orderBy('id').limit(limit);
+      const rows = await executor('events as e')
+        .join('conversions as c', 'c.id', 'e.duplicate_of_conversion_id')
+        .select<ListedRow[]>(LISTED_COLUMNS.map((column) => `e.${column}`))
+        .where('e.duplicate_of_conversion_id', conversionId)
+        .whereRaw(`NOT ${sameShopifyOrderSql('e', 'c')}`)
+        .orderBy('e.id')
+        .limit(limit);
       return rows.map(toListed);
     },
   };

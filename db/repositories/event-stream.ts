@@ -1,14 +1,18 @@
 import type { Knex } from 'knex';
 import { withFullMessage } from '../event-message';
 import type { ConversionStatus, EventRow } from '../types';
+import { sameShopifyOrderSql } from './order-repeats';
 
 /** What became of a stored event, read from the conversions, the duplicate mark and the rules (see `outcomes`). */
 export interface EventOutcomeFacts {
   eventId: string;
   /** The conversions the event itself became, in its rule's order (the rule's event, then its `alsoSendAs` events). */
   conversions: { id: string; tiktokEvent: string; status: ConversionStatus; reason: string | null; testMode: boolean }[];
-  /** The earlier conversion whose order_id / event_id it repeated, and that conversion's message. */
-  duplicateOf: { conversionId: string; messageId: string; tiktokEvent: string } | null;
+  /**
+   * The earlier conversion whose order_id / event_id it repeated, and that conversion's message; `sameOrder` when it is
+   * the same Shopify order from another of its topics (db/repositories/order-repeats.ts).
+   */
+  duplicateOf: { conversionId: string; messageId: string; tiktokEvent: string; sameOrder: boolean } | null;
   /** When the rule for its event name was added, if there is one now. */
   ruleCreatedAt: Date | null;
 }
@@ -18,7 +22,7 @@ const OUTCOMES_SQL = `
          coalesce((SELECT json_agg(json_build_object('id', c.id::text, 'tiktokEvent', c.tiktok_event, 'status', c.status, 'reason', c.reason, 'testMode', c.test_mode)
                                    ORDER BY c.rule_event_index)
                    FROM conversions c WHERE c.event_row_id = e.id), '[]') AS conversions,
-         (SELECT json_build_object('conversionId', d.id::text, 'messageId', d.message_id, 'tiktokEvent', d.tiktok_event)
+         (SELECT json_build_object('conversionId', d.id::text, 'messageId', d.message_id, 'tiktokEvent', d.tiktok_event, 'sameOrder', ${sameShopifyOrderSql('e', 'd')})
           FROM conversions d WHERE d.id = e.duplicate_of_conversion_id) AS duplicate_of,
          (SELECT r.created_at FROM conversion_rules r WHERE r.workspace_id = e.workspace_id AND r.source_event = e.event_name) AS rule_created_at
   FROM events e

@@ -38,6 +38,8 @@ import { createPasswordResetRepository } from './password-resets';
 import { createPeopleRepository } from './people';
 import { createSignInFailureRepository } from './sign-in-failures';
 import { createUserRepository } from './users';
+import { createShopifyConnectionRepository } from './shopify-connections';
+import { createShopifyPrivacyRequestRepository } from './shopify-privacy-requests';
 import { createWebhookSourceRepository } from './webhook-sources';
 
 export function createRepositories(db: Knex, secrets: SecretBox) {
@@ -50,6 +52,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     profiles: createProfileRepository(db),
     conversionRules: createConversionRuleRepository(db),
     tiktokConnections: createTikTokConnectionRepository(db, secrets),
+    shopifyConnections: createShopifyConnectionRepository(db, secrets),
     conversions: createConversionRepository(db),
     conversionGroups: createConversionGroupRepository(db),
     conversionHistory: createConversionHistoryRepository(db),
@@ -80,6 +83,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     alertFigures: createAlertFigureRepository(db),
     passwordResets: createPasswordResetRepository(db),
     webhookSources: createWebhookSourceRepository(db, secrets),
+    shopifyPrivacyRequests: createShopifyPrivacyRequestRepository(db),
     pastEvents: createPastEventRepository(db),
   };
 }

@@ -254,10 +254,10 @@ const INSERT_CONVERSIONS = {
   name: 'ingest-insert-conversions',
   text: `
     INSERT INTO conversions (workspace_id, event_row_id, event_received_on, user_id, anonymous_id, message_id, source_event, tiktok_event, event_id,
-                             rule_event_index, event_time, event_source, value, currency, workflow_id, warnings)
+                             rule_event_index, event_time, event_source, value, currency, workflow_id, warnings, order_name)
     SELECT $1, c.* FROM jsonb_to_recordset($2::jsonb) AS c(event_row_id bigint, event_received_on date, user_id text, anonymous_id text, message_id text,
       source_event text, tiktok_event text, event_id text, rule_event_index smallint, event_time timestamptz, event_source text, value numeric,
-      currency text, workflow_id text, warnings jsonb)
+      currency text, workflow_id text, warnings jsonb, order_name text)
     ON CONFLICT DO NOTHING
     RETURNING id, workflow_id, tiktok_event, event_id`,
 };
@@ -327,6 +327,7 @@ function ingestTransaction(connection: Client, today: Day) {
           currency: c.currency,
           workflow_id: c.workflowId,
           warnings: c.warnings ?? [],
+          order_name: c.orderName ?? null,
         })),
       );
       const { rows } = await connection.query<{ id: string; workflow_id: string; tiktok_event: string; event_id: string }>({ ...INSERT_CONVERSIONS, values: [workspaceId, document] });

@@ -7,6 +7,10 @@ import type { ClickRow, VisitorRow } from '../types';
 const MAX_LINK_HOPS = 4;
 const MAX_REACHABLE = 1000;
 
+/** The visitors of an array of anonymous IDs (`?::text[]`) in a workspace (`?`); exported for the test of its plan. */
+export const VISITORS_BY_ID = `SELECT v.* FROM unnest(?::text[]) AS q(anonymous_id)
+  CROSS JOIN LATERAL (SELECT * FROM visitors WHERE workspace_id = ? AND anonymous_id = q.anonymous_id OFFSET 0) v`;
+
 export function createProfileRepository(db: Knex) {
   return {
     /**
@@ -98,9 +102,16 @@ export function createProfileRepository(db: Knex) {
         .limit(limit);
     },
 
+    /**
+     * One primary-key probe per anonymous ID (a group asks for up to 1,000), whatever the statistics say. As
+     * `anonymous_id IN (…)` (1,001 parameters), a visitors table never analysed was read whole for the workspace, each
+     * row checked against the list: it grew with the workspace's visitors, and a prepare step timed out after an
+     * upgrade (issue 48; BENCHMARKS.md).
+     */
     async visitors(workspaceId: string, anonymousIds: readonly string[], executor: Knex = db): Promise<VisitorRow[]> {
       if (anonymousIds.length === 0) return [];
-      return executor('visitors').where({ workspace_id: workspaceId }).whereIn('anonymous_id', [...anonymousIds]);
+      const { rows } = await executor.raw<{ rows: VisitorRow[] }>(VISITORS_BY_ID, bindings([...new Set(anonymousIds)], workspaceId));
+      return rows;
     },
 
     /**

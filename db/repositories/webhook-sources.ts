@@ -18,6 +18,8 @@ export interface WebhookSourceRow {
   mapping: WebhookMapping | null;
   created_at: Date;
   secret_set_at: Date;
+  /** True when Signalbox made the secret (none was given), false when it was given (Shopify's key). */
+  secret_made: boolean;
   last_delivery_at: Date | null;
   last_refusal_at: Date | null;
   last_refusal_status: number | null;
@@ -53,6 +55,8 @@ export interface WebhookSource {
   mapping: WebhookMapping | null;
   createdAt: Date;
   secretSetAt: Date;
+  /** Signalbox made the secret (none was given); false when it was given (for a Shopify source, Shopify's key). */
+  secretMade: boolean;
   lastDeliveryAt: Date | null;
   lastRefusal: { at: Date; status: number; message: string } | null;
 }
@@ -88,6 +92,7 @@ function toSource(row: WebhookSourceRow): WebhookSource {
     mapping: row.mapping,
     createdAt: row.created_at,
     secretSetAt: row.secret_set_at,
+    secretMade: row.secret_made,
     lastDeliveryAt: row.last_delivery_at,
     lastRefusal: row.last_refusal_at === null ? null : { at: row.last_refusal_at, status: row.last_refusal_status ?? 0, message: row.last_refusal_message ?? '' },
   };
@@ -106,6 +111,7 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
           type: input.type,
           name: input.name,
           signing_secret_ciphertext: secrets.seal(SECRET_COLUMN, signingSecret),
+          secret_made: input.signingSecret === undefined,
           signature_header: input.signatureHeader ?? null,
           mapping: input.mapping === undefined || input.mapping === null ? null : (JSON.stringify(input.mapping) as never),
         })
@@ -129,11 +135,18 @@ export function createWebhookSourceRepository(db: Knex, secrets: SecretBox) {
       return row && { ...toSource(row), signingSecret: secrets.open(SECRET_COLUMN, row.signing_secret_ciphertext) };
     },
 
+    /** For ingest: every workspace's sources of this type and name (Connect Shopify's source of a shop no longer connected). */
+    async withSecretNamed(type: WebhookSourceType, name: string, executor: Knex = db): Promise<WebhookSourceWithSecret[]> {
+      const rows = await executor('webhook_sources').where({ type, name }).orderBy('created_at');
+      return rows.map((row) => ({ ...toSource(row), signingSecret: secrets.open(SECRET_COLUMN, row.signing_secret_ciphertext) }));
+    },
+
     /** A new secret (given, or made here); deliveries signed with the old one are refused from now on. */
-    async setSecret(workspaceId: string, id: string, signingSecret: string = generateSigningSecret(), executor: Knex = db): Promise<(WebhookSource & { signingSecret: string }) | undefined> {
+    async setSecret(workspaceId: string, id: string, given: string | undefined, executor: Knex = db): Promise<(WebhookSource & { signingSecret: string }) | undefined> {
+      const signingSecret = given ?? generateSigningSecret();
       const [row] = await executor('webhook_sources')
         .where({ workspace_id: workspaceId, id })
-        .update({ signing_secret_ciphertext: secrets.seal(SECRET_COLUMN, signingSecret), secret_set_at: executor.fn.now() as never })
+        .update({ signing_secret_ciphertext: secrets.seal(SECRET_COLUMN, signingSecret), secret_made: given === undefined, secret_set_at: executor.fn.now() as never })
         .returning('*');
       return row && { ...toSource(row as WebhookSourceRow), signingSecret };
     },

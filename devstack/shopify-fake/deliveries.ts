@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'lossless-json';
 
@@ -18,9 +18,12 @@ export type ShopifyFixtureTopic = (typeof SHOPIFY_FIXTURE_TOPICS)[number];
 
 type Json = Record<string, unknown>;
 
+/** Beside this file in the sources; a compiled copy (`npm start` runs dist/) reads them from the sources it runs in. */
+const FIXTURES = [path.join(__dirname, 'fixtures'), path.resolve('devstack', 'shopify-fake', 'fixtures')].find((dir) => existsSync(dir)) ?? path.join(__dirname, 'fixtures');
+
 /** A fixture's body as an object whose large integers stay exact (lossless-json), to change before it is sent. */
 export function shopifyFixture(topic: ShopifyFixtureTopic): Json {
-  const file = path.join(__dirname, 'fixtures', `${topic.replace('/', '-')}.json`);
+  const file = path.join(FIXTURES, `${topic.replace('/', '-')}.json`);
   return parse(readFileSync(file, 'utf8')) as Json;
 }
 

@@ -50,7 +50,8 @@ export interface FakeStorefront {
 
 const SHOP = 'fern-shop.myshopify.com';
 
-function readBody(request: IncomingMessage): Promise<string> {
+/** A request's body as text (the fake's admin and storefront both read whole bodies). */
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -60,17 +60,18 @@ describe('Shopify topics as Segment messages', () => {
     ]);
   });
 
-  it('takes the visitor and click from the cart attributes the tag wrote, else the click of the landing page', () => {
+  it('takes the visitor and click from the cart attributes the tag wrote, else the click of the landing page, and says which', () => {
     const [tagged] = map('orders/create', (order) => {
       order.note_attributes = [{ name: 'sbx_aid', value: 'visitor-1' }, { name: 'ttclid', value: 'E.C.P.cart' }];
       order.landing_site = '/products/aviator-sunglasses?ttclid=E.C.P.landing';
     }).messages;
-    expect(tagged).toMatchObject({ userId: '115310627314723954', anonymousId: 'visitor-1', context: { ttclid: 'E.C.P.cart' } });
+    expect(tagged).toMatchObject({ userId: '115310627314723954', anonymousId: 'visitor-1', context: { ttclid: 'E.C.P.cart', source: { click: 'cart' } } });
     const [landed] = map('orders/create', (order) => {
       order.landing_site = '/products/aviator-sunglasses?utm_source=tiktok&ttclid=E.C.P.landing';
     }).messages;
-    expect(landed).toMatchObject({ anonymousId: `shopify-cart-${CART}`, context: { ttclid: 'E.C.P.landing' } });
+    expect(landed).toMatchObject({ anonymousId: `shopify-cart-${CART}`, context: { ttclid: 'E.C.P.landing', source: { click: 'landing_page' } } });
     expect(map('orders/create').messages[0]?.context).not.toHaveProperty('ttclid');
+    expect(map('orders/create').messages[0]?.context.source).not.toHaveProperty('click');
   });
 
   it('gives an order with neither customer nor cart a visitor of its own (never a shared one)', () => {

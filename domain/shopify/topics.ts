@@ -24,6 +24,9 @@ export interface ShopifyMapping {
   cart?: { token: string; state: CartState };
 }
 
+/** The topics of one order that each become its Order Completed (one conversion: its order ID is the event ID). */
+export const SHOPIFY_ORDER_TOPICS = ['orders/create', 'orders/paid'] as const;
+
 /** Topics that happen once to a resource; any other may recur for the same one (an update), told apart by its `updated_at`. */
 const ONCE_PER_RESOURCE = new Set(['orders/create', 'orders/paid', 'orders/cancelled', 'checkouts/create', 'carts/create', 'refunds/create', 'customers/create']);
 /** Above it, a delivery's ID is a digest: message IDs are at most 256 characters. */
@@ -52,8 +55,11 @@ function ownId(kind: string, id: string | undefined, resource: Json): string {
   return id !== undefined ? `shopify-${kind}-${id}` : `shopify-delivery-${digest(JSON.stringify(resource))}`;
 }
 
+/** The anonymous ID of an order stored with no customer, cart or visitor: how an erasure naming the order finds it. */
+export const orderOwnId = (orderId: string): string => ownId('order', orderId, {});
+
 function context(delivery: ShopifyDelivery, visitor: ShopifyVisitor, extra: Json = {}): Json {
-  const source: SourceNote = { id: delivery.sourceId, type: 'shopify', topic: delivery.topic };
+  const source: SourceNote = { id: delivery.sourceId, type: 'shopify', topic: delivery.topic, ...(visitor.clickFrom === undefined ? {} : { click: visitor.clickFrom }) };
   return { ...extra, ...(visitor.ttclid === undefined ? {} : { ttclid: visitor.ttclid }), source: { ...source, ...(delivery.shopDomain ? { shop: delivery.shopDomain } : {}) } };
 }
 

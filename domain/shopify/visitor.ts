@@ -10,7 +10,11 @@ export interface ShopifyVisitor {
   userId?: string;
   anonymousId?: string;
   ttclid?: string;
+  /** Where the click was found: the tag's cart attribute, or the visit's landing page as Shopify kept it with the order. */
+  clickFrom?: ClickFrom;
 }
+
+export type ClickFrom = 'cart' | 'landing_page';
 
 /**
  * The attributes of an order or checkout (`note_attributes: [{ name, value }]`) or of a cart (the Ajax API's
@@ -48,10 +52,11 @@ export function shopifyVisitor(resource: Record<string, unknown>, { cartToken: t
   const cartToken = meaningfulIdentifier(text(token));
   const anonymousId =
     meaningfulIdentifier(attribute(resource, CART_ATTRIBUTE_ANONYMOUS_ID)) ?? (cartToken === undefined ? undefined : `shopify-cart-${cartToken}`) ?? (userId === undefined ? fallbackId : undefined);
-  const ttclid = meaningfulIdentifier(attribute(resource, CART_ATTRIBUTE_TTCLID)) ?? landingTtclid(resource.landing_site);
+  const fromCart = meaningfulIdentifier(attribute(resource, CART_ATTRIBUTE_TTCLID));
+  const ttclid = fromCart ?? landingTtclid(resource.landing_site);
   const visitor: ShopifyVisitor = {};
   if (userId !== undefined) visitor.userId = userId;
   if (anonymousId !== undefined) visitor.anonymousId = anonymousId;
-  if (ttclid !== undefined) visitor.ttclid = ttclid;
+  if (ttclid !== undefined) Object.assign(visitor, { ttclid, clickFrom: fromCart === undefined ? 'landing_page' : 'cart' });
   return visitor;
 }

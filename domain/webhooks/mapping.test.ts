@@ -64,7 +64,17 @@ describe('a mapping', () => {
         properties: { order_id: 'A-1001', total: 59.9, currency: 'eur', products: [{ product_id: 'p-1', name: 'Fern', price: 29.95, quantity: 2 }] },
         context: { traits: { email: 'Ada@Example.com', phone: '+33612345678' }, source: { id: 'src_1', type: 'webhook' } },
       },
+      unmatched: [],
     });
+  });
+
+  it('names each path that finds nothing in the body, whose field it leaves out (a typo such as customer_details.mail)', () => {
+    const mapped = mapWebhookBody(body(), { ...mapping, email: 'data.object.customer_details.mail', anonymousId: 'data.object.metadata.sbx_aid' }, { id: 'src_1' }, stripeEvent);
+    expect(mapped.ok && mapped.unmatched).toEqual([
+      { field: 'anonymousId', path: 'data.object.metadata.sbx_aid' },
+      { field: 'email', path: 'data.object.customer_details.mail' },
+    ]);
+    expect(mapped.ok && mapped.message.context).toEqual({ traits: { phone: '+33612345678' }, source: { id: 'src_1', type: 'webhook' } });
   });
 
   it('gives a message without user a visitor of its own, never one shared by other messages', () => {
@@ -77,7 +87,7 @@ describe('a mapping', () => {
 
   it('says what stops a body: no event name where the mapping looks, a time that is no time', () => {
     expect(mapWebhookBody(body(), { ...mapping, event: 'kind' }, { id: 'src_1' }, stripeEvent)).toEqual({ ok: false, problems: ['mapping.event: the body has no event name at kind'] });
-    expect(mapWebhookBody(body(), { ...mapping, timestamp: 'data.object.currency' }, { id: 'src_1' }, stripeEvent)).toEqual({ ok: true, message: expect.objectContaining({ timestamp: 'eur' }) });
+    expect(mapWebhookBody(body(), { ...mapping, timestamp: 'data.object.currency' }, { id: 'src_1' }, stripeEvent)).toEqual({ ok: true, message: expect.objectContaining({ timestamp: 'eur' }), unmatched: [] });
     expect(mapWebhookBody(body(), { ...mapping, timestamp: 'data.object.customer_details' }, { id: 'src_1' }, stripeEvent)).toEqual({
       ok: false,
       problems: ['mapping.timestamp: data.object.customer_details holds {"email":"Ada@Example.com","phone":"+33612345678"}, not a time (ISO-8601 text, or Unix seconds)'],

@@ -47,7 +47,8 @@ export function mappingFieldProblem(field: MappingField, raw: string): string | 
   return undefined;
 }
 
-export type MappedWebhook = { ok: true; message: WebhookMessage } | { ok: false; problems: string[] };
+/** A mapped message, and the fields whose path found nothing in the body (left out of the message). */
+export type MappedWebhook = { ok: true; message: WebhookMessage; unmatched: { field: MappingField; path: string }[] } | { ok: false; problems: string[] };
 
 /** Unix seconds (or milliseconds, past 10^11) or an ISO-8601 text, as an ISO-8601 text. */
 function timestampText(value: unknown): string | undefined {
@@ -69,6 +70,7 @@ function amountOf(value: unknown, inCents: boolean): unknown {
  */
 export function mapWebhookBody(body: unknown, mapping: WebhookMapping, source: { id: string }, rawBody: string): MappedWebhook {
   const problems: string[] = [];
+  const unmatched = new Map<MappingField, string>();
   const read = (field: MappingField): unknown => {
     const raw = mapping[field];
     if (raw === undefined || raw.trim() === '') return undefined;
@@ -77,7 +79,10 @@ export function mapWebhookBody(body: unknown, mapping: WebhookMapping, source: {
       problems.push(`mapping.${field} ${expression.problem}`);
       return undefined;
     }
-    return 'literal' in expression ? expression.literal : readPath(body, expression.steps);
+    if ('literal' in expression) return expression.literal;
+    const found = readPath(body, expression.steps);
+    if (found === undefined || found === null) unmatched.set(field, expression.path);
+    return found;
   };
   const event = text(read('event'));
   if (event === undefined) problems.push(`mapping.event: the body has no event name at ${mapping.event}`);
@@ -110,5 +115,5 @@ export function mapWebhookBody(body: unknown, mapping: WebhookMapping, source: {
     properties,
     context: { ...(Object.keys(traits).length === 0 ? {} : { traits }), source: note },
   };
-  return { ok: true, message };
+  return { ok: true, message, unmatched: [...unmatched].map(([field, path]) => ({ field, path })) };
 }

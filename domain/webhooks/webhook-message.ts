@@ -20,4 +20,6 @@ export interface SourceNote {
   id: string;
   type: 'shopify' | 'webhook';
   topic?: string;
+  /** A Shopify resource's click: from the tag's cart attribute, or from the landing page Shopify kept with the order. */
+  click?: 'cart' | 'landing_page';
 }

@@ -50,6 +50,10 @@ export interface ConsoleInBrowser {
   workspaceId: string;
   /** Responses of this server with status 404: none is expected, the icon included. */
   notFound: string[];
+  /** The console as built for this run, for a second server a test starts with other settings. */
+  consoleDirectory: string;
+  /** Where screenshots go (`test-artifacts/<artifacts>`). */
+  artifacts: string;
   /** `/console/w/<workspace>/<pagePath>`. */
   open(pagePath: string): Promise<unknown>;
   /** A screenshot of the page at each size (`<name>-desktop.png`, `<name>-phone.png`); at neither does it scroll sideways. */
@@ -170,6 +174,8 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
       browser,
       workspaceId,
       notFound,
+      consoleDirectory,
+      artifacts,
       open: (pagePath) => page.goto(`${ingestUrl}/console/w/${workspaceId}/${pagePath}`),
       async shots(name) {
         for (const size of SIZES) {

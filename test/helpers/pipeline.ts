@@ -13,10 +13,10 @@ import { createBatchRecorder, type BatchRecorder } from '../../api/ingest/record
 import { parseBatch } from '../../api/ingest/parse-messages';
 import { createAdStatsSchedules, type AdStatsSchedules } from '../../temporal/ad-stats-schedules';
 import { createPipelineWaker, type PipelineWaker } from '../../temporal/pipeline-waker';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps, ActivityLog } from '../../activities/deps';
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineSettings } from '../../activities/group/settings';
 import { createSignalboxWorker, workflowsPath } from '../../worker/create-worker';
-import { createWorkerMetrics } from '../../worker/metrics';
+import { createWorkerMetrics, type WorkerMetrics } from '../../worker/metrics';
 import { createMailer } from '../../notify/mailer';
 import { createWebhookPoster } from '../../notify/webhook';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -65,6 +65,10 @@ export interface TestPipelineOptions {
   smtpUrl?: string;
   /** The worker's `PUBLIC_URL`. Default: TEST_CONSOLE_URL. */
   publicUrl?: string;
+  /** The worker's metrics (a test reads them from its registry). Default: a fresh, unread set. */
+  metrics?: WorkerMetrics;
+  /** The activities' logger. Default: none. */
+  log?: ActivityLog;
 }
 
 /**
@@ -98,6 +102,7 @@ export class TestPipeline {
     const clientConnection = await Connection.connect({ address: temporalTestAddress() });
     const client = new Client({ connection: clientConnection });
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
+    const workerMetrics = options.metrics ?? createWorkerMetrics();
     const waker = createPipelineWaker(client, taskQueue, repos.conversionPipelines);
     const adStatsSchedules = createAdStatsSchedules(client, { taskQueue });
     const deps: ActivityDeps = {
@@ -107,8 +112,9 @@ export class TestPipeline {
       pipelines: waker,
       adStatsSchedules,
       pipeline: { ...DEFAULT_PIPELINE_SETTINGS, ...options.pipeline },
-      metrics: createWorkerMetrics().pipeline,
-      log: { info: () => undefined },
+      metrics: workerMetrics.pipeline,
+      retentionMetrics: workerMetrics.retention,
+      log: options.log ?? { info: () => undefined },
       notify: { mailer: createMailer({ smtpUrl: options.smtpUrl, from: TEST_MAIL_FROM }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
       publicUrl: options.publicUrl ?? TEST_CONSOLE_URL,
     };

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Knex } from 'knex';
 import { createTikTokClient } from '../../adplatform/tiktok';
 import type { TikTokOAuthApp } from '../../api/services/tiktok-connection';
-import { pendingMigrations } from '../../db/migration-status';
+import { pendingMigrations, schemaAhead } from '../../db/migration-status';
+import { createSchemaErrorWatch } from '../../db/schema-errors';
 import { createRepositories, type Repositories } from '../../db/repositories';
 import type { PipelinePartition } from '../../db/repositories/conversion-pipelines';
 import type { CreatedConversion } from '../../db/repositories/conversions';
@@ -19,6 +20,8 @@ import { createKnownLinks } from '../../api/ingest/known-links';
 import { createReadinessCheck } from '../../db/readiness';
 import { createBatchRecorder } from '../../api/ingest/record-batch';
 import { createTikTokServices } from '../../api/services/tiktok-services';
+import { createShopifyConnections } from '../../api/services/shopify-services';
+import type { ShopifyApp } from '../../api/services/shopify-connection';
 import { createMailer } from '../../notify/mailer';
 import { openApiDocument } from '../../api/docs';
 import { checkAnswersAgainstContract } from './contract-answers';
@@ -74,6 +77,8 @@ export interface TestAppOptions extends Partial<AppDeps> {
   tiktokApiUrl?: string;
   /** The Marketing API app for OAuth; default: not configured (manual tokens only). */
   oauth?: TikTokOAuthApp;
+  /** The Signalbox Shopify app and where shops are reached (a fake Shopify's address with `{shop}`); default: not configured. */
+  shopifyApp?: ShopifyApp & { shopUrl: string };
   /** Default: schedules on a task queue of this app's own, on the integration tier's Temporal dev server. */
   schedules?: AdStatsSchedules;
   /** Fastify's server options, e.g. `trustProxy`. */
@@ -100,7 +105,7 @@ function temporalTestAddress(): string {
  * is checked against the OpenAPI document the app serves (contract-answers.ts).
  */
 export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
-  const { tiktokApiUrl = NO_TIKTOK_URL, oauth = { authUrl: `${tiktokApiUrl}/portal/auth` }, schedules, server, ...overrides } = options;
+  const { tiktokApiUrl = NO_TIKTOK_URL, oauth = { authUrl: `${tiktokApiUrl}/portal/auth` }, schedules, server, shopifyApp, ...overrides } = options;
   const repos = createRepositories(db, createSecretBox(TEST_SECRET_KEY));
   const starts = createStartRecorder();
   const connection = Connection.lazy({ address: temporalTestAddress() });
@@ -115,12 +120,24 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
     schedules: schedules ?? createAdStatsSchedules(temporal, { taskQueue: `test-app-${randomBytes(6).toString('hex')}` }),
     conversionRetry,
   });
+  const shopify = createShopifyConnections({
+    db,
+    repos,
+    app: { apiKey: shopifyApp?.apiKey, secret: shopifyApp?.secret },
+    // A test that connects a shop passes the fake's address; the rest never call one (the discard port, as for TikTok).
+    shopUrl: shopifyApp?.shopUrl ?? `${NO_TIKTOK_URL}/{shop}`,
+    targets: { internalAddresses: 'allow' },
+    publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
+    secretKey: TEST_SECRET_KEY,
+  });
   const { connectionString } = db.client.config.connection as { connectionString: string };
   const knownLinks = createKnownLinks();
+  const schemaErrors = createSchemaErrorWatch();
   const app = buildApp(
     {
       db,
-      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db) }),
+      checkReadiness: createReadinessCheck({ connectionString, timeoutMs: 2_000, pendingMigrations: () => pendingMigrations(db), schemaAhead, schemaErrors }),
+      schemaErrors,
       repos,
       recordBatch: createBatchRecorder(repos, knownLinks),
       startConversions: starts.start,
@@ -129,6 +146,7 @@ export function buildTestApp(db: Knex, options: TestAppOptions = {}): TestApp {
       adminToken: TEST_ADMIN_TOKEN,
       publicUrl: TEST_PUBLIC_URL,
       tiktok,
+      shopify,
       erasures: createErasureService({ db, repos, secretKey: TEST_SECRET_KEY, onErased: () => knownLinks.clear() }),
       mailer: createMailer({ smtpUrl: undefined, from: 'Signalbox <signalbox@test.example>' }),
       // No worker polls this task queue: a test that sends a test alert passes its pipeline's sender.

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const repos = createRepositories(db, createSecretBox(env.SECRET_KEY));
   const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
   const pauseAt = env.PAUSE_AT as DeliveryFaultPoint | undefined;
+  const metrics = createWorkerMetrics();
   const worker = await createSignalboxWorker({
     connection: await NativeConnection.connect({ address: env.TEMPORAL_ADDRESS }),
     namespace: 'default',
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
       pipelines: createPipelineWaker(client, env.TASK_QUEUE, repos.conversionPipelines),
       adStatsSchedules: createAdStatsSchedules(client, { taskQueue: env.TASK_QUEUE }),
       pipeline: DEFAULT_PIPELINE_SETTINGS,
-      metrics: createWorkerMetrics().pipeline,
+      metrics: metrics.pipeline,
+      retentionMetrics: metrics.retention,
       log: { info: () => undefined },
       notify: { mailer: createMailer({ smtpUrl: undefined, from: 'signalbox@test.example' }), postWebhook: createWebhookPoster({ internalAddresses: 'allow' }) },
       publicUrl: 'https://signalbox.test.example',

@@ -44,8 +44,10 @@ function guarded<Args extends unknown[], Result>(run: (...args: Args) => Result,
 function start(): void {
   const script = document.currentScript as HTMLScriptElement | null;
   const data = script?.dataset ?? {};
+  // A Shopify script tag (Connect Shopify) has only its URL: the key comes in it as `?key=`.
+  const srcKey = script?.src ? (new URL(script.src).searchParams.get('key') ?? undefined) : undefined;
   const options = parseOptions(
-    { key: data.key, host: data.host, attributionDays: data.attributionDays, cookieDomain: data.cookieDomain, autoPage: data.autoPage, serverCookies: data.serverCookies },
+    { key: data.key ?? srcKey, host: data.host, attributionDays: data.attributionDays, cookieDomain: data.cookieDomain, autoPage: data.autoPage, serverCookies: data.serverCookies },
     script?.src ?? '',
   );
   const serverCookies = options.serverCookies ?? answersOnSiteDomain(options.endpoint, location.hostname, options.cookieDomain);

@@ -4,10 +4,11 @@ import type { Repositories } from '../../../db/repositories';
 import type { ConversionRow, IdentityKind, IdentityPathNode } from '../../../db/types';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { sendAgainRefusal } from '../../../domain/send-again';
+import type { SourceNote } from '../../../domain/webhooks/webhook-message';
 import { DUPLICATE_EVENT_ID_HELP, REASON_HELP, reasonHelp, SENT_WITHOUT_CLICK_HELP } from '../../../domain/reason-help';
 import { badRequest, HttpError, notFound } from '../../http/http-error';
 import type { ConversionRetryService } from '../../services/conversion-retry';
-import { conversionDetail, conversionSummary, type WorkflowLink } from '../../http/conversion-view';
+import { conversionDetail, conversionSummary } from '../../http/conversion-view';
 import { parseOrReject } from '../../http/validation';
 import { actorNames } from '../actor-names';
 import { actorOf, currentWorkspace, needs } from '../auth';
@@ -19,6 +20,12 @@ import { conversionExportQuery, conversionListQuery, conversionParams } from '..
 import { conversionsCsv } from '../conversions-csv';
 
 const REPEATS_SHOWN = 20;
+
+/** Its order's number as the shop shows it, and whether the click came with a Shopify order from the page its visit landed on (its stored event says). */
+function orderFacts(row: ConversionRow & { message: Record<string, unknown> | null }) {
+  const source = (row.message?.context as { source?: SourceNote } | undefined)?.source;
+  return { orderName: row.order_name, clickFromLandingPage: row.click_source === 'message' && source?.click === 'landing_page' };
+}
 
 function encodeCursor(row: ConversionRow): string {
   return Buffer.from(JSON.stringify([row.event_time.toISOString(), row.id])).toString('base64url');
@@ -35,10 +42,7 @@ function decodeCursor(text: string): { eventTime: Date; id: string } {
 }
 
 /** Conversions: the filterable, searchable table, and each conversion's whole story. */
-export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; conversionRetry: ConversionRetryService; workflowLink?: WorkflowLink }> = async (
-  app,
-  { db, repos, conversionRetry, workflowLink },
-) => {
+export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories; conversionRetry: ConversionRetryService }> = async (app, { db, repos, conversionRetry }) => {
   app.get('/conversions', async (request) => {
     const query = parseOrReject(conversionListQuery, request.query, 'query');
     const workspace = currentWorkspace(request);
@@ -51,7 +55,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      conversions: page.map((row) => ({ ...conversionSummary(row), tiktokCode: row.tiktok_code, clickAnonymousId: row.click_anonymous_id })),
+      conversions: page.map((row) => ({ ...conversionSummary(row), tiktokCode: row.tiktok_code, clickAnonymousId: row.click_anonymous_id, orderName: row.order_name })),
       nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null,
     };
   });
@@ -84,8 +88,10 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
     ]);
     const identityPath = row.identity_path ?? (await derivedIdentityPath(repos, workspaceId, row));
     const nameOf = await actorNames(repos.users, history.flatMap((h) => (h.step === 'retry_requested' ? [String(h.detail.by)] : [])));
+    // Without the Temporal UI link: it is the operator's (the settings API's), never a shop owner's.
+    const { workflowUrl: _operatorsOnly, ...detail } = conversionDetail(row, { deliveryRequest, history, repeatedBy, ofMessage });
     return {
-      ...conversionDetail(row, { deliveryRequest, history, repeatedBy, ofMessage }, workflowLink),
+      ...detail,
       tiktokCode: row.tiktok_code,
       receivedAt: row.received_at,
       userId: row.user_id,
@@ -98,6 +104,7 @@ export const conversionRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositorie
       help: reasonHelp(row.reason),
       withoutClickHelp: row.sent_without_click ? SENT_WITHOUT_CLICK_HELP : null,
       repeatedHelp: repeatedBy.length > 0 ? DUPLICATE_EVENT_ID_HELP : null,
+      ...orderFacts(row),
       ...(await sendAgainAnswer(repos, workspace, row)),
     };
   });

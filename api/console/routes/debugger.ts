@@ -6,6 +6,7 @@ import { parseOrReject } from '../../http/validation';
 import { currentWorkspace } from '../auth';
 import { eventOutcome } from '../event-outcome';
 import { refusalWords } from '../refusal-words';
+import { webhookSourceIdOf } from '../../http/webhook-sources';
 import { sessionToken } from '../session-cookie';
 import { debuggerQuery } from '../../../contract/console/workspace-routes';
 
@@ -47,7 +48,12 @@ export const debuggerRoutes: FastifyPluginAsync<{ repos: Repositories; signIn: S
     const newestRefusal = refusals.at(-1)?.id ?? cursor.afterRefusalId ?? '0';
     const outcomes = new Map((await repos.eventStream.outcomes(workspaceId, events.map((e) => String(e.id)))).map((facts) => [facts.eventId, facts]));
     const views = events.map(eventView).map((view) => ({ ...view, outcome: eventOutcome(view, outcomes.get(view.id)) }));
-    return { events: views, refusals: refusals.map((refusal) => ({ ...refusal, words: refusalWords(refusal) })), cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
+    const sources = refusals.some((refusal) => webhookSourceIdOf(refusal.path) !== undefined) ? new Map((await repos.webhookSources.list(workspaceId)).map((source) => [source.id, source])) : new Map();
+    const named = refusals.map((refusal) => {
+      const source = sources.get(webhookSourceIdOf(refusal.path) ?? '');
+      return { ...refusal, source: source === undefined ? null : { name: source.name, type: source.type } };
+    });
+    return { events: views, refusals: named.map((refusal) => ({ ...refusal, words: refusalWords(refusal) })), cursor: { afterEventId: String(newestEvent), afterRefusalId: newestRefusal } };
   }
 
   app.get('/debugger', async (request) => next(currentWorkspace(request).id, parseOrReject(debuggerQuery, request.query, 'query')));

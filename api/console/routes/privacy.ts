@@ -12,7 +12,8 @@ const ERASURES_SHOWN = 20;
 
 /**
  * Privacy requests from Settings: an owner erases a person (by user ID, anonymous ID, email or phone, hashed as at
- * ingest) through the same service as the settings API; everyone sees the latest erasures, which name nobody.
+ * ingest) through the same service as the settings API; everyone sees the latest erasures, which name nobody, and
+ * the privacy requests of Shopify's sources (a data request names its customer, for the owner to answer).
  */
 export const privacyRoutes: FastifyPluginAsync<{ repos: Repositories; erasures: ErasureService }> = async (app, { repos, erasures }) => {
   app.post('/erasures', { preHandler: needs('owner') }, async (request, reply) => {
@@ -27,6 +28,22 @@ export const privacyRoutes: FastifyPluginAsync<{ repos: Repositories; erasures: 
       summary: changeSummary({ action: 'erasure.run', target: result.id, before: null, after: logged }),
       counts: erasureChanges(logged),
     });
+  });
+
+  app.get('/shopify-privacy-requests', async (request) => {
+    const rows = await repos.shopifyPrivacyRequests.list(currentWorkspace(request).id, ERASURES_SHOWN);
+    return {
+      requests: rows.map((row) => ({
+        id: row.id,
+        receivedAt: row.received_at,
+        topic: row.topic,
+        sourceName: row.source_name,
+        shop: row.shop_domain,
+        customer: row.customer,
+        orders: row.orders ?? [],
+        counts: erasureChanges({ erased: row.removed ?? row.erased ?? {} }),
+      })),
+    };
   });
 
   app.get('/erasures', async (request) => {

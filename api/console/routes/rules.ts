@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SendTestConversion } from '../../services/tiktok-connection';
 import type { Repositories } from '../../../db/repositories';
+import type { WebhookSource } from '../../../db/repositories/webhook-sources';
 import { defaultTikTokEvent, TIKTOK_STANDARD_EVENTS } from '../../../domain/event-mapping';
+import { conversionWarning, ruleForSource } from '../../../domain/rule-advice';
 import { notFound } from '../../http/http-error';
 import { ruleFromBody, ruleView } from '../../http/rule-format';
 import { eventParam, ruleBody } from '../../../contract/rules';
@@ -15,6 +17,16 @@ import { actorOf, currentWorkspace, needs } from '../auth';
 
 const WEEK_MS = 7 * 86_400_000;
 
+/** The rule each source needs that no rule covers yet, once per event name. */
+function neededRules(sources: readonly WebhookSource[], mapped: ReadonlySet<string>) {
+  const needed = new Map<string, { event: string; tiktokEvent: string; source: string }>();
+  for (const source of sources) {
+    const rule = ruleForSource(source);
+    if (rule !== null && !mapped.has(rule.event) && !needed.has(rule.event)) needed.set(rule.event, { ...rule, source: source.name });
+  }
+  return [...needed.values()];
+}
+
 /** Conversion rules with what arrived for them lately, and the test conversion of test mode (spec §4.5 steps 3–4). */
 export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: ConversionRuleService; sendTestConversion: SendTestConversion; pastEvents: PastEventService }> = async (
   app,
@@ -26,10 +38,11 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
     const workspace = currentWorkspace(request);
     const workspaceId = workspace.id;
     const to = new Date();
-    const [list, counts, runs] = await Promise.all([
+    const [list, counts, runs, sources] = await Promise.all([
       repos.conversionRules.list(workspaceId),
       repos.eventCounts.perDay(workspaceId, { from: new Date(to.getTime() - WEEK_MS), to, timeZone: 'UTC' }),
       pastEvents.latest(workspaceId),
+      repos.webhookSources.list(workspaceId),
     ]);
     const byName = new Map<string, { events: number; lastEventId: string }>();
     for (const count of counts.filter((c) => c.type === 'track')) {
@@ -47,13 +60,15 @@ export const ruleRoutes: FastifyPluginAsync<{ repos: Repositories; rules: Conver
           eventsLast7Days: byName.get(rule.sourceEvent)?.events ?? 0,
           sample: sample ? { receivedAt: sample.received_at, message: sample.message } : null,
           pastEvents: run === undefined ? null : pastEventRunView(run),
+          warning: conversionWarning(rule.sourceEvent),
         };
       }),
       unmappedEvents: [...byName.entries()]
         .filter(([name]) => !mapped.has(name))
         .sort((a, b) => b[1].events - a[1].events)
         .slice(0, 20)
-        .map(([event, seen]) => ({ event, eventsLast7Days: seen.events, suggestedTiktokEvent: defaultTikTokEvent(event) })),
+        .map(([event, seen]) => ({ event, eventsLast7Days: seen.events, suggestedTiktokEvent: defaultTikTokEvent(event), warning: conversionWarning(event) })),
+      neededRules: neededRules(sources, mapped),
       /** What a rule's `alsoSendAs` may name. */
       tiktokStandardEvents: [...TIKTOK_STANDARD_EVENTS].sort(),
       /** How many days back "Send past events" may reach, and what stops it there. */

@@ -13,6 +13,17 @@ function diff(before: WorkspaceSettings, after: WorkspaceSettings, fields: reado
   return { changed, before: pick(before), after: pick(after) };
 }
 
+/** Saves a workspace's settings and logs what changed, in the caller's transaction. */
+export async function saveWorkspaceSettings(repos: Pick<Repositories, 'workspaces' | 'changeLog'>, actor: string, current: Workspace, changes: Partial<WorkspaceSettings>, trx: Knex): Promise<Workspace> {
+  const saved = await repos.workspaces.updateSettings(current.id, changes, trx);
+  if (saved === undefined) throw notFound(`workspace ${current.id} does not exist`);
+  const change = diff(current, saved, Object.keys(changes) as (keyof WorkspaceSettings)[]);
+  if (change.changed.length > 0) {
+    await repos.changeLog.record({ workspaceId: current.id, actor, action: 'settings.update', target: change.changed.join(','), before: change.before, after: change.after }, trx);
+  }
+  return saved;
+}
+
 /** Changes a workspace's settings and logs the change, in one transaction; refuses test mode without a test code. */
 export function createWorkspaceSettingsService(deps: {
   db: Knex;
@@ -28,15 +39,7 @@ export function createWorkspaceSettingsService(deps: {
         const issue = 'testEventCode is required while testMode is true: copy it from TikTok Events Manager > Test events';
         throw badRequest(issue, [issue]);
       }
-      const updated = await deps.db.transaction(async (trx) => {
-        const saved = await deps.repos.workspaces.updateSettings(current.id, changes, trx);
-        if (saved === undefined) throw notFound(`workspace ${current.id} does not exist`);
-        const change = diff(current, saved, Object.keys(changes) as (keyof WorkspaceSettings)[]);
-        if (change.changed.length > 0) {
-          await deps.repos.changeLog.record({ workspaceId: current.id, actor, action: 'settings.update', target: change.changed.join(','), before: change.before, after: change.after }, trx);
-        }
-        return saved;
-      });
+      const updated = await deps.db.transaction((trx) => saveWorkspaceSettings(deps.repos, actor, current, changes, trx));
       deps.onChange();
       if (updated.pipelinePartitions !== current.pipelinePartitions) {
         // The waiting conversions moved between partitions: the workflows that remain claim theirs, the others end.

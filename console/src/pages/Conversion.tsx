@@ -102,6 +102,7 @@ export function ConversionPage() {
         <Link to={`/w/${ws}/conversions`}>← Conversions</Link>
       </p>
       <h1>
+        {d.orderName ? `Order ${d.orderName}: ` : ''}
         {d.tiktokEvent} <Status status={d.status} testMode={d.testMode} />
       </h1>
       <p>
@@ -178,17 +179,13 @@ export function ConversionPage() {
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         <Timeline entries={d.timeline} />
-        {d.workflowUrl && (
-          <p>
-            <a href={d.workflowUrl} target="_blank" rel="noreferrer">
-              Open its workflow in the Temporal UI
-            </a>
-          </p>
-        )}
       </section>
       <section aria-labelledby="identity">
         <h2 id="identity">How the click was found</h2>
-        {d.click.source === 'message' && <p>This event carried the click itself (the tracking tag adds it to every event after a click; a Shopify order takes it from its cart or the page its visit landed on), and no later click was found for this person.</p>}
+        {d.clickFromLandingPage && (
+          <p>The shopper came from the TikTok ad: the page their visit began on, which Shopify keeps with the order, carried the ad’s click. No later click was found for this person.</p>
+        )}
+        {d.click.source === 'message' && !d.clickFromLandingPage && <p>This event carried the click itself (the tracking tag adds it to every event after a click; a Shopify order takes it from its cart or the page its visit landed on), and no later click was found for this person.</p>}
         {d.identityPath === null ? (
           d.click.source !== 'message' && (
             <p className="empty">{d.click.ttclid ? 'The click is known, but its path is not recorded.' : d.sentWithoutClick ? 'No click inside the attribution window: sent without one.' : 'No click was found for this person.'}</p>

@@ -57,7 +57,18 @@ export function ConversionsPage() {
       },
     },
     { header: 'Your event', accessorKey: 'sourceEvent', cell: (c) => <code>{c.row.original.sourceEvent}</code> },
-    { header: 'Order or event ID', accessorKey: 'eventId', cell: (c) => <code>{c.row.original.eventId}</code> },
+    {
+      header: 'Order',
+      accessorKey: 'eventId',
+      cell: (c) =>
+        c.row.original.orderName ? (
+          <>
+            {c.row.original.orderName} <span className="muted">(ID <code>{c.row.original.eventId}</code>)</span>
+          </>
+        ) : (
+          <code>{c.row.original.eventId}</code>
+        ),
+    },
     { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
   ];
   const setFilter = (form: FormData) => {
@@ -76,7 +87,7 @@ export function ConversionsPage() {
         }}
       >
         <label>
-          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order, user ID or email" />
+          Search <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="order number such as #1001, order ID, user ID or email" />
         </label>
         <label>
           Status

@@ -137,6 +137,7 @@ function RefusedRequest({ ws, refusal }: { ws: string; refusal: Refusal }) {
       <p className="refusal-title">
         <span className="muted">{dateTime(refusal.at)}</span> <span className="badge failed">refused</span> <strong>{words.title}</strong>
       </p>
+      <p className="muted">From {refusal.source ? `${refusal.source.name} (${refusal.source.type === 'shopify' ? 'Shopify shop' : 'webhook'})` : 'the ingest API (your site’s tag, app or server)'}</p>
       <p className="outcome">
         <Words text={words.explanation} />
       </p>

@@ -46,6 +46,8 @@ export function RulesPage() {
     const event = params.get('event');
     return event ? { event, tiktokEvent: STANDARD.find(([name]) => name === event)?.[1] ?? '' } : null;
   });
+  // The rule the workspace's Shopify shop (or webhook) needs, else the usual first rule of a shop with code.
+  const firstRule = rules.data?.neededRules[0] ?? { event: 'purchase', tiktokEvent: 'CompletePayment' };
   const remove = useMutation({
     mutationFn: (event: string) => api('DELETE', `${base}/rules/${encodeURIComponent(event)}`),
     meta: { done: 'Rule deleted' },
@@ -59,8 +61,23 @@ export function RulesPage() {
       {rules.isError && <ErrorNote error={rules.error} />}
       {rules.data && rules.data.rules.length === 0 && (
         <p className="empty">
-          No rule yet: nothing is sent to TikTok. Add one below (<code>purchase</code> → CompletePayment is the usual first).
+          No rule yet: nothing is sent to TikTok. Add one below (<code>{firstRule.event}</code> → {firstRule.tiktokEvent} is the usual first).
         </p>
+      )}
+      {editor && rules.data && rules.data.neededRules.length > 0 && (
+        <section aria-labelledby="needed">
+          <h2 id="needed">Rules your sources need</h2>
+          <ul>
+            {rules.data.neededRules.map((needed) => (
+              <li key={needed.event}>
+                {needed.source} sends its events as <code>{needed.event}</code>: until a rule maps that name, none of them reaches TikTok.{' '}
+                <Button className="button small" onPress={() => setDraft({ event: needed.event, tiktokEvent: needed.tiktokEvent })}>
+                  Add the rule for {needed.event}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       <ul className="cards">
         {rules.data?.rules.map((rule) => (
@@ -81,6 +98,7 @@ export function RulesPage() {
                   .
                 </p>
               )}
+              {rule.warning && <p className="warn">{rule.warning}</p>}
               <p>Value: {valueText(rule.value)}</p>
               <p>
                 {number(rule.eventsLast7Days)} matching event{rule.eventsLast7Days === 1 ? '' : 's'} in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
@@ -118,6 +136,7 @@ export function RulesPage() {
             {rules.data.unmappedEvents.map((u) => (
               <li key={u.event}>
                 <code>{u.event}</code> ({number(u.eventsLast7Days)}){' '}
+                {u.warning && <span className="warn">{u.warning} </span>}
                 {editor && (
                   <Button className="button small" onPress={() => setDraft({ event: u.event, tiktokEvent: u.suggestedTiktokEvent })}>
                     Add a rule
@@ -129,7 +148,16 @@ export function RulesPage() {
         </section>
       )}
       {editor ? (
-        <RuleForm key={draft?.event ?? 'new'} base={base} draft={draft} rules={rules.data?.rules ?? []} standardEvents={rules.data?.tiktokStandardEvents ?? []} onSaved={() => setDraft(null)} />
+        <RuleForm
+          key={draft?.event ?? 'new'}
+          base={base}
+          draft={draft}
+          warning={[...(rules.data?.unmappedEvents ?? []), ...(rules.data?.rules ?? [])].find((known) => known.event === draft?.event)?.warning ?? null}
+          example={firstRule.event}
+          rules={rules.data?.rules ?? []}
+          standardEvents={rules.data?.tiktokStandardEvents ?? []}
+          onSaved={() => setDraft(null)}
+        />
       ) : (
         <p className="muted">{cannot}</p>
       )}
@@ -140,12 +168,18 @@ export function RulesPage() {
 function RuleForm({
   base,
   draft,
+  warning,
+  example,
   rules,
   standardEvents,
   onSaved,
 }: {
   base: string;
   draft: { event: string; tiktokEvent: string } | null;
+  /** Why the draft's event should not become a conversion, if it should not. */
+  warning: string | null;
+  /** An event name to show as the example: the one the workspace's sources need. */
+  example: string;
   rules: Rule[];
   standardEvents: string[];
   onSaved: () => void;
@@ -167,7 +201,7 @@ function RuleForm({
   const submit = (data: FormData) => {
     const event = String(data.get('event') ?? '').trim();
     if (event === '') {
-      setErrors({ event: 'is required: the name your code sends, such as purchase' });
+      setErrors({ event: `is required: the event's name as it arrives, such as ${example}` });
       return;
     }
     // The API's limit too (an event name as ingest accepts it); checked here because the name goes in the URL.
@@ -194,9 +228,21 @@ function RuleForm({
           'Add a rule'
         )}
       </h2>
+      {warning && (
+        <p className="warn" role="note">
+          <strong>Think twice: </strong>
+          {warning}
+        </p>
+      )}
       <Form label="Conversion rule" errors={errors} onSubmit={submit}>
         <div className="row">
-          <Field name="event" label="Your event" defaultValue={draft?.event ?? ''} placeholder="purchase" description="The event name your code sends." />
+          <Field
+            name="event"
+            label="Your event"
+            defaultValue={draft?.event ?? ''}
+            placeholder={example}
+            description="The event's name as it arrives (the event debugger shows each one): Order Completed for a Shopify shop's orders."
+          />
           <Field name="tiktokEvent" label="TikTok event" defaultValue={draft?.tiktokEvent ?? ''} placeholder="CompletePayment" description="Empty: the standard event for the name, else a custom event." />
         </div>
         <p className="muted">

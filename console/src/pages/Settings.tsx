@@ -14,6 +14,7 @@ import type { CreatedInvitationView, InvitationView, MembersView } from '../../.
 import { Erasure } from './settings/Erasure';
 import { ExchangeRates } from './settings/ExchangeRates';
 import { PersonalData } from './settings/PersonalData';
+import { ShopifyPrivacyRequests } from './settings/ShopifyPrivacyRequests';
 import { WorkspaceName } from './settings/WorkspaceName';
 import type { InviteBody } from '../../../contract/console/workspace-routes';
 
@@ -32,6 +33,7 @@ export function SettingsPage() {
       <PersonalData readOnly={readOnly} />
       <ExchangeRates readOnly={readOnly} />
       <Erasure />
+      <ShopifyPrivacyRequests />
       <Team base={base} cannot={whyNot(data.role, 'owner', 'invite people or change their access')} />
       <History base={base} />
     </>

@@ -9,11 +9,13 @@ import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../components/
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
+import { ShopifySection } from './sources/ShopifySection';
 import { WebhookSourcesSection } from './sources/WebhookSources';
 import type { AdvertiserChoicesView, AuthorizationUrlView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
 import type { InstallView } from '../../../contract/setup-views';
 import type { ApiKeysView, ApiKeyView as ApiKey, ConsoleCreatedKeyView as CreatedKey } from '../../../contract/views';
 import type { CreateKeyBody } from '../../../contract/api-keys';
+import type { ShopifyStatusViewBody } from '../../../contract/shopify-views';
 
 const CHOSEN = { advertiser: 'Advertiser chosen', pixel: 'Pixel chosen', app: 'App ID saved' };
 const NEXT_STEP: Record<string, string> = {
@@ -37,9 +39,15 @@ export function SourcesPage() {
           TikTok is connected. Finish with the steps below.
         </p>
       )}
+      {params.get('shopify') === 'connected' && (
+        <p className="notice" role="status">
+          Your Shopify shop is connected: orders now reach Signalbox and the tracking script runs on your storefront.
+        </p>
+      )}
       <TikTokSection base={base} role={role} />
       <KeysSection base={base} role={role} origins={origins} onCreated={(key) => key.kind === 'browser' && setNewBrowserKey(key)} />
       <InstallSection base={base} role={role} origins={origins} newBrowserKey={newBrowserKey} />
+      <ShopifySection base={base} role={role} />
       <WebhookSourcesSection base={base} role={role} />
     </>
   );
@@ -293,8 +301,10 @@ function InstallSection({ base, role, origins, newBrowserKey }: { base: string; 
   const createsKeys = role === 'owner';
   const queries = useQueryClient();
   const install = useQuery({ queryKey: ['install', base], queryFn: () => get<InstallView>(`${base}/install`) });
+  // Not the key Connect Shopify made for the storefront's script: nobody saw it to save it.
+  const shopifyKeyId = useQuery({ queryKey: ['shopify', base], queryFn: () => get<ShopifyStatusViewBody>(`${base}/shopify`) }).data?.connection?.browserKeyId;
   const savedBrowserKey = useKeys(base)
-    .data?.apiKeys.filter((k) => k.kind === 'browser' && k.revokedAt === null)
+    .data?.apiKeys.filter((k) => k.kind === 'browser' && k.revokedAt === null && k.id !== shopifyKeyId)
     .at(-1);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({

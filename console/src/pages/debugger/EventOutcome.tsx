@@ -15,9 +15,10 @@ export function EventOutcome({ ws, outcome }: { ws: string; outcome: Outcome }) 
           </span>
         ))}
       {outcome.kind === 'duplicate' && <Link to={`/w/${ws}/conversions/${outcome.conversionId}`}>Open the {outcome.tiktokEvent} it repeats</Link>}
+      {outcome.kind === 'no_rule' && outcome.warning && <span className="warn">{outcome.warning} </span>}
       {outcome.kind === 'no_rule' && (
         <Link to={`/w/${ws}/rules?event=${encodeURIComponent(outcome.eventName)}`}>
-          Create a rule for <code>{outcome.eventName}</code>
+          {outcome.warning ? 'Create a rule for it anyway' : <>Create a rule for <code>{outcome.eventName}</code></>}
         </Link>
       )}
     </p>

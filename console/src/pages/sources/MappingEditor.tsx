@@ -90,6 +90,18 @@ export function MappingEditor({ base, sourceId, mapping, onChange, errors, readO
                 <strong>Becomes this event:</strong>
               </p>
               <pre className="code">{JSON.stringify(preview.message, null, 2)}</pre>
+              {preview.unmatched.length > 0 && (
+                <div role="alert" className="warn">
+                  <p>Left out, because the sample has nothing there:</p>
+                  <ul>
+                    {preview.unmatched.map(({ field, path }) => (
+                      <li key={field}>
+                        {FIELDS.find((known) => known.name === field)?.label ?? field}: nothing at <code>{path}</code>. Check its spelling against the sample.
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
             </>
           )}
           {preview?.ok === false && (

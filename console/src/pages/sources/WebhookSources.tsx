@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
+import { Link } from 'react-router';
 import { api, ApiError, get } from '../../api';
 import { CopyButton, ErrorNote, Loading } from '../../components/bits';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -9,6 +10,8 @@ import { FormError } from '../../components/FormError';
 import { dateTime } from '../../format';
 import { whyNot } from '../../session';
 import type { WebhookSourcesView, WebhookSourceView as Source, WebhookSourceWithSecretView as WithSecret } from '../../../../contract/views';
+import type { ConsoleRulesView } from '../../../../contract/past-event-views';
+import type { ShopifyStatusViewBody } from '../../../../contract/shopify-views';
 import { MappingEditor, mappingBody, type Mapping } from './MappingEditor';
 import './webhook-sources.css';
 
@@ -20,6 +23,12 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
   const readOnly = useReadOnlyReason(whyNot(role, 'editor', 'add sources or change them'));
   const queries = useQueryClient();
   const sources = useQuery({ queryKey: ['sources', base], queryFn: () => get<WebhookSourcesView>(`${base}/sources`) });
+  // The same query as the Rules page's: which rule each source needs is still missing.
+  const rules = useQuery({ queryKey: ['rules', base], queryFn: () => get<ConsoleRulesView>(`${base}/rules`) });
+  const missingRules = new Set(rules.data?.neededRules.map((needed) => needed.event));
+  // The same query as the Shopify section's: the source Connect Shopify made needs nothing pasted.
+  const shopify = useQuery({ queryKey: ['shopify', base], queryFn: () => get<ShopifyStatusViewBody>(`${base}/shopify`) });
+  const connected = shopify.data?.connection ?? null;
   const [shown, setShown] = useState<WithSecret | null>(null);
   // A new form after each source added: its fields start empty again.
   const [added, setAdded] = useState(0);
@@ -35,7 +44,17 @@ export function WebhookSourcesSection({ base, role }: { base: string; role: stri
       {sources.data?.sources.length === 0 && <p className="empty">No source yet.</p>}
       <ul className="cards">
         {sources.data?.sources.map((source) => (
-          <SourceCard key={source.id} base={base} source={source} readOnly={readOnly} onSecret={setShown} onDelete={() => remove.mutate(source.id)} onSaved={refresh} />
+          <SourceCard
+            key={source.id}
+            base={base}
+            source={source}
+            ruleMissing={rules.data === undefined ? undefined : source.neededRule !== null && missingRules.has(source.neededRule.event)}
+            connectedShop={connected !== null && connected.source?.id === source.id ? connected.shopDomain : undefined}
+            readOnly={readOnly}
+            onSecret={setShown}
+            onDelete={() => remove.mutate(source.id)}
+            onSaved={refresh}
+          />
         ))}
       </ul>
       {shown && <SecretNotice source={shown} />}
@@ -67,7 +86,48 @@ function SecretNotice({ source }: { source: WithSecret }) {
   );
 }
 
-function SourceCard({ base, source, readOnly, onSecret, onDelete, onSaved }: { base: string; source: Source; readOnly: ReadOnlyReason | null; onSecret: (s: WithSecret) => void; onDelete: () => void; onSaved: () => void }) {
+/** The console's address of the workspace whose API base is `base` (`workspaces/<id>`). */
+const workspacePath = (base: string) => `/w/${base.replace(/^workspaces\//, '')}`;
+
+/** The rule a source's events need, and whether the workspace has it (`missing` undefined while the rules load). */
+function NeededRule({ base, rule, missing }: { base: string; rule: NonNullable<Source['neededRule']>; missing: boolean | undefined }) {
+  const rules = `${workspacePath(base)}/rules`;
+  return (
+    <>
+      <dt>Rule it needs</dt>
+      <dd className={missing ? 'warn' : undefined}>
+        <code>{rule.event}</code> → {rule.tiktokEvent}
+        {missing === true && (
+          <>
+            : none yet, so nothing of it reaches TikTok. <Link to={`${rules}?event=${encodeURIComponent(rule.event)}`}>Add the rule</Link>
+          </>
+        )}
+        {missing === false && ': in place.'}
+      </dd>
+    </>
+  );
+}
+
+function SourceCard({
+  base,
+  source,
+  ruleMissing,
+  connectedShop,
+  readOnly,
+  onSecret,
+  onDelete,
+  onSaved,
+}: {
+  base: string;
+  source: Source;
+  ruleMissing: boolean | undefined;
+  /** The shop whose webhooks Connect Shopify made for this source (signed with the app's key: nothing to paste). */
+  connectedShop?: string;
+  readOnly: ReadOnlyReason | null;
+  onSecret: (s: WithSecret) => void;
+  onDelete: () => void;
+  onSaved: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
   const rotate = useMutation({
@@ -90,28 +150,55 @@ function SourceCard({ base, source, readOnly, onSecret, onDelete, onSaved }: { b
         <dd>
           <code>{source.webhookUrl}</code> <CopyButton text={source.webhookUrl} label="Copy the URL" />
         </dd>
-        <dt>Signed in</dt>
-        <dd>
-          <code>{source.signatureHeader}</code> (HMAC-SHA256 of the body)
-        </dd>
+        {source.type === 'shopify' ? (
+          connectedShop === undefined && (
+            <>
+              <dt>Shopify&apos;s key</dt>
+              <dd className={source.secretMade ? 'warn' : undefined}>
+                {source.secretMade ? 'not given yet: Shopify’s deliveries are refused until you save it below' : `saved ${dateTime(source.secretSetAt)}`}
+              </dd>
+            </>
+          )
+        ) : (
+          <>
+            <dt>Signed in</dt>
+            <dd>
+              <code>{source.signatureHeader}</code> (HMAC-SHA256 of the body)
+            </dd>
+          </>
+        )}
         <dt>Last delivery</dt>
         <dd>{source.lastDeliveryAt ? dateTime(source.lastDeliveryAt) : 'none yet'}</dd>
         <dt>Last refusal</dt>
-        <dd className={source.lastRefusal ? 'form-error' : undefined}>{source.lastRefusal ? `${dateTime(source.lastRefusal.at)}: ${source.lastRefusal.status} ${source.lastRefusal.message}` : 'none'}</dd>
+        <dd className={source.lastRefusal ? 'form-error' : undefined}>
+          {source.lastRefusal ? (
+            <>
+              {dateTime(source.lastRefusal.at)}:{' '}
+              <code>
+                {source.lastRefusal.status} {source.lastRefusal.message}
+              </code>{' '}
+              <Link to={`${workspacePath(base)}/debugger`}>What to do: the event debugger</Link>
+            </>
+          ) : (
+            'none'
+          )}
+        </dd>
+        {source.neededRule && <NeededRule base={base} rule={source.neededRule} missing={ruleMissing} />}
       </dl>
-      {source.type === 'shopify' && (
+      {connectedShop !== undefined && <p className="muted">Connect Shopify set up this source&apos;s webhooks in {connectedShop}, signed with the Signalbox app&apos;s key: there is nothing to paste. See Shopify above.</p>}
+      {source.type === 'shopify' && connectedShop === undefined && (
         <p className="muted">
           In Shopify: Settings → Notifications → Webhooks → Create webhook, format JSON, this URL, for the events of each topic: {SHOPIFY_TOPICS}. Then give this source the key Shopify shows there (“Your webhooks will be signed with …”), and put the tag of <a href="#install">Website tag</a> in your theme.
         </p>
       )}
       {readOnly === null && (
         <>
-          <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
+          {connectedShop === undefined && <Form label={`New signing secret for ${source.name}`} errors={secretErrors} onSubmit={(data) => rotate.mutate(String(data.get('signingSecret') ?? '').trim() || undefined)}>
             <div className="row">
               <Field name="signingSecret" label={source.type === 'shopify' ? 'Shopify’s key' : 'Signing secret'} description={source.type === 'shopify' ? 'The key Shopify shows beside its webhooks. Deliveries signed with any other are refused from now on.' : 'Leave empty to have a new one made. Deliveries signed with the old one are refused from now on.'} />
               <Submit pending={rotate.isPending}>{source.type === 'shopify' ? 'Save the key' : 'New secret'}</Submit>
             </div>
-          </Form>
+          </Form>}
           <div className="actions">
             {source.type === 'webhook' && (
               <Button className="button small" onPress={() => setEditing(!editing)}>
