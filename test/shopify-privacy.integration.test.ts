@@ -7,6 +7,7 @@ import type { Workspace } from '../db/repositories/workspaces';
 import { closeAll } from './helpers/close-all';
 import { landing, ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
+import { createShopifySource, postShopifyToApp } from './helpers/shopify-source';
 import { buildTestApp, TEST_ADMIN_TOKEN } from './helpers/test-app';
 
 /**
@@ -40,23 +41,8 @@ afterAll(() =>
 const db = () => pipeline.database.db;
 const rules = [{ sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', valueSource: 'order_total' as const }];
 
-/** A Shopify source made through the settings API with the shop's key: its ID and its webhook path. */
-async function shopifySource(workspace: Workspace, name: string): Promise<{ id: string; path: string }> {
-  const created = await app.inject({
-    method: 'POST',
-    url: `/admin/workspaces/${workspace.id}/sources`,
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-    payload: { type: 'shopify', name, signingSecret: SHOP_KEY },
-  });
-  expect(created.statusCode).toBe(201);
-  const { id, webhookUrl } = created.json() as { id: string; webhookUrl: string };
-  return { id, path: new URL(webhookUrl).pathname };
-}
-
-async function post(path: string, delivery: ShopifyDeliveryRequest) {
-  const response = await app.inject({ method: 'POST', url: path, headers: delivery.headers, payload: delivery.body });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
-}
+const shopifySource = (workspace: Workspace, name: string) => createShopifySource(app, workspace.id, name, SHOP_KEY);
+const post = (path: string, delivery: ShopifyDeliveryRequest) => postShopifyToApp(app, path, delivery);
 
 /** The same delivery signed with another key: what Shopify's review sends to check for a 401. */
 const badlySigned = (delivery: ShopifyDeliveryRequest): ShopifyDeliveryRequest => ({ ...delivery, headers: { ...delivery.headers, 'x-shopify-hmac-sha256': sign.shopify(delivery.body, 'not the shop key') } });
