@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Knex } from 'knex';
+import { DEFAULT_TIKTOK_PIXEL_URL } from '../config/env';
 import type { Repositories } from '../db/repositories';
 import { createCredentialCache } from './ingest/auth/credential-cache';
 import { consoleApiRoutes } from './console';
@@ -96,6 +97,8 @@ export interface AppDeps {
   credentialCacheTtlMs?: number;
   /** The browser tracking script served at `/js/v1/signalbox.js`; without it that path is a 404. */
   trackingScript?: TrackingScript;
+  /** `TIKTOK_PIXEL_URL`: TikTok's pixel library, which the browser config tells the tag to load (default TikTok's own). */
+  tiktokPixelUrl?: string;
   /** The built console (Vite's output); default `dist/console`. */
   consoleDirectory?: string;
 }
@@ -130,7 +133,7 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(metricsRoutes, { metrics });
   void app.register(docsRoutes);
   if (deps.trackingScript) void app.register(trackingScriptRoutes, { script: deps.trackingScript });
-  void app.register(browserConfigRoutes, { credentials });
+  void app.register(browserConfigRoutes, { credentials, pixelLibraryUrl: deps.tiktokPixelUrl ?? DEFAULT_TIKTOK_PIXEL_URL });
   void app.register(ingestPreflightRoutes, { credentials });
   void app.register(ingestRoutes, {
     credentials,

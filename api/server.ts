@@ -136,6 +136,7 @@ export async function startIngestServer(env: IngestEnv, { logDestination, tracki
       alertWebhooks: { internalAddresses: env.ALERT_WEBHOOK_INTERNAL_ADDRESSES },
       workflowLink: temporalWorkflowLink(env),
       trackingScript,
+      tiktokPixelUrl: env.TIKTOK_PIXEL_URL,
     },
     {
       loggerInstance: logger,

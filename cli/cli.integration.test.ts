@@ -58,11 +58,19 @@ describe('signalbox CLI', () => {
 
     expect((await signalbox(['rules', 'put', workspace.id, 'purchase'])).stdout).toMatch(/purchase +CompletePayment +order total/);
     expect((await signalbox(['rules', 'put', workspace.id, 'lead', '--fixed', '25', '--currency', 'USD'])).stdout).toMatch(/lead +SubmitForm +fixed 25 USD/);
+    const serverOnly = await signalbox(['rules', 'put', workspace.id, 'subscription_renewed', '--no-value', '--server-only']);
+    expect(serverOnly.stdout).toMatch(/^EVENT +TIKTOK EVENT +VALUE +SERVER ONLY$/m);
+    expect(serverOnly.stdout).toMatch(/^subscription_renewed +subscription_renewed +none +yes$/m);
+    expect(serverOnly.stdout.split('\n').at(-1)).toMatch(/ Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel\.$/);
     const rules = JSON.parse((await signalbox(['--json', 'rules', 'list', workspace.id])).stdout);
     expect(rules).toEqual([
-      { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' } },
-      { event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } },
+      { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false },
+      { event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false },
+      { event: 'subscription_renewed', tiktokEvent: 'subscription_renewed', alsoSendAs: [], value: { source: 'none' }, serverOnly: true },
     ]);
+    const table = (await signalbox(['rules', 'list', workspace.id])).stdout;
+    expect(table).toMatch(/^lead +SubmitForm +fixed 25 USD +no$/m);
+    expect(table).toMatch(/^subscription_renewed +subscription_renewed +none +yes$/m);
 
     const settings = await signalbox(['settings', 'set', workspace.id, '--window', '7', '--test-mode', '--test-event-code', 'TEST12345']);
     expect(settings.stdout).toMatch(/^Attribution window: +7 days$/m);
@@ -186,6 +194,27 @@ describe('signalbox CLI', () => {
     }
   });
 
+  it("sets and shows what the tracking script does with TikTok's pixel and Limited Data Use, and names a wrong mode by its flag", async () => {
+    const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Pixel shop', '--json'])).stdout);
+    expect(ws).toMatchObject({ browserPixel: 'off', limitedDataUse: false });
+    const set = await signalbox(['settings', 'set', ws.id, '--browser-pixel', 'page', '--limited-data-use']);
+    expect(set.stdout).toMatch(/^TikTok pixel in the browser: +page: the tracking script sends each conversion with the server's event ID to the pixel already on the page$/m);
+    expect(set.stdout).toMatch(/^Limited Data Use: +on: every event is flagged for TikTok's Limited Data Use$/m);
+    const shown = await signalbox(['workspaces', 'show', ws.id]);
+    expect(shown.stdout).toMatch(/^TikTok pixel in the browser: +page: /m);
+    expect(shown.stdout).toMatch(/^Limited Data Use: +on: /m);
+    expect(JSON.parse((await signalbox(['settings', 'set', ws.id, '--browser-pixel', 'load', '--no-limited-data-use', '--json'])).stdout)).toMatchObject({ browserPixel: 'load', limitedDataUse: false });
+    expect(await signalbox(['settings', 'set', ws.id, '--browser-pixel', 'on'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: --browser-pixel must be "off" (the tag leaves TikTok\'s pixel alone), "load" (the tag loads the pixel) or "page" (the tag uses the pixel already on the page)',
+    });
+    expect((await signalbox(['workspaces', 'show', ws.id, '--json'])).stdout).toContain('"browserPixel": "load"');
+    const help = await signalbox(['settings', 'set', '--help']);
+    expect(help.stdout).toContain('--browser-pixel <mode>');
+    expect(help.stdout).toContain('--no-limited-data-use');
+  });
+
   it("phrases the server's refusals in the CLI's own flags", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Flag shop', '--json'])).stdout);
     expect(await signalbox(['settings', 'set', ws.id, '--window', '365'])).toEqual({ code: 1, stdout: '', stderr: 'Error: --window must be a whole number of days from 1 to 90' });
@@ -214,7 +243,7 @@ describe('signalbox CLI', () => {
   it("says what rules put chose for Segment's names, and suggests rules for unmapped events", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Segment shop', '--json'])).stdout);
     const put = await signalbox(['rules', 'put', ws.id, 'Order Completed']);
-    expect(put.stdout).toMatch(/^Order Completed +CompletePayment +order total$/m);
+    expect(put.stdout).toMatch(/^Order Completed +CompletePayment +order total +no$/m);
     expect(put.stdout.split('\n').at(-1)).toBe(
       'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     );

@@ -24,6 +24,16 @@ describe('loadEnv', () => {
     expect(() => loadEnv(schema, { ...valid, ALERT_WEBHOOK_INTERNAL_ADDRESSES: 'deny' })).toThrow('ALERT_WEBHOOK_INTERNAL_ADDRESSES must be allow or refuse');
   });
 
+  it("gives the tag TikTok's pixel library unless TIKTOK_PIXEL_URL names another, and refuses one that is not http(s)", () => {
+    expect(loadEnv(ingestEnvSchema, valid).TIKTOK_PIXEL_URL).toBe('https://analytics.tiktok.com/i18n/pixel/events.js');
+    expect(loadEnv(ingestEnvSchema, { ...valid, TIKTOK_PIXEL_URL: 'http://127.0.0.1:9099/i18n/pixel/events.js' }).TIKTOK_PIXEL_URL).toBe('http://127.0.0.1:9099/i18n/pixel/events.js');
+    for (const wrong of ['ftp://cdn.example/events.js', 'events.js']) {
+      expect(() => loadEnv(ingestEnvSchema, { ...valid, TIKTOK_PIXEL_URL: wrong })).toThrow(
+        "TIKTOK_PIXEL_URL must be an http(s) URL of TikTok's pixel library, e.g. https://analytics.tiktok.com/i18n/pixel/events.js",
+      );
+    }
+  });
+
   it('reads the mail server and sender, and names a malformed one', () => {
     expect(loadEnv(workerEnvSchema, valid)).toMatchObject({ MAIL_FROM: 'Signalbox <signalbox@localhost>' });
     expect(loadEnv(workerEnvSchema, valid).SMTP_URL).toBeUndefined();

@@ -82,6 +82,12 @@ const shopifyApp = {
 
 const tiktokApiUrl = z.url({ error: 'must be an http(s) URL' }).default('https://business-api.tiktok.com');
 
+/** TikTok's pixel library, which the tracking tag loads when a workspace asks it to load the pixel. */
+export const DEFAULT_TIKTOK_PIXEL_URL = 'https://analytics.tiktok.com/i18n/pixel/events.js';
+const tiktokPixelUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL of TikTok\'s pixel library, e.g. https://analytics.tiktok.com/i18n/pixel/events.js' })
+  .default(DEFAULT_TIKTOK_PIXEL_URL);
+
 /** Temporal duration of the statistics schedule, e.g. `1 hour`, `30 minutes`. */
 const statsPullInterval = z
   .string()
@@ -199,6 +205,8 @@ export const ingestEnvSchema = z.object({
   /** Temporal Web UI base (dev: http://127.0.0.1:8233); when set, a conversion's detail links to its workflow. */
   TEMPORAL_UI_URL: z.url({ error: 'must be an http(s) URL, e.g. http://127.0.0.1:8233' }).optional(),
   TIKTOK_API_URL: tiktokApiUrl,
+  /** TikTok's pixel library as the browser config gives it to the tag; the dev stack points it at the fake's stand-in. */
+  TIKTOK_PIXEL_URL: tiktokPixelUrl,
   ...tiktokOAuth,
   ...shopifyApp,
   TIKTOK_STATS_PULL_INTERVAL: statsPullInterval,

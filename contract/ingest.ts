@@ -4,6 +4,7 @@ import { errorAnswer, errors } from './errors';
 import { batchBody, singleMessageBody } from './messages';
 import { route, type RouteContract } from './route';
 import { PUBLIC, WRITE_KEY } from './security';
+import { browserPixelMode } from './views';
 import { sourceParams } from './webhook-sources';
 
 /** What `/v1` answers once the messages are stored (committed before the answer). */
@@ -66,6 +67,30 @@ export const ingestBatch = batchRoute('/v1/batch', 'A batch of messages');
 
 export const browserConfigParams = z.object({ key: z.string().meta({ description: 'A browser key (pk_...)' }) });
 
+/** A conversion rule as the tracking tag applies it to TikTok's pixel, with the server's value and event ID rules. */
+const pixelRule = z.strictObject({
+  sourceEvent: z.string(),
+  tiktokEvent: z.string(),
+  alsoSendAs: z.array(z.string()).meta({ description: 'Each also tracked, with event_id `<event_id>:<name>`' }),
+  valueSource: z.enum(['order_total', 'fixed', 'none']),
+  fixedValue: z.number().nullable(),
+  currency: z.string().nullable(),
+});
+
+/** What the tracking script reads before it stores or sends anything. */
+export const browserConfigView = z.strictObject({
+  consentRequired: z.boolean(),
+  attributionDays: z.number().int(),
+  pixel: z.strictObject({
+    mode: browserPixelMode.meta({ description: '`off`: the tag never touches TikTok\'s pixel; `load`: it loads the pixel; `page`: it uses the page\'s own `ttq`' }),
+    code: z.string().nullable().meta({ description: 'The TikTok pixel code the Events API sends under (event_source_id); null until one is chosen' }),
+    libraryUrl: z.string().meta({ description: 'TikTok\'s pixel library, loaded in `load` mode with `?sdkid=<code>&lib=ttq`' }),
+    limitedDataUse: z.boolean(),
+  }),
+  rules: z.array(pixelRule).meta({ description: 'Empty when the pixel is off; else the conversion rules the pixel may see (not server-only)' }),
+});
+export type BrowserConfigView = z.infer<typeof browserConfigView>;
+
 export const webhookDeliveryBody = z
   .strictObject({
     success: z.literal(true),
@@ -97,15 +122,21 @@ export const INGEST_ROUTES: readonly RouteContract[] = [
     method: 'GET',
     path: '/js/v1/config/:key',
     summary: 'The tracking script\'s settings for a browser key',
-    description: 'Whether the workspace waits for consent, and its attribution window. Public like the key; cached for 5 minutes.',
+    description:
+      'Whether the workspace waits for consent, its attribution window, and how the tag drives TikTok\'s pixel (mode, pixel code, library, Limited Data Use, the rules the pixel may see). Public like the key; cached for 5 minutes.',
     tag: 'Ingest',
     security: PUBLIC,
     params: browserConfigParams,
     answers: {
       200: {
         description: 'The settings',
-        schema: z.strictObject({ consentRequired: z.boolean(), attributionDays: z.number().int() }),
-        example: { consentRequired: false, attributionDays: 7 },
+        schema: browserConfigView,
+        example: {
+          consentRequired: false,
+          attributionDays: 7,
+          pixel: { mode: 'load', code: 'C9ABCDEFGHIJKLMNOPQR', libraryUrl: 'https://analytics.tiktok.com/i18n/pixel/events.js', limitedDataUse: false },
+          rules: [{ sourceEvent: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], valueSource: 'order_total', fixedValue: null, currency: null }],
+        },
       },
       ...errors(404),
     },

@@ -32,6 +32,10 @@ export const ruleBody = jsonBody({
     .array(singleLine(z.string({ error: 'must be a TikTok event name' }).trim().max(100, 'must be at most 100 characters')), { error: 'must be a list of TikTok event names, e.g. ["PlaceAnOrder"]' })
     .optional(),
   value: value.optional(),
+  serverOnly: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: "true: sent to TikTok by the server only, the tracking tag does not report these events to TikTok's browser pixel. Default: false" }),
 });
 
 /** An event name as ingest accepts it (the wire contract's limit), so every event that arrives can have a rule. */

@@ -5,6 +5,10 @@ import { z } from 'zod';
 /** An instant as the API writes it: ISO-8601 in UTC. */
 export const instant = z.iso.datetime();
 
+/** What the tracking tag does with TikTok's pixel: leaves it alone, loads it, or uses the one already on the page. */
+export const browserPixelMode = z.enum(['off', 'load', 'page']);
+export type BrowserPixelModeView = z.infer<typeof browserPixelMode>;
+
 export const workspaceView = z
   .strictObject({
     id: z.string(),
@@ -20,6 +24,8 @@ export const workspaceView = z
     conversionRetentionDays: z.number().int(),
     matchWithoutClick: z.boolean(),
     pipelinePartitions: z.number().int(),
+    browserPixel: browserPixelMode,
+    limitedDataUse: z.boolean(),
     createdAt: instant,
   })
   .meta({ id: 'Workspace' });
@@ -69,7 +75,13 @@ export type RuleValueView = z.infer<typeof ruleValueView>;
 
 /** A conversion rule in the shape the API accepts, so that one read back can be sent again unchanged. */
 export const ruleView = z
-  .strictObject({ event: z.string(), tiktokEvent: z.string(), alsoSendAs: z.array(z.string()), value: ruleValueView })
+  .strictObject({
+    event: z.string(),
+    tiktokEvent: z.string(),
+    alsoSendAs: z.array(z.string()),
+    value: ruleValueView,
+    serverOnly: z.boolean().meta({ description: "Sent to TikTok by the server only: the tracking tag does not report these events to TikTok's browser pixel" }),
+  })
   .meta({ id: 'ConversionRule' });
 export type RuleView = z.infer<typeof ruleView>;
 

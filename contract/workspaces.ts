@@ -2,6 +2,7 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { MAX_PIPELINE_PARTITIONS } from '../domain/workflow-id';
 import { currencyCode, jsonBody, requiredText, webOrigin } from './fields';
+import { browserPixelMode } from './views';
 
 /** `:workspaceId` of the settings API's and the console's workspace routes. */
 export const workspaceParams = z.object({ workspaceId: z.string().min(1).max(100, 'must be at most 100 characters') });
@@ -65,9 +66,15 @@ export const settingsChangesBody = jsonBody({
     .optional(),
   matchWithoutClick: z.boolean({ error: 'must be true or false' }).optional(),
   pipelinePartitions: z.number({ error: partitionsMessage }).int(partitionsMessage).min(1, partitionsMessage).max(MAX_PIPELINE_PARTITIONS, partitionsMessage).optional(),
+  browserPixel: z
+    .enum(browserPixelMode.options, {
+      error: 'must be "off" (the tag leaves TikTok\'s pixel alone), "load" (the tag loads the pixel) or "page" (the tag uses the pixel already on the page)',
+    })
+    .optional(),
+  limitedDataUse: z.boolean({ error: 'must be true or false' }).optional(),
 }).refine(
   (changes) => Object.keys(changes).length > 0,
-  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions',
+  'must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions, browserPixel, limitedDataUse',
 );
 
 export type SettingsChanges = z.infer<typeof settingsChangesBody>;

@@ -7,6 +7,9 @@ export type ConversionStatus = 'pending' | 'delivered' | 'skipped' | 'failed';
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
 export type ValueSource = 'order_total' | 'fixed' | 'none';
 
+/** How the tracking tag treats TikTok's pixel: `off` (never touches it), `load` (loads it) or `page` (uses the page's own). */
+export type BrowserPixelMode = 'off' | 'load' | 'page';
+
 export interface WorkspaceRow {
   id: string;
   name: string;
@@ -27,6 +30,10 @@ export interface WorkspaceRow {
   /** Group workflows the workspace's conversions are split among (1–16). */
   match_without_click: boolean;
   pipeline_partitions: number;
+  /** Whether the tracking tag leaves TikTok's pixel alone, loads it, or drives the page's own. */
+  browser_pixel: BrowserPixelMode;
+  /** TikTok's Limited Data Use flag on every event, from the server and from the pixel. */
+  limited_data_use: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -121,6 +128,8 @@ export interface ConversionRuleRow {
   value_source: ValueSource;
   fixed_value: number | null;
   currency: string | null;
+  /** Sent to TikTok by the server only: the tracking tag keeps these events from the browser pixel. */
+  server_only: boolean;
   created_at: Date;
   updated_at: Date;
 }

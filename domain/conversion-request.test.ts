@@ -58,3 +58,23 @@ describe('buildConversionRequest: several values for one key', () => {
     expect(built.ready && built.payload.data[0]?.properties).toEqual({ plan: 'pro', value: 20, currency: 'USD' });
   });
 });
+
+describe('buildConversionRequest: Limited Data Use', () => {
+  const event = (limitedDataUse: boolean, eventSource: 'web' | 'app') => {
+    const base = input({ userId: 'u-1' });
+    const built = buildConversionRequest({
+      ...base,
+      conversion: { ...base.conversion, eventSource },
+      workspace: { ...base.workspace, limitedDataUse },
+      connection: { pixelCode: PIXEL, appId: '7012345678901234567' },
+    });
+    if (!built.ready) throw new Error(`not ready: ${built.reason}`);
+    return built.payload.data[0];
+  };
+
+  it('flags web and app events when the workspace asks, and leaves the field out otherwise', () => {
+    expect(event(true, 'web')).toHaveProperty('limited_data_use', true);
+    expect(event(true, 'app')).toHaveProperty('limited_data_use', true);
+    expect(event(false, 'web')).not.toHaveProperty('limited_data_use');
+  });
+});

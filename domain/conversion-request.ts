@@ -25,7 +25,8 @@ export interface ConversionRequestInput {
     click: Pick<Click, 'ttclid' | 'anonymousId' | 'source'> | null;
     ttp: string | null;
   };
-  workspace: { testMode: boolean; testEventCode: string | null; defaultPhoneRegion: string; attributionWindowDays: number };
+  /** `limitedDataUse`: TikTok's Limited Data Use flag on the event (reference §1.2 `limited_data_use`); absent, off. */
+  workspace: { testMode: boolean; testEventCode: string | null; defaultPhoneRegion: string; attributionWindowDays: number; limitedDataUse?: boolean };
   /** Undefined when the workspace has no TikTok connection. */
   connection: { pixelCode: string | null; appId: string | null } | undefined;
   /** SHA-256 emails and phones linked to the user, nearest first. */
@@ -49,7 +50,7 @@ function sentKeySources(sources: MatchKeySources, event: { user?: object; page?:
 /**
  * The exact request that would carry this one conversion to TikTok, and where each of its match keys came from: email
  * and phone hashed (SHA-256 of TikTok's normalisation), web events under the pixel, app events under the TikTok App ID
- * (reference §1.1), the workspace's `test_event_code` in test mode. A batch sends the same envelope with the events of
+ * (reference §1.1), the workspace's `test_event_code` in test mode, `limited_data_use` when the workspace asks. A batch sends the same envelope with the events of
  * several conversions.
  */
 export function buildConversionRequest(input: ConversionRequestInput): ConversionRequest {
@@ -94,6 +95,7 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
     keys.user,
   );
   const event = fromApp ? toAppEvent(webEvent, readAppContext(message), sourceId) : webEvent;
+  if (workspace.limitedDataUse === true) event.limited_data_use = true;
   const payload: TikTokTrackRequest = { event_source: conversion.eventSource, event_source_id: sourceId, data: [event] };
   if (workspace.testMode && workspace.testEventCode !== null) payload.test_event_code = workspace.testEventCode;
   return { ready: true, payload, matchKeys: sentKeySources(keys.sources, event) };

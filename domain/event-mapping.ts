@@ -1,3 +1,7 @@
+import { isPurchase } from '../sdk/src/rules/event-id.js';
+
+export { isPurchase };
+
 /** Service event name → TikTok standard event (specification §6.1). */
 export const STANDARD_EVENT_MAP: Readonly<Record<string, string>> = Object.freeze({
   purchase: 'CompletePayment',
@@ -80,10 +84,6 @@ export function eventMapping(serviceEvent: string): EventMapping {
 /** The TikTok event a service event is sent as: its standard or Segment mapping, or (a custom event) its own name (§6.2). */
 export function defaultTikTokEvent(serviceEvent: string): string {
   return eventMapping(serviceEvent).tiktokEvent;
-}
-
-export function isPurchase(serviceEvent: string, tiktokEvent: string): boolean {
-  return serviceEvent === 'purchase' || tiktokEvent === 'CompletePayment' || tiktokEvent === 'Purchase';
 }
 
 /** Whether a rule without a value setting values the event at the amount it carries: purchases, and Segment's valued events. */

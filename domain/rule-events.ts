@@ -1,34 +1,12 @@
 import { TIKTOK_STANDARD_EVENTS } from './event-mapping';
 
+export { additionalEventId, ruleEvents } from '../sdk/src/rules/event-id.js';
+
 /**
  * How many TikTok events a rule may send each of its events as besides its own (issue 18): `Order Completed` as
  * CompletePayment and also PlaceAnOrder. Each is a conversion of its own, delivered, retried and explained on its own.
  */
 export const MAX_ADDITIONAL_EVENTS = 3;
-
-/** One TikTok event a message of a rule is sent as. */
-export interface RuleEvent {
-  tiktokEvent: string;
-  eventId: string;
-  /** 0: the rule's own TikTok event; 1, 2, …: its additional events, in the rule's order. */
-  index: number;
-}
-
-/**
- * The event_id of an additional event: the message's event_id and the TikTok event's name. Only the rule's own event
- * keeps the plain event_id, the one the browser pixel shares, so TikTok deduplicates it with the pixel as before; an
- * additional event is deduplicated with the pixel only when the pixel sends it under this event_id. The overview's
- * count of pixel-shareable event_ids knows this form (`SHAREABLE_COUNT` in db/repositories/conversion-counts.ts).
- */
-export function additionalEventId(eventId: string, tiktokEvent: string): string {
-  return `${eventId}:${tiktokEvent}`;
-}
-
-/** The TikTok events one message of the rule is sent as: the rule's own first, then its additional events. */
-export function ruleEvents(rule: { tiktokEvent: string; alsoSendAs: readonly string[] }, eventId: string): RuleEvent[] {
-  const additional = rule.alsoSendAs.map((tiktokEvent, i) => ({ tiktokEvent, eventId: additionalEventId(eventId, tiktokEvent), index: i + 1 }));
-  return [{ tiktokEvent: rule.tiktokEvent, eventId, index: 0 }, ...additional];
-}
 
 const STANDARD_BY_LOWER_CASE = new Map([...TIKTOK_STANDARD_EVENTS].map((name) => [name.toLowerCase(), name]));
 

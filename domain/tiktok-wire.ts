@@ -2,6 +2,7 @@
  * Wire types of TikTok's Events API 2.0 (`POST /open_api/v1.3/event/track/`) and of the response envelope shared
  * by every Marketing API endpoint. Field facts: /work/shared/reference/tiktok-api.md §1 and §2.1.
  */
+import type { TikTokContent } from '../sdk/src/rules/tiktok-properties.js';
 
 export type TikTokEventSource = 'web' | 'app' | 'offline' | 'crm';
 
@@ -44,17 +45,6 @@ export interface TikTokUser {
 export interface TikTokPage {
   url: string;
   referrer?: string;
-}
-
-export interface TikTokContent {
-  content_id?: string;
-  content_name?: string;
-  content_category?: string;
-  brand?: string;
-  /** Unit price. */
-  price?: number;
-  /** Integer. */
-  quantity?: number;
 }
 
 /** §1.4. Custom keys are accepted besides the documented ones. */

@@ -134,6 +134,22 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
     await session.shots('04-sources-with-deliveries');
   });
 
+  it("lets the owner choose what the tag does with TikTok's pixel, each choice with its advice, and turn Limited Data Use on", async () => {
+    await session.open('sources#browser-pixel');
+    const pixelForm = page.getByRole('form', { name: 'TikTok pixel in the browser' });
+    await pixelForm.getByText('Choose this if TikTok’s Shopify app or your theme already installs the pixel').waitFor();
+    expect(await pixelForm.getByLabel('Off', { exact: true }).isChecked()).toBe(true);
+    await pixelForm.getByLabel('Use the pixel already on my pages', { exact: true }).check();
+    await pixelForm.getByRole('button', { name: 'Save the pixel choice' }).click();
+    await session.toast('Pixel choice saved: your pages pick it up within 5 minutes');
+    await page.locator('label.switch').filter({ hasText: 'Limited Data Use: off' }).click();
+    await session.toast('Limited Data Use is on');
+    const saved = await fetch(`${ingestUrl}/admin/workspaces/${workspaceId}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(await saved.json()).toMatchObject({ browserPixel: 'page', limitedDataUse: true });
+    await page.locator('#browser-pixel').scrollIntoViewIfNeeded();
+    await session.shots('05-browser-pixel');
+  });
+
   it('shows a viewer the sources and their mapping, read-only, with the reason', async () => {
     const added = await fetch(`${ingestUrl}/admin/workspaces/${workspaceId}/members`, {
       method: 'POST',
@@ -153,8 +169,12 @@ describe('Sources > Shopify and webhooks in Chromium', () => {
     expect(await card.getByLabel('Event name', { exact: true }).inputValue()).toBe('"Order Completed"');
     expect(await card.getByLabel('Event name', { exact: true }).isEditable()).toBe(false);
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await page.getByText('Your role (viewer) cannot change how the tag works with TikTok’s pixel: it needs an editor or owner.').waitFor();
+    expect(await page.getByLabel('Use the pixel already on my pages', { exact: true }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Use the pixel already on my pages', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Limited Data Use: on' }).isDisabled()).toBe(true);
     await page.locator('#webhooks').scrollIntoViewIfNeeded();
-    await session.shots('05-viewer-sources');
+    await session.shots('06-viewer-sources');
     expect(session.notFound).toEqual([]);
   });
 });

@@ -76,6 +76,19 @@ describe('conversions in groups', () => {
     expect(timeline[4]?.detail).toEqual({ status: 'delivered', reason: null });
   });
 
+  it("flags each event of a workspace with Limited Data Use on, as TikTok receives it, and no other workspace's", async () => {
+    const limited = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { limitedDataUse: true } });
+    const plain = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
+    const settled = await wakeAndSettle([...(await clickedPurchases(limited, 'ldu', 2)), ...(await clickedPurchases(plain, 'plain', 1))]);
+    expect(settled.map((c) => c.status)).toEqual(['delivered', 'delivered', 'delivered']);
+
+    const sentEvents = async (prefix: string) => (await requestsWith(prefix)).flatMap((r) => (JSON.parse(r.rawBody) as { data: Record<string, unknown>[] }).data);
+    expect((await sentEvents('ldu')).map((e) => e.limited_data_use)).toEqual([true, true]);
+    const [plainEvent] = await sentEvents('plain');
+    expect(plainEvent).toBeDefined();
+    expect(plainEvent).not.toHaveProperty('limited_data_use');
+  });
+
   it('is processed by the workspace’s one workflow, findable by its search attribute, run recorded on each conversion', async () => {
     const ws = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }] });
     const [settled] = await wakeAndSettle(await clickedPurchases(ws, 'findable', 1));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,9 +15,8 @@ import { runAgainst } from './helpers/cli';
 import { ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
 import { buildTestApp } from './helpers/test-app';
+import { chromiumLaunch } from './helpers/chromium';
 
-/** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The key Shopify shows under Settings → Notifications → Webhooks ("Your webhooks will be signed with …"). */
 const SHOP_KEY = 'd1e5c0ffee0ddba11d1e5c0ffee0ddba11d1e5c0ffee0ddba11d1e5c0ffee0d';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
@@ -68,9 +67,7 @@ beforeAll(async () => {
   const created = await signalbox('sources', 'create', workspaceId, '--shopify', '--name', 'Fern shop', '--secret', SHOP_KEY);
   webhookUrl = /^Webhook URL: +(\S+)$/m.exec(created)?.[1] as string;
 
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, userAgent: IPHONE });
+  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { ...chromiumLaunch(), userAgent: IPHONE });
   page = browser.pages()[0] ?? (await browser.newPage());
   mkdirSync(SCREENSHOTS, { recursive: true });
 });

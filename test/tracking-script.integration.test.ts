@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,15 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Workspace } from '../db/repositories/workspaces';
 import type { ConversionRow, EventRow } from '../db/types';
-import { buildTestApp } from './helpers/test-app';
-import { loadTrackingScript } from '../api/ingest/tracking-script';
 import { sha256Hex } from '../domain/hashing';
-import { buildTrackingScript } from '../web/build';
 import { ttclid } from './helpers/messages';
 import { TestPipeline } from './helpers/pipeline';
-
-/** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { chromiumLaunch } from './helpers/chromium';
+import { startTagIngest } from './helpers/tag-ingest';
 
 // Starting Temporal's worker and Chromium takes a few seconds on a busy two-core machine.
 jest.setTimeout(60_000);
@@ -52,7 +48,7 @@ let workspace: Workspace;
 let consentWorkspace: Workspace;
 let backend: Signalbox;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'signalbox-browser-'));
-const starts: Promise<unknown>[] = [];
+let starts: Promise<unknown>[];
 
 /** One kind of page of the shop: the tag in its head (the one-tag install web/README.md shows) and its body. */
 interface SitePage {
@@ -85,18 +81,7 @@ const SCRIPT_COOKIE_SPY = `(() => {
 
 beforeAll(async () => {
   pipeline = await TestPipeline.start();
-  const built = await buildTrackingScript(path.join(scratch, 'signalbox.js'));
-  ({ app: ingest } = buildTestApp(pipeline.database.db, {
-    repos: pipeline.repos,
-    recordBatch: pipeline.recordBatch,
-    startConversions: (conversions) => {
-      const started = pipeline.startConversions(conversions);
-      starts.push(started);
-      return started;
-    },
-    trackingScript: loadTrackingScript(built.outfile),
-  }));
-  ingestUrl = await ingest.listen({ port: 0, host: '127.0.0.1' });
+  ({ app: ingest, url: ingestUrl, starts } = await startTagIngest(pipeline, scratch));
 
   let browserKey = '';
   let consentKey = '';
@@ -123,11 +108,9 @@ beforeAll(async () => {
   consentWorkspace = await pipeline.workspace({ rules: [{ sourceEvent: 'purchase' }], settings: { allowedOrigins: [siteOrigin], consentRequired: true } });
   consentKey = (await pipeline.repos.apiKeys.create(consentWorkspace.id, 'site', 'browser')).key;
 
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS });
+  browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), chromiumLaunch());
   page = browser.pages()[0] ?? (await browser.newPage());
-  fresh = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  fresh = await chromium.launch(chromiumLaunch());
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 

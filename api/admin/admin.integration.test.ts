@@ -126,8 +126,29 @@ describe('settings', () => {
       expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { pipelinePartitions: partitions })).json().issues).toEqual(['pipelinePartitions must be a whole number of workflows from 1 to 16']);
     }
     expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, {})).json().message).toBe(
-      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions',
+      'body must set at least one of attributionWindowDays, testMode, testEventCode, defaultPhoneRegion, allowedOrigins, consentRequired, exchangeRates, eventRetentionDays, conversionRetentionDays, matchWithoutClick, pipelinePartitions, browserPixel, limitedDataUse',
     );
+  });
+
+  it('sets what the tag does with TikTok\'s pixel and Limited Data Use, each change in the change log, and names a wrong value', async () => {
+    const ws = await newWorkspace();
+    expect(ws).toMatchObject({ browserPixel: 'off', limitedDataUse: false });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { browserPixel: 'page', limitedDataUse: true })).json()).toMatchObject({ browserPixel: 'page', limitedDataUse: true });
+    expect((await admin('GET', `/admin/workspaces/${ws.id}`)).json()).toMatchObject({ browserPixel: 'page', limitedDataUse: true });
+    expect((await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { browserPixel: 'load' })).json()).toMatchObject({ browserPixel: 'load', limitedDataUse: true });
+
+    const refused = await admin('PATCH', `/admin/workspaces/${ws.id}/settings`, { browserPixel: 'on', limitedDataUse: 'yes' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toEqual([
+      'browserPixel must be "off" (the tag leaves TikTok\'s pixel alone), "load" (the tag loads the pixel) or "page" (the tag uses the pixel already on the page)',
+      'limitedDataUse must be true or false',
+    ]);
+    expect((await admin('GET', `/admin/workspaces/${ws.id}`)).json()).toMatchObject({ browserPixel: 'load', limitedDataUse: true });
+    const entries = await subject.repos.changeLog.list(ws.id, { limit: 10 });
+    expect(entries.map(({ action, target, before, after }) => ({ action, target, before, after }))).toEqual([
+      { action: 'settings.update', target: 'browserPixel', before: { browserPixel: 'page' }, after: { browserPixel: 'load' } },
+      { action: 'settings.update', target: 'browserPixel,limitedDataUse', before: { browserPixel: 'off', limitedDataUse: false }, after: { browserPixel: 'page', limitedDataUse: true } },
+    ]);
   });
 
   it('turns matching without a click on and off, each change in the change log', async () => {
@@ -216,6 +237,7 @@ describe('conversion rules', () => {
       tiktokEvent: 'CompletePayment',
       alsoSendAs: [],
       value: { source: 'order_total' },
+      serverOnly: false,
       chosen: 'purchase is a standard event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect((await admin('PUT', `${base}/lead`, { value: { source: 'fixed', amount: 25, currency: 'usd' } })).json()).toEqual({
@@ -223,6 +245,7 @@ describe('conversion rules', () => {
       tiktokEvent: 'SubmitForm',
       alsoSendAs: [],
       value: { source: 'fixed', amount: 25, currency: 'USD' },
+      serverOnly: false,
       chosen: 'lead is a standard event: sent to TikTok as SubmitForm, valued at 25 USD.',
     });
     expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({
@@ -230,6 +253,7 @@ describe('conversion rules', () => {
       tiktokEvent: 'subscription_started',
       alsoSendAs: [],
       value: { source: 'none' },
+      serverOnly: false,
       chosen: 'subscription_started is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties, without a value.',
     });
 
@@ -247,6 +271,7 @@ describe('conversion rules', () => {
       tiktokEvent: 'CompletePayment',
       alsoSendAs: [],
       value: { source: 'order_total' },
+      serverOnly: false,
       chosen: 'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect(await put('product_added', { value: { source: 'order_total', currency: 'eur' } })).toMatchObject({
@@ -276,10 +301,10 @@ describe('conversion rules', () => {
         actor: 'operator',
         action: 'rule.put',
         target: 'Order Completed',
-        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } },
-        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' } },
+        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false },
+        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' }, serverOnly: false },
       },
-      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' } } },
+      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false } },
     ]);
   });
 
@@ -313,11 +338,12 @@ describe('conversion rules', () => {
       tiktokEvent: 'CompletePayment',
       alsoSendAs: ['PlaceAnOrder'],
       value: { source: 'order_total' },
+      serverOnly: false,
       chosen:
         'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.' +
         ' Each is also sent as PlaceAnOrder: one conversion per TikTok event, the additional ones under their own event_id (<event_id>:PlaceAnOrder); CompletePayment keeps the plain event_id, which the browser pixel shares.',
     });
-    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' } }]);
+    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' }, serverOnly: false }]);
 
     const refused = async (body: unknown) => {
       const response = await admin('PUT', `${base}/Order%20Completed`, body);
@@ -336,6 +362,29 @@ describe('conversion rules', () => {
 
     // PUT replaces the whole rule: without alsoSendAs it sends its own TikTok event only.
     expect((await admin('PUT', `${base}/Order%20Completed`, {})).json().alsoSendAs).toEqual([]);
+  });
+
+  it('keeps a server-only rule from the browser pixel, says so, reads it back, and names a value that is not true or false', async () => {
+    const ws = await newWorkspace();
+    const base = `/admin/workspaces/${ws.id}/conversion-rules`;
+    const saved = declared('PUT', '/admin/workspaces/:workspaceId/conversion-rules/:event', 200).parse((await admin('PUT', `${base}/purchase`, { serverOnly: true })).json());
+    expect(saved).toMatchObject({ event: 'purchase', tiktokEvent: 'CompletePayment', serverOnly: true });
+    expect((saved as { chosen: string }).chosen).toMatch(/ Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel\.$/);
+    expect(declared('GET', '/admin/workspaces/:workspaceId/conversion-rules', 200).parse((await admin('GET', base)).json())).toEqual({
+      rules: [{ event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: true }],
+    });
+    expect((await subject.repos.conversionRules.find(ws.id, 'purchase'))?.serverOnly).toBe(true);
+
+    const refused = await admin('PUT', `${base}/purchase`, { serverOnly: 'yes' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toEqual(['serverOnly must be true or false']);
+    expect((await subject.repos.conversionRules.find(ws.id, 'purchase'))?.serverOnly).toBe(true);
+
+    // PUT replaces the whole rule: without serverOnly the pixel may report its events again.
+    const replaced = (await admin('PUT', `${base}/purchase`, {})).json();
+    expect(replaced.serverOnly).toBe(false);
+    expect(replaced.chosen).not.toContain('server only');
+    expect((await subject.repos.conversionRules.find(ws.id, 'purchase'))?.serverOnly).toBe(false);
   });
 
   it('names what is wrong with a value', async () => {

@@ -28,7 +28,11 @@ function additionalText(rule: ConversionRule): string {
   return ` Each is also sent as ${rule.alsoSendAs.join(', ')}: one conversion per TikTok event, the additional ones under their own event_id (${example}); ${rule.tiktokEvent} keeps the plain event_id, which the browser pixel shares.`;
 }
 
+function serverOnlyText(rule: ConversionRule): string {
+  return rule.serverOnly ? " Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel." : '';
+}
+
 /** What `PUT …/conversion-rules/:event` chose, in a sentence or two for the person who asked, defaults included. */
 export function ruleChoice(rule: ConversionRule, given: { tiktokEvent: boolean }): string {
-  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.${additionalText(rule)}`;
+  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.${additionalText(rule)}${serverOnlyText(rule)}`;
 }

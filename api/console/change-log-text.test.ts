@@ -11,6 +11,17 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('settings.update', 'allowedOrigins', { allowedOrigins: ['https://a.example'] }, { allowedOrigins: [] }))).toBe('Removed every allowed origin');
   });
 
+  it('words the TikTok pixel choice and Limited Data Use for a shop owner, never as codes', () => {
+    const pixel = entry('settings.update', 'browserPixel,limitedDataUse', { browserPixel: 'off', limitedDataUse: false }, { browserPixel: 'page', limitedDataUse: true });
+    expect(changeSummary(pixel)).toBe("Had Signalbox send each conversion to the TikTok pixel already on the pages and turned TikTok's Limited Data Use on");
+    expect(fieldChanges(pixel)).toEqual([
+      { field: 'TikTok pixel in the browser', before: 'off', after: 'the TikTok pixel already on the pages' },
+      { field: 'Limited Data Use', before: 'off', after: 'on' },
+    ]);
+    expect(changeSummary(entry('settings.update', 'browserPixel', { browserPixel: 'off' }, { browserPixel: 'load' }))).toBe("Had Signalbox load TikTok's pixel on the pages and send it each conversion");
+    expect(changeSummary(entry('settings.update', 'browserPixel', { browserPixel: 'load' }, { browserPixel: 'off' }))).toBe("Stopped sending conversions to TikTok's pixel in the browser");
+  });
+
   it('names keys, rules and people by their names, never by their IDs', () => {
     expect(changeSummary(entry('key.create', 'key_3430d84d0040ae0d', null, { name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', revokedAt: null }))).toBe(
       'Created API key “backend” (secret key, for servers)',
@@ -21,6 +32,11 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('rule.put', 'lead', rule, { event: 'lead', tiktokEvent: 'SubmitForm', value: { source: 'fixed', amount: 30, currency: 'USD' } }))).toBe(
       'Changed the rule `lead` → SubmitForm, worth 30 USD',
     );
+    const serverOnly = { ...rule, serverOnly: true };
+    expect(changeSummary(entry('rule.put', 'purchase', { ...rule, serverOnly: false }, serverOnly))).toBe(
+      'Changed the rule `purchase` → CompletePayment, worth the order total, sent from the server only (not through the pixel in the browser)',
+    );
+    expect(fieldChanges(entry('rule.put', 'purchase', { ...rule, serverOnly: false }, serverOnly))).toEqual([{ field: 'Sent to TikTok from the server only', before: 'off', after: 'on' }]);
     expect(changeSummary(entry('member.role', 'ed@fern.example', { role: 'viewer' }, { role: 'editor' }))).toBe('Changed the role of ed@fern.example from viewer to editor');
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of the advertiser 7000000000000000001');

@@ -43,8 +43,15 @@ function valueText(value: Record<string, unknown>): string {
   return 'no value';
 }
 
-/** Each workspace setting's change as a clause, from its new value. */
-const SETTINGS: Record<string, { label: string; clause: (value: unknown) => string }> = {
+/** The tag's choices for TikTok's pixel in the browser: each as a value, and as what the change did. */
+const BROWSER_PIXEL: Record<string, { shown: string; clause: string }> = {
+  off: { shown: 'off', clause: "stopped sending conversions to TikTok's pixel in the browser" },
+  load: { shown: "Signalbox loads TikTok's pixel", clause: "had Signalbox load TikTok's pixel on the pages and send it each conversion" },
+  page: { shown: 'the TikTok pixel already on the pages', clause: 'had Signalbox send each conversion to the TikTok pixel already on the pages' },
+};
+
+/** Each workspace setting's change as a clause, from its new value; `shown`: its value in words, when not plain. */
+const SETTINGS: Record<string, { label: string; clause: (value: unknown) => string; shown?: (value: unknown) => string }> = {
   attributionWindowDays: { label: 'Attribution window', clause: (v) => `changed the attribution window to ${days(v)}` },
   testMode: { label: 'Test mode', clause: (v) => `turned test mode ${v ? 'on' : 'off'}` },
   testEventCode: { label: 'Test event code', clause: (v) => (v === null ? 'cleared the test event code' : `set the test event code to ${String(v)}`) },
@@ -56,6 +63,12 @@ const SETTINGS: Record<string, { label: string; clause: (value: unknown) => stri
   conversionRetentionDays: { label: 'Conversion retention', clause: (v) => `changed how long conversions are kept to ${days(v)}` },
   matchWithoutClick: { label: 'Match without a click', clause: (v) => `turned matching without a click ${v ? 'on' : 'off'}` },
   pipelinePartitions: { label: 'Pipeline partitions', clause: (v) => `set the pipeline partitions to ${String(v)}` },
+  browserPixel: {
+    label: 'TikTok pixel in the browser',
+    clause: (v) => BROWSER_PIXEL[String(v)]?.clause ?? `set the TikTok pixel in the browser to ${String(v)}`,
+    shown: (v) => BROWSER_PIXEL[String(v)]?.shown ?? String(v),
+  },
+  limitedDataUse: { label: 'Limited Data Use', clause: (v) => `turned TikTok's Limited Data Use ${v ? 'on' : 'off'}` },
 };
 
 /** Labels of the fields other entries record (rules, keys, the TikTok connection, roles). */
@@ -63,6 +76,7 @@ const FIELD_LABELS: Record<string, string> = {
   event: 'Your event',
   tiktokEvent: 'TikTok event',
   value: 'Value',
+  serverOnly: 'Sent to TikTok from the server only',
   name: 'Name',
   kind: 'Kind',
   displayPrefix: 'Starts with',
@@ -114,7 +128,8 @@ const KEY_KINDS: Record<string, string> = { secret: 'secret key, for servers', b
 function ruleText(rule: Fields): string {
   const value = rule?.value as Record<string, unknown> | undefined;
   const worth = value === undefined || value.source === 'none' ? 'with no value' : `worth ${valueText(value)}`;
-  return `${literal(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}`;
+  const channel = rule?.serverOnly === true ? ', sent from the server only (not through the pixel in the browser)' : '';
+  return `${literal(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}${channel}`;
 }
 
 /** Names of TikTok's advertisers and pixels, for entries logged before names were: the connection's current ones. */
@@ -261,7 +276,11 @@ export function fieldChanges({ action, before, after }: LoggedChange): FieldChan
   if (action === 'erasure.run' || action === 'source.shop_redact') return erasureChanges(after);
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   // A reason (a send-again's filter) reads as its label, as on the Conversions page.
-  const text = (field: string, value: unknown) => (field === 'reason' && typeof value === 'string' ? (reasonHelp(value)?.label ?? value) : plainValue(value));
+  const text = (field: string, value: unknown) => {
+    if (field === 'reason' && typeof value === 'string') return reasonHelp(value)?.label ?? value;
+    const shown = action === 'settings.update' ? SETTINGS[field]?.shown : undefined;
+    return shown === undefined || value === undefined ? plainValue(value) : shown(value);
+  };
   return fields
     .map((field) => ({ field: (action === 'settings.update' ? SETTINGS[field]?.label : FIELD_LABELS[field]) ?? field, before: text(field, before?.[field]), after: text(field, after?.[field]) }))
     .filter((change) => change.before !== change.after);

@@ -7,7 +7,8 @@ import { badRequest } from './http-error';
 
 /**
  * The stored rule for `PUT .../conversion-rules/:event`, with the documented defaults filled in (no `alsoSendAs`: the
- * rule's own TikTok event only); a 400 naming `alsoSendAs` when its events cannot go with the rule's.
+ * rule's own TikTok event only; no `serverOnly`: the browser pixel may report its events too); a 400 naming
+ * `alsoSendAs` when its events cannot go with the rule's.
  */
 export function ruleFromBody(sourceEvent: string, body: z.infer<typeof ruleBody>): ConversionRule {
   const tiktokEvent = body.tiktokEvent ?? eventMapping(sourceEvent).tiktokEvent;
@@ -22,6 +23,7 @@ export function ruleFromBody(sourceEvent: string, body: z.infer<typeof ruleBody>
     valueSource: chosen.source,
     fixedValue: chosen.source === 'fixed' ? chosen.amount : null,
     currency: chosen.source === 'none' ? null : (chosen.currency ?? null),
+    serverOnly: body.serverOnly ?? false,
   };
 }
 
@@ -30,5 +32,5 @@ export function ruleView(rule: ConversionRule) {
   const currency = rule.currency === null ? {} : { currency: rule.currency };
   const valueView =
     rule.valueSource === 'fixed' ? { source: 'fixed', amount: rule.fixedValue, ...currency } : rule.valueSource === 'order_total' ? { source: 'order_total', ...currency } : { source: 'none' };
-  return { event: rule.sourceEvent, tiktokEvent: rule.tiktokEvent, alsoSendAs: rule.alsoSendAs, value: valueView };
+  return { event: rule.sourceEvent, tiktokEvent: rule.tiktokEvent, alsoSendAs: rule.alsoSendAs, value: valueView, serverOnly: rule.serverOnly };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { DEFAULT_TIKTOK_PIXEL_URL } from '../../config/env';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/helpers/test-app';
@@ -236,12 +237,59 @@ describe('the tracking script settings (GET /js/v1/config/:key)', () => {
   it("answer a browser key's consent requirement and attribution window, cacheable and readable from any page", async () => {
     const first = await app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ consentRequired: false, attributionDays: 30 });
+    const pixelOff = { consentRequired: false, attributionDays: 30, pixel: { mode: 'off', code: null, libraryUrl: DEFAULT_TIKTOK_PIXEL_URL, limitedDataUse: false }, rules: [] };
+    expect(first.json()).toEqual(pixelOff);
     expect(first.headers).toMatchObject({ 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
 
     await app.inject({ method: 'PATCH', url: `/admin/workspaces/${shop.id}/settings`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { consentRequired: true, attributionWindowDays: 7 } });
-    expect((await app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` })).json()).toEqual({ consentRequired: true, attributionDays: 7 });
+    expect((await app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` })).json()).toEqual({ ...pixelOff, consentRequired: true, attributionDays: 7 });
     await app.inject({ method: 'PATCH', url: `/admin/workspaces/${shop.id}/settings`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { consentRequired: false, attributionWindowDays: 30 } });
+  });
+
+  it("tell the tag how to drive TikTok's pixel: the mode, the workspace's pixel code, the library, Limited Data Use, and the rules the pixel may see", async () => {
+    const pixelShop = await subject.repos.workspaces.create('Pixel shop');
+    const key = (await subject.repos.apiKeys.create(pixelShop.id, 'site', 'browser')).key;
+    const asOperator = (method: 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      app.inject({ method, url: `/admin/workspaces/${pixelShop.id}${url}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload && { payload }) });
+    const config = async () => (await app.inject({ method: 'GET', url: `/js/v1/config/${key}` })).json();
+    await subject.repos.tiktokConnections.put(pixelShop.id, { accessToken: 'test-token', advertiserId: null, pixelCode: 'C9ABCDEFGHIJKLMNOPQR' });
+    expect((await asOperator('PUT', '/conversion-rules/purchase', { alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total', currency: 'EUR' } })).statusCode).toBe(200);
+    expect((await asOperator('PUT', '/conversion-rules/lead', { value: { source: 'fixed', amount: 12.5, currency: 'USD' } })).statusCode).toBe(200);
+    expect((await asOperator('PUT', '/conversion-rules/subscription_renewed', { serverOnly: true })).statusCode).toBe(200);
+
+    const off = await config();
+    expect(off.pixel).toEqual({ mode: 'off', code: 'C9ABCDEFGHIJKLMNOPQR', libraryUrl: DEFAULT_TIKTOK_PIXEL_URL, limitedDataUse: false });
+    expect(off.rules).toEqual([]);
+
+    await asOperator('PATCH', '/settings', { browserPixel: 'load', limitedDataUse: true });
+    expect(await config()).toEqual({
+      consentRequired: false,
+      attributionDays: 30,
+      pixel: { mode: 'load', code: 'C9ABCDEFGHIJKLMNOPQR', libraryUrl: DEFAULT_TIKTOK_PIXEL_URL, limitedDataUse: true },
+      rules: [
+        { sourceEvent: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], valueSource: 'fixed', fixedValue: 12.5, currency: 'USD' },
+        { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], valueSource: 'order_total', fixedValue: null, currency: 'EUR' },
+      ],
+    });
+
+    // A rule's change shows on the next request: the rules API clears the cache that spares each page view a query.
+    await asOperator('PUT', '/conversion-rules/lead', { value: { source: 'fixed', amount: 12.5, currency: 'USD' }, serverOnly: true });
+    await asOperator('DELETE', '/conversion-rules/purchase');
+    await asOperator('PUT', '/conversion-rules/subscription_renewed', { serverOnly: false });
+    const renewal = { sourceEvent: 'subscription_renewed', tiktokEvent: 'subscription_renewed', alsoSendAs: [], valueSource: 'none', fixedValue: null, currency: null };
+    expect((await config()).rules).toEqual([renewal]);
+    await asOperator('PATCH', '/settings', { browserPixel: 'page', limitedDataUse: false });
+    expect(await config()).toMatchObject({ pixel: { mode: 'page', code: 'C9ABCDEFGHIJKLMNOPQR', limitedDataUse: false }, rules: [renewal] });
+  });
+
+  it("give the pixel library TIKTOK_PIXEL_URL names (the dev stack's is the fake's stand-in)", async () => {
+    const other = buildTestApp(testDb.db, { tiktokPixelUrl: 'http://127.0.0.1:9099/i18n/pixel/events.js' });
+    try {
+      const response = await other.app.inject({ method: 'GET', url: `/js/v1/config/${browserKey}` });
+      expect(response.json().pixel.libraryUrl).toBe('http://127.0.0.1:9099/i18n/pixel/events.js');
+    } finally {
+      await other.app.close();
+    }
   });
 
   it('know nothing of a secret, unknown or revoked key', async () => {

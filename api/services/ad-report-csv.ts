@@ -1,4 +1,4 @@
-import type { AdReportRow } from '../../db/repositories/ad-report';
+import { shownIds, type AdReportExportRow } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { csvLine, decimal } from '../http/csv';
 
@@ -11,10 +11,15 @@ export const AD_REPORT_CSV_HEADER = csvLine([
 /** The Level column's words. */
 const LEVEL_WORDS: Record<AdLevel, string> = { campaign: 'campaign', adgroup: 'ad group', ad: 'ad' };
 
-/** A row under the header: names and IDs (TikTok's, so anyone who edits the ad account writes them) as text, figures as numbers. */
-export const adReportCsvLine = (row: AdReportRow): string =>
-  csvLine([
-    row.date, LEVEL_WORDS[row.level], row.name, row.entityId, row.campaignId, row.adgroupId,
-    decimal(row.spend), row.impressions, row.clicks, decimal(row.cpc), decimal(row.ctr),
-    row.conversions, decimal(row.conversionValue), decimal(row.roas), row.deliveredConversions, decimal(row.deliveredValue), decimal(row.deliveredRoas),
+/**
+ * A row under the header: names and IDs (TikTok's, so anyone who edits the ad account writes them) as text, figures
+ * (counts included) as the numbers PostgreSQL wrote.
+ */
+export function adReportCsvLine(level: AdLevel, row: AdReportExportRow): string {
+  const { campaignId, adgroupId } = shownIds(level, row);
+  return csvLine([
+    row.stat_date, LEVEL_WORDS[level], row.name, row.entity_id, campaignId, adgroupId,
+    decimal(row.spend), decimal(row.impressions), decimal(row.clicks), decimal(row.cpc), decimal(row.ctr),
+    decimal(row.conversions), decimal(row.conversion_value), decimal(row.roas), decimal(row.delivered_conversions), decimal(row.delivered_value), decimal(row.delivered_roas),
   ]);
+}

@@ -1,6 +1,6 @@
 import type { Repositories } from '../../db/repositories';
 import type { AdReport as AdReportAnswer } from '../../contract/ad-report';
-import { NO_CURRENCY, type AdReportFigures } from '../../db/repositories/ad-report';
+import { NO_CURRENCY, type AdReportExportRow, type AdReportFigures } from '../../db/repositories/ad-report';
 import type { AdLevel } from '../../db/types';
 import { readableAdStatus } from '../../domain/ad-status';
 import { AD_REPORT_CSV_HEADER, adReportCsvLine } from './ad-report-csv';
@@ -87,7 +87,10 @@ function notesFor(currency: string | null, timeZoneKnown: boolean, totals: AdRep
   return notes;
 }
 
-/** An export reads at most this many rows per statement; a window with more is read in pages, each running its statement again. */
+/**
+ * An export reads at most this many rows per statement; a window with more is read in pages, each starting after the
+ * row the page before ended on (from that row's day), each running its statement again.
+ */
 const EXPORT_PAGE_ROWS = 10_000;
 
 /**
@@ -169,22 +172,22 @@ export function createAdReportService(deps: {
     ): Promise<{ level: AdLevel; from: string; to: string; campaignId?: string; adgroupId?: string; pages: AsyncIterable<string> }> {
       const { query, repoQuery } = await prepare(workspaceId, request);
       const windows = exportWindows(query, await deps.repos.adReport.entityCount(workspaceId, repoQuery), exportPageRows);
-      const page = (from: string, to: string, offset: number) =>
-        deps.repos.adReport.rows(workspaceId, { ...repoQuery, from, to, limit: exportPageRows, offset });
+      const page = (from: string, to: string, after?: AdReportExportRow) =>
+        deps.repos.adReport.exportRows(workspaceId, { ...repoQuery, from, to, limit: exportPageRows }, after);
+      const line = (row: AdReportExportRow) => adReportCsvLine(query.level, row);
       async function* pages(): AsyncGenerator<string> {
         yield AD_REPORT_CSV_HEADER;
-        let current = page(...(windows[0] as [string, string]), 0);
+        let current = page(...(windows[0] as [string, string]));
         for (const [index, [from, to]] of windows.entries()) {
           // The next window is read while this one is: PostgreSQL runs both statements at once, on two cores.
           const window = windows[index + 1];
-          const next = window === undefined ? undefined : page(...window, 0);
+          const next = window === undefined ? undefined : page(...window);
           next?.catch(() => undefined); // awaited on the next turn; an export abandoned before then must not crash the process
-          for (let offset = 0; ; ) {
+          for (;;) {
             const rows = await current;
-            yield rows.map(adReportCsvLine).join('');
+            yield rows.map(line).join('');
             if (rows.length < exportPageRows) break;
-            offset += exportPageRows;
-            current = page(from, to, offset);
+            current = page(from, to, rows[rows.length - 1]);
           }
           if (next !== undefined) current = next;
         }

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import { messageBody } from '../../db/event-message';
-import { createDatabase, migrateToLatest, migrateUpTo } from '../../db/knex';
-import { addDays, createEventDayRepository, dayOf, partitionOf, type Day } from '../../db/repositories/event-days';
+import { createDatabase } from '../../db/knex';
+import { addDays, partitionOf } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent } from '../../db/repositories/ingest-writes';
-import { benchEvents, chunk } from '../ingest/workload';
+import { chunk } from '../ingest/workload';
 import { statsReported } from '../growth/phase-cost';
 import { cpuSecondsOf } from '../pipeline/cpu';
-import { fillDay, scratchDatabase } from '../retention/store';
+import { BATCH, dayCases, prepareStore, toNewEvents, WORKSPACE_ID, type Case, type Store } from './stores';
 
 /**
  * What the size of a day costs ingest's statement, apart from everything else: PostgreSQL alone, no HTTP, no ingest
@@ -33,45 +32,11 @@ const SECONDS = Number(process.env.BENCH_DAY_SIZE_SECONDS ?? 10);
 const DROP_INDEXES = (process.env.BENCH_DAY_SIZE_DROP_INDEXES ?? '').split(',').filter((name) => name !== '');
 const GROUPS = (process.env.BENCH_DAY_SIZE_CASES ?? 'days,upgrade').split(',');
 const ROUNDS = Number(process.env.BENCH_DAY_SIZE_ROUNDS ?? 2);
-/** The last migration of the layout before days. */
-const PARTITIONS_MIGRATION = '20261130100000_events_by_day';
-const WORKSPACE_ID = 'ws_day_size';
 const CONNECTIONS = 4;
-const BATCH = 100;
 
-interface Case {
-  label: string;
-  /** `days`, or `upgrade`: each case's rate is compared with the first of its group's. */
-  group: string;
-  yesterday: number;
-  today: number;
-  /** Events stored before the upgrade to days, received over the day before: 0 for a store created with days. */
-  beforeDays?: number;
-}
-
-const CASES: Case[] = [
-  { label: 'both days empty', group: 'days', yesterday: 0, today: 0 },
-  { label: 'today full, yesterday empty', group: 'days', yesterday: 0, today: DAY_EVENTS },
-  { label: 'yesterday full, today empty', group: 'days', yesterday: DAY_EVENTS, today: 0 },
-  { label: 'both days full', group: 'days', yesterday: DAY_EVENTS, today: DAY_EVENTS },
-  { label: 'upgraded the day before, yesterday empty', group: 'upgrade', yesterday: 0, today: 0, beforeDays: DAY_EVENTS },
-  { label: 'upgraded the day before, yesterday full', group: 'upgrade', yesterday: DAY_EVENTS, today: 0, beforeDays: DAY_EVENTS },
-  { label: 'created with days, both days empty', group: 'upgrade', yesterday: 0, today: 0 },
-].filter((c) => GROUPS.includes(c.group));
+const CASES = dayCases(DAY_EVENTS).filter((c) => GROUPS.includes(c.group));
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function toNewEvents(count: number): NewEvent[] {
-  return benchEvents(count).map((e) => ({
-    messageId: e.messageId,
-    type: e.type,
-    eventName: e.event,
-    userId: e.userId,
-    anonymousId: e.anonymousId,
-    occurredAt: new Date(e.timestamp),
-    messageJson: messageBody(e),
-  }));
-}
 
 interface Wal {
   fullPages: number;
@@ -141,36 +106,6 @@ interface Measured {
   buffersBeforeDays: string;
 }
 
-interface Store {
-  db: Knex;
-  day: Day;
-  drop(): Promise<void>;
-}
-
-/** A freshly migrated scratch database holding the case's days. */
-async function prepareStore({ yesterday, today, beforeDays = 0 }: Case): Promise<Store> {
-  const scratch = await scratchDatabase(ADMIN_URL, 'day_size');
-  try {
-    const day = dayOf(new Date());
-    if (beforeDays > 0) {
-      await migrateUpTo(scratch.db, PARTITIONS_MIGRATION);
-      await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
-      await fillDay(scratch.db, WORKSPACE_ID, addDays(day, -2), beforeDays, { withDay: false, timesOn: addDays(day, -1) });
-    }
-    await migrateToLatest(scratch.db);
-    for (const index of DROP_INDEXES) await scratch.db.raw('DROP INDEX ??', [index]);
-    if (beforeDays === 0) await scratch.db('workspaces').insert({ id: WORKSPACE_ID, name: 'Day size' });
-    await createEventDayRepository(scratch.db).ensure(addDays(day, -1), day);
-    if (yesterday > 0) await fillDay(scratch.db, WORKSPACE_ID, addDays(day, -1), yesterday, { withDay: true });
-    if (today > 0) await fillDay(scratch.db, WORKSPACE_ID, day, today, { withDay: true, timesOn: addDays(day, -1) });
-    await scratch.db.raw('VACUUM ANALYZE events');
-    return { db: scratch.db, day, drop: scratch.drop };
-  } catch (error) {
-    await scratch.drop();
-    throw error;
-  }
-}
-
 /** One round: SECONDS of ingest's statement from CONNECTIONS connections, from a checkpoint. */
 async function measureRound({ db, day }: Store): Promise<Measured> {
   await db.raw('CHECKPOINT');
@@ -228,7 +163,7 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 async function measureGroup(cases: readonly Case[]): Promise<{ rounds: Measured[][]; shares: number[] }> {
   const stores: Store[] = [];
   try {
-    for (const c of cases) stores.push(await prepareStore(c));
+    for (const c of cases) stores.push(await prepareStore(ADMIN_URL, c, DROP_INDEXES));
     const rounds: Measured[][] = cases.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (let turn = 0; turn < cases.length; turn++) {

@@ -60,7 +60,9 @@ export async function buildRelease(release: Release, log: (line: string) => void
   else await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 64 * 2 ** 20 });
   log(`  modules: ${sameLockfile ? "this tree's (same lockfile)" : 'installed from its lockfile'}; compiling`);
   await run(path.join(dir, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, maxBuffer: 64 * 2 ** 20 });
-  await run(process.execPath, [path.join(dist, 'devstack', 'build-assets.js')], { cwd: dir, maxBuffer: 64 * 2 ** 20 });
+  // NODE_ENV is jest's `test` when the upgrade test builds: without `production` Vite would build React's development
+  // code, which is over the console's first-load budget and fails the build.
+  await run(process.execPath, [path.join(dist, 'devstack', 'build-assets.js')], { cwd: dir, maxBuffer: 64 * 2 ** 20, env: { ...process.env, NODE_ENV: 'production' } });
   writeFileSync(built, `${new Date().toISOString()}\n`);
   return dist;
 }

@@ -16,6 +16,7 @@ interface RuleFlags {
   currency?: string;
   /** Commander's negation: false when `--no-value` is given. */
   value?: boolean;
+  serverOnly?: boolean;
 }
 
 const rulesPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/conversion-rules`;
@@ -37,16 +38,18 @@ export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   if (flags.fixed !== undefined) body.value = { source: 'fixed', amount: numberOrText(flags.fixed), currency: flags.currency };
   else if (flags.orderTotal || (flags.currency !== undefined && flags.value !== false)) body.value = { source: 'order_total', currency: flags.currency };
   else if (flags.value === false) body.value = { source: 'none' };
+  if (flags.serverOnly === true) body.serverOnly = true;
   return body;
 }
 
 /** What the rule's API fields are called on this command line. */
-const RULE_FLAGS = { tiktokEvent: '--tiktok-event', alsoSendAs: '--also-send-as', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', event: '<event>' };
+const RULE_FLAGS = { tiktokEvent: '--tiktok-event', alsoSendAs: '--also-send-as', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', serverOnly: '--server-only', event: '<event>' };
 
 /** `CompletePayment + PlaceAnOrder`: the rule's TikTok event and those it also sends its events as. */
 const tiktokEventsText = (rule: RuleView) => [rule.tiktokEvent, ...rule.alsoSendAs].join(' + ');
 
-const ruleTable = (rules: RuleView[]) => formatTable(['event', 'tiktok event', 'value'], rules.map((rule) => [rule.event, tiktokEventsText(rule), valueText(rule.value)]));
+const ruleTable = (rules: RuleView[]) =>
+  formatTable(['event', 'tiktok event', 'value', 'server only'], rules.map((rule) => [rule.event, tiktokEventsText(rule), valueText(rule.value), rule.serverOnly ? 'yes' : 'no']));
 
 const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', tiktok: 'TikTok standard event', custom: 'custom event (own name)' } as const;
 
@@ -86,6 +89,7 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .option('--fixed <amount>', 'value is this fixed amount (needs --currency), e.g. for leads and signups')
     .option('--currency <code>', 'ISO 4217 currency of the fixed amount, or the fallback currency of order totals')
     .option('--no-value', 'send no value')
+    .option('--server-only', "send these events to TikTok from the server only: the tracking tag does not report them to TikTok's browser pixel (default: it may, when the workspace lets the tag drive the pixel)")
     .action(
       act(io, async ({ request, print }, workspaceId: string, event: string, flags: RuleFlags) => {
         const rule = await request<RuleView & { chosen: string }>('PUT', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`, { body: ruleBody(flags) });

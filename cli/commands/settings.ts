@@ -19,6 +19,8 @@ interface SettingsFlags {
   clearExchangeRates?: boolean;
   matchWithoutClick?: boolean;
   pipelinePartitions?: string;
+  browserPixel?: string;
+  limitedDataUse?: boolean;
 }
 
 /** `EUR=1.08,JPY=0.0065` as `{ EUR: '1.08', JPY: '0.0065' }`; the server checks codes and rates and names what is wrong. */
@@ -56,9 +58,11 @@ export function settingsBody(flags: SettingsFlags): Record<string, unknown> {
   if (flags.clearExchangeRates) body.exchangeRates = {};
   if (flags.matchWithoutClick !== undefined) body.matchWithoutClick = flags.matchWithoutClick;
   if (flags.pipelinePartitions !== undefined) body.pipelinePartitions = numberOrText(flags.pipelinePartitions);
+  if (flags.browserPixel !== undefined) body.browserPixel = flags.browserPixel;
+  if (flags.limitedDataUse !== undefined) body.limitedDataUse = flags.limitedDataUse;
   if (Object.keys(body).length === 0) {
     throw new CliError(
-      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days, --conversion-retention-days, --match-without-click/--no-match-without-click or --pipeline-partitions',
+      'nothing to change: give --window, --test-mode/--no-test-mode, --test-event-code, --phone-region, --allowed-origins, --consent-required/--no-consent-required, --exchange-rates, --retention-days, --conversion-retention-days, --match-without-click/--no-match-without-click, --pipeline-partitions, --browser-pixel or --limited-data-use/--no-limited-data-use',
     );
   }
   return body;
@@ -72,6 +76,8 @@ const SETTINGS_FLAGS = {
   allowedOrigins: '--allowed-origins',
   matchWithoutClick: '--match-without-click',
   pipelinePartitions: '--pipeline-partitions',
+  browserPixel: '--browser-pixel',
+  limitedDataUse: '--limited-data-use',
 };
 
 export function registerSettingsCommands(program: Command, io: CliIo): void {
@@ -79,7 +85,9 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <workspaceId>')
-    .description('set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event and conversion retention, matching without a click or pipeline partitions')
+    .description(
+      "set the attribution window, test mode, default phone region, allowed browser origins, consent requirement, exchange rates, event and conversion retention, matching without a click, pipeline partitions, TikTok's pixel in the browser or Limited Data Use",
+    )
     .option('--window <days>', 'attribution window in days (1-90)')
     .option('--test-mode', 'send conversions with the test event code (shown in TikTok Test events)')
     .option('--no-test-mode', 'send production conversions')
@@ -97,6 +105,12 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option('--match-without-click', 'also send conversions without a TikTok click inside the window, for TikTok to match on email, phone, IP, user agent, _ttp…')
     .option('--no-match-without-click', 'send only conversions with a click inside the attribution window (the default)')
     .option('--pipeline-partitions <count>', "group workflows the workspace's conversions are split among, for a very large shop (1-16, default 1)")
+    .option(
+      '--browser-pixel <mode>',
+      "what the tracking script does with TikTok's pixel: off (leaves it alone, the default), load (loads it and sends it each conversion with the server's event ID, so TikTok counts it once) or page (the same through the pixel already on the pages, e.g. installed by TikTok's Shopify app)",
+    )
+    .option('--limited-data-use', "flag every event, from the server and from the pixel, for TikTok's Limited Data Use")
+    .option('--no-limited-data-use', 'send events without the Limited Data Use flag (the default)')
     .action(
       act(io, async ({ request, print }, workspaceId: string, flags: SettingsFlags) => {
         const body = settingsBody(flags);

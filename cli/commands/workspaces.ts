@@ -3,6 +3,12 @@ import type { WorkspacesView, WorkspaceView } from '../../contract/views';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
 
+const BROWSER_PIXEL: Record<WorkspaceView['browserPixel'], string> = {
+  off: "off: the tracking script leaves TikTok's pixel alone",
+  load: "load: the tracking script loads TikTok's pixel and sends it each conversion with the server's event ID",
+  page: "page: the tracking script sends each conversion with the server's event ID to the pixel already on the page",
+};
+
 export function workspaceRecord(ws: WorkspaceView): string {
   return formatRecord([
     ['ID', ws.id],
@@ -18,6 +24,8 @@ export function workspaceRecord(ws: WorkspaceView): string {
     ['Conversion retention', `${ws.conversionRetentionDays} days`],
     ['Match without click', ws.matchWithoutClick ? 'yes: conversions without a click inside the window are sent for TikTok to match on other keys' : 'no: only conversions with a click inside the window are sent'],
     ['Pipeline partitions', String(ws.pipelinePartitions)],
+    ['TikTok pixel in the browser', BROWSER_PIXEL[ws.browserPixel]],
+    ['Limited Data Use', ws.limitedDataUse ? "on: every event is flagged for TikTok's Limited Data Use" : 'off'],
     ['Created', ws.createdAt],
   ]);
 }

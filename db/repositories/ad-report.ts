@@ -82,25 +82,31 @@ export interface AdReportRow extends AdReportFigures {
 const ENTITY_COLUMN: Record<AdLevel, string> = { campaign: 'campaign_id', adgroup: 'adgroup_id', ad: 'ad_id' };
 
 /**
- * Ratios and text forms shared by rows and totals: `t` has spend, impressions, clicks, conversions, value, d_count,
- * d_values (jsonb of currency → value text) and d_converted (the value in the advertiser's currency, or null).
+ * Ratios and text forms shared by rows, totals and the export, by column: `t` has spend, impressions, clicks,
+ * conversions, value, d_count, d_values (jsonb of currency → value text) and d_converted (the value in the advertiser's
+ * currency, or null).
  */
-const FIGURES = `
-  trim_scale(t.spend)::text AS spend,
-  t.impressions::text AS impressions,
-  t.clicks::text AS clicks,
-  CASE WHEN t.clicks > 0 THEN trim_scale(round(t.spend / t.clicks, 4))::text END AS cpc,
-  CASE WHEN t.impressions > 0 THEN trim_scale(round(t.clicks * 100.0 / t.impressions, 4))::text END AS ctr,
-  CASE WHEN t.impressions > 0 THEN trim_scale(round(t.spend * 1000 / t.impressions, 4))::text END AS cpm,
-  t.conversions::text AS conversions,
-  CASE WHEN t.conversions > 0 THEN trim_scale(round(t.spend / t.conversions, 4))::text END AS cost_per_conversion,
-  CASE WHEN t.clicks > 0 THEN trim_scale(round(t.conversions * 100.0 / t.clicks, 4))::text END AS conversion_rate,
-  trim_scale(t.value)::text AS conversion_value,
-  CASE WHEN t.spend > 0 THEN trim_scale(round(t.value / t.spend, 4))::text END AS roas,
-  coalesce(t.d_count, 0)::text AS delivered_conversions,
-  coalesce(t.d_values, '{}'::jsonb) AS delivered_values,
-  trim_scale(t.d_converted)::text AS delivered_value,
-  CASE WHEN t.spend > 0 AND t.d_count > 0 THEN trim_scale(round(t.d_converted / t.spend, 4))::text END AS delivered_roas`;
+const FIGURE_SQL: Record<keyof FigureColumns, string> = {
+  spend: 'trim_scale(t.spend)::text',
+  impressions: 't.impressions::text',
+  clicks: 't.clicks::text',
+  cpc: 'CASE WHEN t.clicks > 0 THEN trim_scale(round(t.spend / t.clicks, 4))::text END',
+  ctr: 'CASE WHEN t.impressions > 0 THEN trim_scale(round(t.clicks * 100.0 / t.impressions, 4))::text END',
+  cpm: 'CASE WHEN t.impressions > 0 THEN trim_scale(round(t.spend * 1000 / t.impressions, 4))::text END',
+  conversions: 't.conversions::text',
+  cost_per_conversion: 'CASE WHEN t.conversions > 0 THEN trim_scale(round(t.spend / t.conversions, 4))::text END',
+  conversion_rate: 'CASE WHEN t.clicks > 0 THEN trim_scale(round(t.conversions * 100.0 / t.clicks, 4))::text END',
+  conversion_value: 'trim_scale(t.value)::text',
+  roas: 'CASE WHEN t.spend > 0 THEN trim_scale(round(t.value / t.spend, 4))::text END',
+  delivered_conversions: 'coalesce(t.d_count, 0)::text',
+  delivered_values: "coalesce(t.d_values, '{}'::jsonb)",
+  delivered_value: 'trim_scale(t.d_converted)::text',
+  delivered_roas: 'CASE WHEN t.spend > 0 AND t.d_count > 0 THEN trim_scale(round(t.d_converted / t.spend, 4))::text END',
+};
+
+const FIGURES = Object.entries(FIGURE_SQL)
+  .map(([column, sql]) => `${sql} AS ${column}`)
+  .join(',\n  ');
 
 interface FigureColumns {
   spend: string | null;
@@ -131,6 +137,28 @@ interface RowColumns extends FigureColumns {
   adgroup_id: string | null;
 }
 
+/** What the CSV export reads of a row: its keys (see EXPORT_KEY) and the figures it writes, as PostgreSQL's text. */
+export type AdReportExportRow = Pick<
+  RowColumns,
+  | 'stat_date' | 'entity_id' | 'name' | 'campaign_id' | 'adgroup_id' | 'spend' | 'impressions' | 'clicks' | 'cpc' | 'ctr' | 'conversions'
+  | 'conversion_value' | 'roas' | 'delivered_conversions' | 'delivered_value' | 'delivered_roas'
+>;
+
+const EXPORTED_FIGURES = [
+  'spend', 'impressions', 'clicks', 'cpc', 'ctr', 'conversions', 'conversion_value', 'roas', 'delivered_conversions', 'delivered_value', 'delivered_roas',
+] as const satisfies readonly (keyof AdReportExportRow & keyof FigureColumns)[];
+
+/**
+ * The campaign and ad group a row shows: its own ID at its own level, else those the report sorts it by (`campaign_id`
+ * and `adgroup_id` of ROWS and of the export's page).
+ */
+export function shownIds(level: AdLevel, row: Pick<RowColumns, 'entity_id' | 'campaign_id' | 'adgroup_id'>): { campaignId: string | null; adgroupId: string | null } {
+  return {
+    campaignId: level === 'campaign' ? row.entity_id : row.campaign_id,
+    adgroupId: level === 'adgroup' ? row.entity_id : level === 'ad' ? row.adgroup_id : null,
+  };
+}
+
 const count = (text: string | null): number | null => (text === null ? null : Number(text));
 
 function toFigures(c: FigureColumns): AdReportFigures {
@@ -153,13 +181,16 @@ function toFigures(c: FigureColumns): AdReportFigures {
   };
 }
 
-/** The page of rows `t` (below) gives, in report order: dates, then campaign, ad group and entity. */
+/** Report order: dates (the totals' null first), then campaign, ad group (unknown ones last) and entity. */
+const REPORT_ORDER = 't.stat_date NULLS FIRST, coalesce(t.campaign_id, e.campaign_id), coalesce(t.adgroup_id, e.adgroup_id), t.entity_id';
+
+/** The page of rows `t` (below) gives, in report order. */
 const ROWS = `
   SELECT to_char(t.stat_date, 'YYYY-MM-DD') AS stat_date, t.entity_id, e.name, e.status,
          coalesce(t.campaign_id, e.campaign_id) AS campaign_id, coalesce(t.adgroup_id, e.adgroup_id) AS adgroup_id, NULL::bigint AS row_count,
          ${FIGURES}
   FROM t LEFT JOIN ad_entities e ON e.workspace_id = ? AND e.level = ? AND e.entity_id = t.entity_id
-  ORDER BY t.stat_date NULLS FIRST, coalesce(t.campaign_id, e.campaign_id), coalesce(t.adgroup_id, e.adgroup_id), t.entity_id
+  ORDER BY ${REPORT_ORDER}
   LIMIT ? OFFSET ?`;
 
 /** Every row of `t` summed into one, with the delivered values summed per currency. */
@@ -174,6 +205,35 @@ const TOTALS = `
                CASE WHEN bool_and(d_values IS NULL OR d_converted IS NOT NULL) THEN sum(d_converted) END AS d_converted
         FROM t) t`;
 
+/**
+ * REPORT_ORDER as a key of six values, none null, so that a page can start after a row (keyset): a null date as
+ * -infinity, an unknown campaign or ad group as (true, '') after every known one (false, its ID). Only the condition
+ * reads it: sorting by REPORT_ORDER itself costs PostgreSQL less.
+ */
+const EXPORT_KEY = [
+  "coalesce(t.stat_date, '-infinity')",
+  'coalesce(t.campaign_id, e.campaign_id) IS NULL',
+  "coalesce(t.campaign_id, e.campaign_id, '')",
+  'coalesce(t.adgroup_id, e.adgroup_id) IS NULL',
+  "coalesce(t.adgroup_id, e.adgroup_id, '')",
+  't.entity_id',
+].join(', ');
+
+/** The key's values of a row of the export, for the page after it. */
+const exportKey = (row: AdReportExportRow): Knex.RawBinding[] => [
+  row.stat_date ?? '-infinity', row.campaign_id === null, row.campaign_id ?? '', row.adgroup_id === null, row.adgroup_id ?? '', row.entity_id,
+];
+
+/** A page of `t`'s rows in report order, with only what the CSV writes; `after` adds the keyset's condition. */
+const exportPage = (after: boolean) => `
+  SELECT to_char(t.stat_date, 'YYYY-MM-DD') AS stat_date, t.entity_id, e.name,
+         coalesce(t.campaign_id, e.campaign_id) AS campaign_id, coalesce(t.adgroup_id, e.adgroup_id) AS adgroup_id,
+         ${EXPORTED_FIGURES.map((column) => `${FIGURE_SQL[column]} AS ${column}`).join(', ')}
+  FROM t LEFT JOIN ad_entities e ON e.workspace_id = ? AND e.level = ? AND e.entity_id = t.entity_id
+  ${after ? `WHERE (${EXPORT_KEY}) > (?::date, ?, ?, ?, ?, ?)` : ''}
+  ORDER BY ${REPORT_ORDER}
+  LIMIT ?`;
+
 export function createAdReportRepository(db: Knex) {
   /**
    * TikTok's figures per entity (and day) full-joined with the conversions Signalbox delivered for the same entity
@@ -182,7 +242,7 @@ export function createAdReportRepository(db: Knex) {
    * conversions themselves from that day on. Delivered values are summed per currency; converted into the
    * advertiser's currency only where every currency has a rate.
    */
-  function joined(workspaceId: string, q: AdReportQuery): { sql: string; bindings: Knex.RawBinding[] } {
+  function joined(workspaceId: string, q: Omit<AdReportQuery, 'limit' | 'offset'>): { sql: string; bindings: Knex.RawBinding[] } {
     const byDay = q.granularity === 'day';
     const entity = ENTITY_COLUMN[q.level];
     // Each scope (campaign, ad group) narrows TikTok's rows, the rolled-up deliveries and the live ones alike.
@@ -267,8 +327,7 @@ export function createAdReportRepository(db: Knex) {
       entityId: r.entity_id,
       name: r.name,
       status: r.status,
-      campaignId: q.level === 'campaign' ? r.entity_id : r.campaign_id,
-      adgroupId: q.level === 'adgroup' ? r.entity_id : q.level === 'ad' ? r.adgroup_id : null,
+      ...shownIds(q.level, r),
       ...toFigures(r),
     };
   }
@@ -303,11 +362,21 @@ export function createAdReportRepository(db: Knex) {
       return { campaign: name('campaign'), adgroup: name('adgroup') };
     },
 
-    /** A page of the report's rows (`limit`, `offset`), without the totals: what an export reads. */
-    async rows(workspaceId: string, q: AdReportQuery, executor: Knex = db): Promise<AdReportRow[]> {
-      const base = joined(workspaceId, q);
-      const { rows } = await executor.raw<{ rows: RowColumns[] }>(`${base.sql} ${ROWS}`, [...base.bindings, workspaceId, q.level, q.limit, q.offset]);
-      return rows.map((r) => toRow(q, r));
+    /**
+     * The export's page of `limit` rows after the row `after` (the first page without), without the totals. A page of
+     * days after the first reads only from the day it starts on (by day, a day's rows depend on no other day).
+     */
+    async exportRows(workspaceId: string, q: Omit<AdReportQuery, 'offset'>, after?: AdReportExportRow, executor: Knex = db): Promise<AdReportExportRow[]> {
+      const from = after?.stat_date ?? q.from;
+      const base = joined(workspaceId, { ...q, from });
+      const { rows } = await executor.raw<{ rows: AdReportExportRow[] }>(`${base.sql} ${exportPage(after !== undefined)}`, [
+        ...base.bindings,
+        workspaceId,
+        q.level,
+        ...(after === undefined ? [] : exportKey(after)),
+        q.limit,
+      ]);
+      return rows;
     },
 
     /** A page of rows and, in the same statement, the figures summed over every entity and day of the query. */

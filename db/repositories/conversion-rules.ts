@@ -9,12 +9,19 @@ export interface ConversionRule {
   valueSource: ValueSource;
   fixedValue: number | null;
   currency: string | null;
+  /** Sent to TikTok by the server only: the tracking tag does not report these events to the browser pixel. */
+  serverOnly: boolean;
 }
 
-/** A rule to store; without `alsoSendAs` it sends its events as its own TikTok event only. */
-export type RuleInput = Omit<ConversionRule, 'alsoSendAs'> & Partial<Pick<ConversionRule, 'alsoSendAs'>>;
+/**
+ * A rule to store; without `alsoSendAs` it sends its events as its own TikTok event only, without `serverOnly` the
+ * pixel may see them too.
+ */
+export type RuleInput = Omit<ConversionRule, 'alsoSendAs' | 'serverOnly'> & Partial<Pick<ConversionRule, 'alsoSendAs' | 'serverOnly'>>;
 
-export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency'>): ConversionRule {
+export function toRule(
+  row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency' | 'server_only'>,
+): ConversionRule {
   return {
     sourceEvent: row.source_event,
     tiktokEvent: row.tiktok_event,
@@ -22,6 +29,7 @@ export function toRule(row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_eve
     valueSource: row.value_source,
     fixedValue: row.fixed_value,
     currency: row.currency,
+    serverOnly: row.server_only,
   };
 }
 
@@ -36,6 +44,7 @@ export function createConversionRuleRepository(db: Knex) {
         value_source: rule.valueSource,
         fixed_value: rule.fixedValue,
         currency: rule.currency,
+        server_only: rule.serverOnly ?? false,
       };
       const [row] = await executor('conversion_rules')
         .insert(values)

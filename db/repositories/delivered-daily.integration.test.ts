@@ -193,6 +193,31 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     expect(text).toBe(csv.body);
   });
 
+  it('exports the same file whatever row a page ends on: every level, by day and totalled, with unknown campaigns and ad groups', async () => {
+    // Ads whose campaign (and ad group) nobody knows, sorted after the known ones of the same day.
+    await sale(WS, { at: daysAgo(9), ad: [null, null, '905'] });
+    await sale(WS, { at: daysAgo(9, 13), ad: [null, '906', '907'] });
+    await repos.deliveredDaily.rollUp(new Date(NOW.getTime() + DAY_MS)); // their day was rolled up: it is again
+    const exported = async (exportPageRows: number | undefined, request: { level: AdLevel; granularity: 'day' | 'total'; from: string; to: string }) => {
+      let text = '';
+      for await (const page of (await createAdReportService({ repos, exportPageRows }).csv(WS, request)).pages) text += page;
+      return text;
+    };
+    for (const level of ['campaign', 'adgroup', 'ad'] as const) {
+      for (const granularity of ['day', 'total'] as const) {
+        const request = { level, granularity, from: dayText(40), to: dayText(-1) };
+        const whole = await exported(undefined, request);
+        // More than one row under the header, so that a page starts after another.
+        expect(whole.split('\r\n').length - 2).toBeGreaterThan(1);
+        // A page of one row: each page starts after the row before it.
+        expect(await exported(1, request)).toBe(whole);
+      }
+    }
+    const ads = await exported(undefined, { level: 'ad', granularity: 'total', from: dayText(40), to: dayText(-1) });
+    expect(ads).toMatch(/,ad,,905,,,/);
+    expect(ads).toMatch(/,ad,,907,,906,/);
+  });
+
   it("counts an order sent as two TikTok events as two conversions but its value once, live, rolled up, and in rows the migration corrects", async () => {
     const shop = 'ws_rollup_orders';
     await testDb.db('workspaces').insert({ id: shop, name: 'Moss shop' });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { WorkspaceRow } from '../types';
+import type { BrowserPixelMode, WorkspaceRow } from '../types';
 import { newId } from './ids';
 
 export interface WorkspaceSettings {
@@ -27,6 +27,13 @@ export interface WorkspaceSettings {
   matchWithoutClick: boolean;
   /** Group workflows the conversions are split among (docs/how-it-works.md "Scaling one workspace"); 1 by default. */
   pipelinePartitions: number;
+  /**
+   * What the tracking tag does with TikTok's pixel: `off` leaves it alone, `load` loads it, `page` uses the one already
+   * on the page; with `load` and `page` the pixel gets each conversion with the server's event ID, for TikTok to count once.
+   */
+  browserPixel: BrowserPixelMode;
+  /** TikTok's Limited Data Use: every event, from the server and from the pixel, is flagged for limited processing. */
+  limitedDataUse: boolean;
 }
 
 export interface Workspace extends WorkspaceSettings {
@@ -50,6 +57,8 @@ export function toWorkspace(row: WorkspaceRow): Workspace {
     conversionRetentionDays: row.conversion_retention_days,
     matchWithoutClick: row.match_without_click,
     pipelinePartitions: row.pipeline_partitions,
+    browserPixel: row.browser_pixel,
+    limitedDataUse: row.limited_data_use,
     createdAt: row.created_at,
   };
 }
@@ -97,6 +106,8 @@ export function createWorkspaceRepository(db: Knex) {
           conversion_retention_days: changes.conversionRetentionDays,
           match_without_click: changes.matchWithoutClick,
           pipeline_partitions: changes.pipelinePartitions,
+          browser_pixel: changes.browserPixel,
+          limited_data_use: changes.limitedDataUse,
           updated_at: executor.fn.now(),
         })
         .returning('*');

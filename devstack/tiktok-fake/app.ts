@@ -6,6 +6,7 @@ import { registerControlRoutes } from './routes/control';
 import { entityRoute } from './routes/entities';
 import { eventTrackRoute } from './routes/event-track';
 import { accessTokenRoute, advertiserGetRoute } from './routes/oauth';
+import { registerPixelRoutes } from './routes/pixel';
 import { pixelListRoute } from './routes/pixel-list';
 import { reportRoute } from './routes/report';
 import { DEFAULT_FAKE_TIKTOK_SEED, type FakeTikTokSeed } from './seed';
@@ -48,6 +49,7 @@ export async function buildFakeTikTokApp(
     registerTikTokRoute(tiktokApi, state, reportRoute(state));
   });
   registerControlRoutes(app, state);
+  registerPixelRoutes(app, state);
   registerAuthorizationPage(app, state);
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/html').send(gatewayPage(404)));
   return { app, state };

@@ -1,4 +1,5 @@
 import type { FakeTikTokFault } from './faults';
+import type { FakePixelCounts } from './pixel-counts';
 import type { FakeTikTokReceived } from './received-log';
 import type { FakeTikTokTokenGrant } from './seed';
 
@@ -27,8 +28,10 @@ export interface FakeTikTokControl {
   injectFaults(faults: FakeTikTokFault[]): Promise<void>;
   /** `DELETE /_fake/faults`. */
   clearFaults(): Promise<void>;
-  /** `GET /_fake/events`: every request received (with its answer) and every accepted event. */
+  /** `GET /_fake/events`: every request received (with its answer), every accepted event, every pixel call reported. */
   receivedEvents(): Promise<FakeTikTokReceived>;
+  /** `GET /_fake/pixels/:pixelCode/counts`: per event and event_id, what each channel sent and what TikTok counts. */
+  pixelCounts(pixelCode: string): Promise<FakePixelCounts>;
   /** `POST /_fake/reset`: back to the seed tokens, no faults, nothing received, empty dedup store, real time. */
   reset(): Promise<void>;
   /** `POST /_fake/tokens`: add or replace an access token and what it may use. */
@@ -57,6 +60,7 @@ export function createFakeTikTokControl(baseUrl: string): FakeTikTokControl {
     injectFaults: async (faults) => void (await call('POST', '/_fake/faults', { faults })),
     clearFaults: async () => void (await call('DELETE', '/_fake/faults')),
     receivedEvents: async () => (await call('GET', '/_fake/events')).json() as Promise<FakeTikTokReceived>,
+    pixelCounts: async (pixelCode) => (await call('GET', `/_fake/pixels/${encodeURIComponent(pixelCode)}/counts`)).json() as Promise<FakePixelCounts>,
     reset: async () => void (await call('POST', '/_fake/reset')),
     registerToken: async (grant) => void (await call('POST', '/_fake/tokens', grant)),
     setClock: async (now) => void (await call('PUT', '/_fake/clock', { now: now.toISOString() })),

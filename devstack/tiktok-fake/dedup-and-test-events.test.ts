@@ -1,9 +1,7 @@
 import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from './index';
-import { sampleEvent, sampleTrackBody } from './test-fixtures';
+import { hoursAfterT0, sampleEvent, sampleTrackBody, T0 } from './test-fixtures';
 
 const SECOND_PIXEL = 'COQDA8RC77U2TMR44LI0';
-const T0 = new Date('2026-01-10T09:00:00Z');
-const hoursAfterT0 = (hours: number) => new Date(T0.getTime() + hours * 60 * 60 * 1000);
 
 let fake: FakeTikTok;
 

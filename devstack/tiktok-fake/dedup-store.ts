@@ -19,3 +19,11 @@ export class DedupStore {
     this.firstSeenMs.clear();
   }
 }
+
+/**
+ * The one key both channels share: an Events API event (`event_source_id` = the pixel code) and a pixel event with the
+ * same `event` and `event_id` are the same conversion. Test events are kept apart, as the Test Events view is.
+ */
+export function dedupKey(event: { test: boolean; pixelCode: string; event: string; eventId: string }): string {
+  return JSON.stringify([event.test, event.pixelCode, event.event, event.eventId]);
+}

@@ -182,7 +182,7 @@ describe('control API', () => {
     await track();
     await fake.reset();
 
-    expect(await fake.receivedEvents()).toEqual({ requests: [], events: [] });
+    expect(await fake.receivedEvents()).toEqual({ requests: [], events: [], pixelCalls: [] });
     expect(codeOf(await track({ token: 'temporary' }))).toBe(40105);
     expect(codeOf(await track())).toBe(0);
   });

@@ -1,12 +1,14 @@
 export { buildFakeTikTokApp, type FakeTikTokAppOptions } from './app';
 export { createFakeTikTokControl, type FakeAuthCodeRequest, type FakeClick, type FakeTikTokControl } from './control-client';
 export type { FakeTikTokFault } from './faults';
-export type { FakeTikTokReceived, ReceivedEvent, ReceivedRequest } from './received-log';
+export type { CountedEvent, FakePixelCounts } from './pixel-counts';
+export type { FakeTikTokReceived, PixelIdentity, ReceivedEvent, ReceivedPixelCall, ReceivedRequest } from './received-log';
 export { EVENT_TRACK_PATH } from './routes/event-track';
 export { ADVERTISER_INFO_PATH } from './routes/advertiser-info';
 export { AUTHORIZATION_PAGE_PATH } from './routes/authorization-page';
 export { AD_GET_PATH, ADGROUP_GET_PATH, CAMPAIGN_GET_PATH } from './routes/entities';
 export { OAUTH_ACCESS_TOKEN_PATH, OAUTH_ADVERTISER_GET_PATH } from './routes/oauth';
+export { PIXEL_REPORT_PATH, PIXEL_SCRIPT_PATH } from './routes/pixel';
 export { PIXEL_LIST_PATH } from './routes/pixel-list';
 export { REPORT_INTEGRATED_PATH } from './routes/report';
 export { FAKE_SCOPES, FULL_GRANT_SCOPES } from './scopes';

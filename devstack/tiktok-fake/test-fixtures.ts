@@ -7,6 +7,10 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** The fake's clock at the start of a test of its 48-hour deduplication window. */
+export const T0 = new Date('2026-01-10T09:00:00Z');
+export const hoursAfterT0 = (hours: number) => new Date(T0.getTime() + hours * 60 * 60 * 1000);
+
 /** 2023-10-20T06:23:28Z, the example time of §1.2. */
 export const SAMPLE_EVENT_TIME = 1697783008;
 

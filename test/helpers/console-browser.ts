@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,9 +12,8 @@ import { createPastEventsStarter } from '../../temporal/past-events';
 import { buildTestApp, TEST_ADMIN_TOKEN, type TestAppOptions } from './test-app';
 import { closeAll } from './close-all';
 import { TestPipeline, type TestPipelineOptions } from './pipeline';
+import { chromiumLaunch } from './chromium';
 
-/** Without the background-networking flags Chromium dials out, and this machine's closed network refuses it. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ROOT = path.join(__dirname, '..', '..');
 /** A laptop's window and a phone's: every page is looked at in both, and must fit their width. */
 export const SIZES = [
@@ -127,9 +126,7 @@ export async function startConsoleInBrowser(options: { artifacts: string; app?: 
     const workspaceId = ((await admin('POST', '/admin/workspaces', { name: 'Fern shop' })) as { id: string }).id;
     await admin('POST', `/admin/workspaces/${workspaceId}/members`, { email: OWNER.email, role: 'owner', password: OWNER.password });
 
-    const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-    if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
-    browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: SIZES[0] });
+    browser = await chromium.launchPersistentContext(path.join(scratch, 'profile'), { ...chromiumLaunch(), viewport: SIZES[0] });
     await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ingestUrl });
     const page = browser.pages()[0] ?? (await browser.newPage());
     const notFound: string[] = [];

@@ -1,5 +1,6 @@
 import { uuid } from './ids';
 import { answersOnSiteDomain, parseOptions } from './options';
+import { createPixel, type Pixel, type PixelRule, type PixelSettings } from './pixel';
 import { createQueue } from './queue';
 import { cookieStore, layeredStore, MAX_COOKIE_DAYS, readCookie, webStorageStore } from './store';
 import { createTracker, type ConsentState, type Tracker } from './tracker';
@@ -25,6 +26,9 @@ type Call = (...args: unknown[]) => unknown;
 interface WorkspaceConfig {
   consentRequired: boolean;
   attributionDays: number;
+  /** Absent in an answer from a server before the pixel settings: the pixel is off. */
+  pixel?: PixelSettings;
+  rules?: PixelRule[];
 }
 
 const warn = (text: string) => console.warn(`[Signalbox] ${text}`);
@@ -58,6 +62,7 @@ function start(): void {
 
   let state: ConsentState = 'held';
   let config: WorkspaceConfig | undefined;
+  let pixel: Pixel | undefined;
   let heldByPage = false;
   // Also kept here: a browser that blocks cookies cannot remember the decision for the next page, but this one can.
   let decided: string | undefined;
@@ -101,6 +106,7 @@ function start(): void {
     clicks: ids,
     attributionDays,
     warn,
+    sent: (message) => pixel?.sent(message),
     env: {
       page: () => ({ url: location.href, path: location.pathname, search: location.search, referrer, title: document.title }),
       userAgent: navigator.userAgent,
@@ -117,6 +123,7 @@ function start(): void {
     const click = captureClick(ids, location.search, Date.now(), attributionDays());
     writeCart(visitor.anonymousId(), click?.id);
     state = 'granted';
+    pixel?.consent(state);
     tracker.release();
     void queue.flush();
   }
@@ -124,9 +131,22 @@ function start(): void {
   /** Once the workspace's settings are known: the remembered decision, else the workspace's requirement, decide. */
   function settle(): void {
     const decision = decided ?? decisions.get(CONSENT_NAME);
+    pixel ??= createPixel(config?.pixel, config?.rules ?? [], {
+      global: window as unknown as Record<string, unknown>,
+      addScript(src) {
+        const script = document.createElement('script');
+        script.async = true;
+        script.src = src;
+        document.head.append(script);
+      },
+      schedule: (run, delayMs) => void setTimeout(guarded(run), delayMs),
+      now: Date.now,
+      warn,
+    });
     if (heldByPage) state = 'held';
     else if (decision === 'revoked') state = 'revoked';
     else if (decision === 'granted' || config?.consentRequired === false) proceed();
+    pixel.consent(state);
     readyCallbacks.splice(0).forEach((callback) => guarded(callback)());
   }
 
@@ -135,6 +155,7 @@ function start(): void {
     hold(): void {
       heldByPage = true;
       state = 'held';
+      pixel?.consent(state);
     },
     grant(): void {
       heldByPage = false;
@@ -147,6 +168,7 @@ function start(): void {
       decided = 'revoked';
       decisions.set(CONSENT_NAME, decided, MAX_COOKIE_DAYS);
       state = 'revoked';
+      pixel?.consent(state);
       tracker.discard();
       queue.clear();
       forgetVisitor(ids);

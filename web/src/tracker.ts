@@ -39,6 +39,8 @@ export interface TrackerOptions {
   attributionDays(): number;
   env: Environment;
   warn(text: string): void;
+  /** Told each message once it is queued, that is only with consent (TikTok's pixel follows the tag this way). */
+  sent?(message: Message): void;
 }
 
 /** Calls kept while consent is held; a page that never decides does not grow without bound. */
@@ -57,7 +59,7 @@ function identifier(value: unknown): string | undefined {
  * The public calls. Every message carries the anonymous ID, the known user ID, the kept `ttclid` and `_ttp`. While
  * consent is held, calls wait in memory with their time and page, and run once it is granted.
  */
-export function createTracker({ queue, visitor, consent, clicks, attributionDays, env, warn }: TrackerOptions) {
+export function createTracker({ queue, visitor, consent, clicks, attributionDays, env, warn, sent }: TrackerOptions) {
   let held: (() => void)[] = [];
 
   function whenAllowed(run: (at: number, page: PageInfo) => void): void {
@@ -90,6 +92,7 @@ export function createTracker({ queue, visitor, consent, clicks, attributionDays
       ...fields,
     };
     queue.push(message);
+    sent?.(message);
   }
 
   return {

@@ -1,13 +1,17 @@
 import type { ApiKey } from '../../../db/repositories/api-keys';
+import type { ConversionRule } from '../../../db/repositories/conversion-rules';
 import type { Workspace } from '../../../db/repositories/workspaces';
 import { createCredentialCache } from './credential-cache';
 
-const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, conversionRetentionDays: 90, matchWithoutClick: false, pipelinePartitions: 1, createdAt: new Date() };
+const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, conversionRetentionDays: 90, matchWithoutClick: false, pipelinePartitions: 1, browserPixel: 'load', limitedDataUse: false, createdAt: new Date() };
 const apiKey: ApiKey = { id: 'key_1', workspaceId: 'ws_1', name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', createdAt: new Date(), revokedAt: null };
+
+const purchase: ConversionRule = { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], valueSource: 'order_total', fixedValue: null, currency: null, serverOnly: false };
+const refund: ConversionRule = { sourceEvent: 'refund_confirmed', tiktokEvent: 'refund_confirmed', alsoSendAs: [], valueSource: 'none', fixedValue: null, currency: null, serverOnly: true };
 
 /** A key store whose answers can be changed and whose lookups can be held open. */
 function fakeRepos() {
-  const state = { active: true, lookups: 0, hold: undefined as Promise<void> | undefined };
+  const state = { active: true, lookups: 0, hold: undefined as Promise<void> | undefined, pixelCode: 'CPIXEL0001' as string | null, rules: [purchase, refund], pixelLookups: 0 };
   return {
     state,
     repos: {
@@ -26,6 +30,13 @@ function fakeRepos() {
           return state.active && workspace.allowedOrigins.includes(origin);
         },
       },
+      conversionRules: {
+        list: async (workspaceId: string) => {
+          state.pixelLookups += 1;
+          return workspaceId === workspace.id ? state.rules : [];
+        },
+      },
+      tiktokConnections: { summary: async (workspaceId: string) => (workspaceId === workspace.id ? { pixelCode: state.pixelCode } : undefined) },
     },
   };
 }
@@ -97,6 +108,27 @@ describe('credential cache', () => {
     await cache.resolve('dk_good');
     cache.clear();
     expect(cache.cached('dk_good')).toBeUndefined();
+  });
+
+  it("caches a workspace's pixel code and the rules the pixel may see (not server-only) until it expires or clear()", async () => {
+    let now = 0;
+    const { state, repos } = fakeRepos();
+    const cache = createCredentialCache(repos, { ttlMs: 5_000, now: () => now });
+    expect(await cache.pixelSetup(workspace.id)).toEqual({ code: 'CPIXEL0001', rules: [purchase] });
+    state.pixelCode = null;
+    state.rules = [];
+    now = 4_999;
+    expect(await Promise.all([cache.pixelSetup(workspace.id), cache.pixelSetup(workspace.id)])).toEqual([
+      { code: 'CPIXEL0001', rules: [purchase] },
+      { code: 'CPIXEL0001', rules: [purchase] },
+    ]);
+    expect(state.pixelLookups).toBe(1);
+    cache.clear();
+    expect(await cache.pixelSetup(workspace.id)).toEqual({ code: null, rules: [] });
+    state.rules = [purchase];
+    now = 10_000;
+    expect(await cache.pixelSetup(workspace.id)).toEqual({ code: null, rules: [purchase] });
+    expect(state.pixelLookups).toBe(3);
   });
 
   it('caches origin answers next to keys, and clear() forgets both', async () => {

@@ -1,10 +1,20 @@
 import type { ApiKey, ApiKeyRepository } from '../../../db/repositories/api-keys';
+import type { ConversionRule, ConversionRuleRepository } from '../../../db/repositories/conversion-rules';
+import type { TikTokConnectionSummary } from '../../../db/repositories/tiktok-connections';
 import type { Workspace, WorkspaceRepository } from '../../../db/repositories/workspaces';
 import { sha256Hex } from '../../../domain/hashing';
 
 export interface IngestCredential {
   apiKey: ApiKey;
   workspace: Workspace;
+}
+
+/** What the tag needs to drive TikTok's pixel for a workspace: its pixel code and the rules the pixel may see. */
+export interface PixelSetup {
+  /** The chosen TikTok pixel (the Events API's `event_source_id`); null until one is chosen. */
+  code: string | null;
+  /** The workspace's conversion rules that are not server-only. */
+  rules: ConversionRule[];
 }
 
 export interface CredentialCacheOptions {
@@ -20,12 +30,19 @@ interface Entry {
 }
 
 /**
- * Resolves an API key to its key record and workspace, and tells whether any workspace allows a browser origin, with
- * a short in-process cache so that ingest does not query PostgreSQL on every request. `clear()` is called by the
- * settings API whenever a key or a workspace changes.
+ * Resolves an API key to its key record and workspace, tells whether any workspace allows a browser origin, and gives
+ * a workspace's pixel setup (browser config, fetched by every page view), with a short in-process cache so that ingest
+ * does not query PostgreSQL on every request. `clear()` is called by the settings API whenever a key, a workspace's
+ * settings or a conversion rule changes; a pixel chosen in the TikTok connection, and any change made through another
+ * API process, shows within the TTL.
  */
 export function createCredentialCache(
-  repos: { apiKeys: Pick<ApiKeyRepository, 'findActive'>; workspaces: Pick<WorkspaceRepository, 'find' | 'anyAllowsOrigin'> },
+  repos: {
+    apiKeys: Pick<ApiKeyRepository, 'findActive'>;
+    workspaces: Pick<WorkspaceRepository, 'find' | 'anyAllowsOrigin'>;
+    conversionRules: Pick<ConversionRuleRepository, 'list'>;
+    tiktokConnections: { summary(workspaceId: string): Promise<Pick<TikTokConnectionSummary, 'pixelCode'> | undefined> };
+  },
   { ttlMs = 5_000, maxEntries = 10_000, now = Date.now }: CredentialCacheOptions = {},
 ) {
   const entries = new Map<string, Entry>();
@@ -62,6 +79,11 @@ export function createCredentialCache(
     return workspace && { apiKey, workspace };
   }
 
+  async function lookUpPixelSetup(workspaceId: string): Promise<PixelSetup> {
+    const [connection, rules] = await Promise.all([repos.tiktokConnections.summary(workspaceId), repos.conversionRules.list(workspaceId)]);
+    return { code: connection?.pixelCode ?? null, rules: rules.filter((rule) => !rule.serverOnly) };
+  }
+
   const keyId = (key: string) => `key:${sha256Hex(key)}`;
 
   return {
@@ -75,6 +97,8 @@ export function createCredentialCache(
     resolve: (key: string): Promise<IngestCredential | undefined> => cached(keyId(key), () => lookUpKey(key)),
 
     anyWorkspaceAllowsOrigin: (origin: string): Promise<boolean> => cached(`origin:${origin}`, () => repos.workspaces.anyAllowsOrigin(origin)),
+
+    pixelSetup: (workspaceId: string): Promise<PixelSetup> => cached(`pixel:${workspaceId}`, () => lookUpPixelSetup(workspaceId)),
 
     clear(): void {
       generation += 1;

@@ -18,13 +18,14 @@ export interface SettingsServices {
 }
 
 /**
- * `onCredentialsChange` clears ingest's key cache whenever a key or a workspace's settings change; `pipelines` wakes a
- * workspace's group workflows when its partition count changes.
+ * `onCredentialsChange` clears ingest's key cache (which holds the browser config's pixel setup too) whenever a key, a
+ * workspace's settings or a conversion rule change; `pipelines` wakes a workspace's group workflows when its partition
+ * count changes.
  */
 export function createSettingsServices(deps: { db: Knex; repos: Repositories; pipelines: Pick<PipelineWaker, 'wakePartitions'>; onCredentialsChange: () => void }): SettingsServices {
   return {
     workspaceSettings: createWorkspaceSettingsService({ db: deps.db, repos: deps.repos, pipelines: deps.pipelines, onChange: deps.onCredentialsChange }),
-    conversionRules: createConversionRuleService({ db: deps.db, repos: deps.repos }),
+    conversionRules: createConversionRuleService({ db: deps.db, repos: deps.repos, onChange: deps.onCredentialsChange }),
     apiKeys: createApiKeyService({ db: deps.db, repos: deps.repos, onRevoke: deps.onCredentialsChange }),
     webhookSources: createWebhookSourceService({ db: deps.db, repos: deps.repos }),
   };

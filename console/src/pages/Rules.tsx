@@ -27,6 +27,8 @@ const STANDARD: [string, string][] = [
 
 const MAX_EVENT_NAME_LENGTH = 200;
 
+const SERVER_ONLY = 'Send to TikTok from the server only (not through the pixel in the browser)';
+
 const valueText = (value: Value) => (value.source === 'order_total' ? 'order total' : value.source === 'fixed' ? `${value.amount} ${value.currency}` : 'no value');
 
 export function RulesPage() {
@@ -100,6 +102,11 @@ export function RulesPage() {
               )}
               {rule.warning && <p className="warn">{rule.warning}</p>}
               <p>Value: {valueText(rule.value)}</p>
+              <p>
+                {rule.serverOnly
+                  ? 'Sent to TikTok from the server only, never through the pixel in the browser.'
+                  : 'Sent to TikTok from the server, and also through the pixel in the browser when your pages use TikTok’s pixel.'}
+              </p>
               <p>
                 {number(rule.eventsLast7Days)} matching event{rule.eventsLast7Days === 1 ? '' : 's'} in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
               </p>
@@ -214,7 +221,8 @@ function RuleForm({
     const currency = String(data.get('value.currency') ?? '').trim();
     const value = source === 'fixed' ? { source, amount: amount === '' ? undefined : Number(amount), currency: currency === '' ? undefined : currency } : source === 'order_total' && currency !== '' ? { source, currency } : { source };
     const alsoSendAs = data.getAll('alsoSendAs').map(String);
-    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), alsoSendAs, value } });
+    const serverOnly = data.has('serverOnly');
+    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), alsoSendAs, value, serverOnly } });
   };
   const fixed = existing?.value.source === 'fixed' ? existing.value : undefined;
   return (
@@ -281,6 +289,13 @@ function RuleForm({
             <Field name="value.currency" label="Currency" defaultValue={fixed?.currency ?? ''} placeholder="USD" description={source === 'order_total' ? "Only if your events carry none." : undefined} />
           </div>
         )}
+        <Checkboxes
+          name="serverOnly"
+          label="Pixel in the browser"
+          options={[SERVER_ONLY]}
+          defaultValue={existing?.serverOnly ? [SERVER_ONLY] : []}
+          description="Tick it for an event the pixel on your pages should not report, such as a sale your server confirms later (a payment that clears after checkout): TikTok then hears of it only from your server, once it is confirmed."
+        />
         <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
         <Submit pending={save.isPending}>Save rule</Submit>
       </Form>

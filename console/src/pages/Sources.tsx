@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { api, ApiError, get } from '../api';
@@ -9,6 +9,7 @@ import { Field, Form, RoleNote, Submit, useReadOnlyReason } from '../components/
 import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
+import { BrowserPixelSettings } from './sources/BrowserPixel';
 import { ShopifySection } from './sources/ShopifySection';
 import { WebhookSourcesSection } from './sources/WebhookSources';
 import type { AdvertiserChoicesView, AuthorizationUrlView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
@@ -190,10 +191,14 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
 }
 
 /** What the tag's note says of its key: which saved key to paste, and how to get one (an owner creates keys). */
-function tagKeyNote(saved: ApiKey | undefined, createsKeys: boolean): string {
+function tagKeyNote(saved: ApiKey | undefined, createsKeys: boolean): ReactNode {
   if (saved !== undefined) {
     const lost = createsKeys ? ' Lost it? Create a new browser key above (the tag then holds it) and revoke the old one.' : ' Lost it? An owner can create a new one.';
-    return `Paste the browser key “${saved.name}” you saved (it starts ${saved.displayPrefix}) in place of ${KEY_PLACEHOLDER}: keys are shown only once.${lost}`;
+    return (
+      <>
+        Paste the browser key “{saved.name}” you saved (it starts <code>{saved.displayPrefix}</code>) in place of <code>{KEY_PLACEHOLDER}</code>: keys are shown only once.{lost}
+      </>
+    );
   }
   return createsKeys ? 'Create a browser key above (kind: browser): the tag then holds it.' : 'The tag needs a browser key, which an owner creates above.';
 }
@@ -334,6 +339,7 @@ function InstallSection({ base, role, origins, newBrowserKey }: { base: string; 
       </p>
       <pre className="code">{tag}</pre>
       <CopyButton text={tag} label="Copy the tag" />
+      <BrowserPixelSettings base={base} role={role} />
       <h3 id="allowed-origins">Allowed origins</h3>
       <Form label="Allowed origins" errors={errors} readOnly={cannot} onSubmit={(data) => save.mutate(String(data.get('allowedOrigins') ?? '').split(/[\s,]+/).filter((o) => o !== ''))}>
         <Field name="allowedOrigins" label="Sites that may use browser keys" defaultValue={origins.join(' ')} description="Exact origins, separated by spaces, e.g. https://shop.example https://www.shop.example" />

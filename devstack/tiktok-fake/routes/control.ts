@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { landingUrlOf } from '../click-store';
+import { countForPixel } from '../pixel-counts';
 import { FULL_GRANT_SCOPES } from '../scopes';
 import type { FakeTikTokState } from '../state';
+import { badRequest } from './bad-request';
 
-/** Control API under `/_fake/` (never a TikTok path): faults, received log, tokens, clock, reset. */
+/** Control API under `/_fake/` (never a TikTok path): faults, received log and counts, tokens, clock, reset. */
 
 const faultSchema = z
   .strictObject({
@@ -73,6 +75,10 @@ export function registerControlRoutes(app: FastifyInstance, state: FakeTikTokSta
 
   app.get('/_fake/events', () => state.log.snapshot());
 
+  app.get<{ Params: { pixelCode: string } }>('/_fake/pixels/:pixelCode/counts', (request) =>
+    countForPixel(state.log.arrivals(), request.params.pixelCode),
+  );
+
   app.post('/_fake/reset', (_request, reply) => {
     state.reset();
     return reply.code(204).send();
@@ -120,9 +126,4 @@ export function registerControlRoutes(app: FastifyInstance, state: FakeTikTokSta
     state.clock.pin(new Date(parsed.data.now));
     return reply.send({ now: state.clock.now().toISOString() });
   });
-}
-
-function badRequest(reply: FastifyReply, error: z.ZodError): FastifyReply {
-  const problems = error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
-  return reply.code(400).send({ error: problems.join('; ') });
 }

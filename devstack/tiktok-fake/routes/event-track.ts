@@ -1,3 +1,4 @@
+import { dedupKey } from '../dedup-store';
 import { noPixelPermission, OK, parameterError, type LogicalAnswer } from '../envelope';
 import type { TrackRequest } from '../../../adplatform/tiktok/track-request/schema';
 import { createTrackRequestValidator, parseTrackBody } from '../../../adplatform/tiktok/track-request/validate';
@@ -47,11 +48,10 @@ function recordAccepted(state: FakeTikTokState, call: TikTokCallContext, request
       event: event.event,
       eventId: event.event_id,
       eventTime: event.event_time,
-      // Test events are kept apart from live ones, as the Test Events view is.
       deduplicated:
         event.event_id !== undefined &&
         state.dedup.isDuplicate(
-          JSON.stringify([test, request.event_source_id, event.event, event.event_id]),
+          dedupKey({ test, pixelCode: request.event_source_id, event: event.event, eventId: event.event_id }),
           call.now.getTime(),
         ),
       test,
