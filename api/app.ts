@@ -16,6 +16,7 @@ import { createTestAlertService } from './services/alerts/test-alert';
 import type { TestAlertSender } from '../temporal/test-alerts';
 import type { PastEventsStarter } from '../temporal/past-events';
 import { createPastEventService } from './services/past-events';
+import { createImportService } from './services/imports';
 import type { Mailer } from '../notify/mailer';
 import type { WebhookTargetRule } from '../notify/webhook-target';
 import { registerErrorHandling } from './error-handler';
@@ -146,10 +147,11 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
     keyUse,
   });
   const privacy = createShopifyPrivacy({ db: deps.db, repos: deps.repos, erasures: deps.erasures });
+  const afterCommit = createAfterCommit(metrics, deps.startConversions);
   void app.register(webhookRoutes, {
     repos: deps.repos,
     recordBatch: deps.recordBatch,
-    afterCommit: createAfterCommit(metrics, deps.startConversions),
+    afterCommit,
     rateLimit,
     refusedRateLimit: deps.refusedWebhookRateLimit ?? { perSecond: REFUSED_DELIVERIES_PER_SECOND_PER_SOURCE, burst: REFUSED_DELIVERY_BURST_PER_SOURCE },
     storageDeadlineMs,
@@ -160,7 +162,15 @@ export function buildApp(deps: AppDeps, options: FastifyServerOptions = {}): Fas
   void app.register(tiktokOAuthCallbackRoutes, { connections: deps.tiktok.connections });
   void app.register(shopifyOAuthCallbackRoutes, { connections: deps.shopify });
   void app.register(shopifyAppRoutes, { connections: deps.shopify, privacy, workspaces: deps.repos.workspaces, storageDeadlineMs });
-  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, shopify: deps.shopify, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, pastEvents, workflowLink: deps.workflowLink });
+  const imports = createImportService({
+    repos: deps.repos,
+    record: async (workspace, messages, receivedAt) => {
+      const result = await deps.recordBatch(workspace, messages, { receivedAt });
+      afterCommit(messages.length, result, app.log);
+      return result;
+    },
+  });
+  void app.register(adminRoutes, { prefix: '/admin', repos: deps.repos, adminToken: deps.adminToken, tiktok: deps.tiktok, shopify: deps.shopify, settings, members, links, conversionRetry: deps.conversionRetry, erasures: deps.erasures, testAlerts, pastEvents, imports, workflowLink: deps.workflowLink });
   void app.register(consoleApiRoutes, {
     prefix: '/console/api',
     db: deps.db,

@@ -52,6 +52,8 @@ const inWorkspace = (route: RouteContract) => route.path.includes('/workspaces/:
 const isConsoleApi = (route: RouteContract) => route.path.startsWith('/console/api/');
 /** Ingest and webhook deliveries read any Content-Type, with limits and refusals of their own (walked apart). */
 const isIngest = (route: RouteContract) => route.path.startsWith('/v1/');
+/** A route whose body is a file (an import: CSV or NDJSON), with its own limit and refusals (its own tests). */
+const readsFile = (route: RouteContract) => route.bodyContentType !== undefined && route.bodyContentType !== 'application/json';
 
 /** The route's path with `workspace` for `:workspaceId` and an ID that does not exist for every other parameter. */
 function urlOf(route: RouteContract, workspace: string): string {
@@ -132,7 +134,7 @@ it('answers 404 for a workspace that does not exist, or that the person is not i
 });
 
 describe('a request body the route cannot take', () => {
-  const writes = () => ALL_ROUTES.filter((route) => readsBody(route) && !isIngest(route));
+  const writes = () => ALL_ROUTES.filter((route) => readsBody(route) && !isIngest(route) && !readsFile(route));
   const request = (route: RouteContract, payload: string, headers: Record<string, string>): InjectOptions => ({
     method: route.method,
     url: urlOf(route, workspaceId),
@@ -223,6 +225,8 @@ it('answers 404 for what does not exist in the workspace', async () => {
         [404, 'PUT', settings('/tiktok/advertiser'), { advertiserId: '7012345678901234567' }],
         [404, 'GET', settings('/tiktok/pixels')],
         [404, 'PUT', settings('/tiktok/pixel'), { pixelCode: 'CWALKEDPIXEL01' }],
+        [404, 'GET', settings('/tiktok/offline-event-sets')],
+        [404, 'PUT', settings('/tiktok/crm-event-set'), { eventSetId: '7012345678901234567' }],
         [404, 'POST', settings('/tiktok/stats/pull')],
         [404, 'GET', settings(report)],
       ],
@@ -253,6 +257,8 @@ it('answers 404 for what does not exist in the workspace', async () => {
         [404, 'PUT', console('/tiktok/advertiser'), { advertiserId: '7012345678901234567' }],
         [404, 'GET', console('/tiktok/pixels')],
         [404, 'PUT', console('/tiktok/pixel'), { pixelCode: 'CWALKEDPIXEL01' }],
+        [404, 'GET', console('/tiktok/crm-event-sets')],
+        [404, 'PUT', console('/tiktok/offline-event-set'), { eventSetId: null }],
         [404, 'PUT', console('/tiktok/app'), { appId: '7012345678' }],
         [404, 'DELETE', console('/tiktok')],
         [404, 'GET', console('/ads/report?from=2026-11-01&to=2026-11-07')],

@@ -3,6 +3,8 @@ import { ApiError, CliError } from './errors';
 
 export interface RequestOptions {
   body?: unknown;
+  /** A body sent as it is, not as JSON (a file). */
+  file?: { contentType: string; body: string };
   query?: Record<string, string | number | undefined>;
   /** `/admin` routes need the admin token; health checks do not. */
   admin?: boolean;
@@ -15,7 +17,7 @@ function networkProblem(error: unknown): string {
 
 /** A thin client over the settings API; non-2xx answers become ApiError with the server's message. */
 export function createApiClient(connection: Connection, fetchImpl: typeof fetch = fetch) {
-  return async function request<T>(method: string, path: string, { body, query, admin = true }: RequestOptions = {}): Promise<T> {
+  return async function request<T>(method: string, path: string, { body, file, query, admin = true }: RequestOptions = {}): Promise<T> {
     const url = new URL(path, connection.url);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -26,10 +28,11 @@ export function createApiClient(connection: Connection, fetchImpl: typeof fetch 
       headers.authorization = `Bearer ${connection.adminToken}`;
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (file !== undefined) headers['content-type'] = file.contentType;
 
     let response: Response;
     try {
-      response = await fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetchImpl(url, { method, headers, body: file?.body ?? (body === undefined ? undefined : JSON.stringify(body)) });
     } catch (error) {
       throw new CliError(`cannot reach Signalbox at ${connection.url} (from ${connection.source}): ${networkProblem(error)}`);
     }

@@ -59,18 +59,23 @@ describe('signalbox CLI', () => {
     expect((await signalbox(['rules', 'put', workspace.id, 'purchase'])).stdout).toMatch(/purchase +CompletePayment +order total/);
     expect((await signalbox(['rules', 'put', workspace.id, 'lead', '--fixed', '25', '--currency', 'USD'])).stdout).toMatch(/lead +SubmitForm +fixed 25 USD/);
     const serverOnly = await signalbox(['rules', 'put', workspace.id, 'subscription_renewed', '--no-value', '--server-only']);
-    expect(serverOnly.stdout).toMatch(/^EVENT +TIKTOK EVENT +VALUE +SERVER ONLY$/m);
-    expect(serverOnly.stdout).toMatch(/^subscription_renewed +subscription_renewed +none +yes$/m);
+    expect(serverOnly.stdout).toMatch(/^EVENT +TIKTOK EVENT +VALUE +SERVER ONLY +SENT TO$/m);
+    expect(serverOnly.stdout).toMatch(/^subscription_renewed +subscription_renewed +none +yes +auto$/m);
     expect(serverOnly.stdout.split('\n').at(-1)).toMatch(/ Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel\.$/);
     const rules = JSON.parse((await signalbox(['--json', 'rules', 'list', workspace.id])).stdout);
     expect(rules).toEqual([
-      { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false },
-      { event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false },
-      { event: 'subscription_renewed', tiktokEvent: 'subscription_renewed', alsoSendAs: [], value: { source: 'none' }, serverOnly: true },
+      { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false, destination: 'auto' },
+      { event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false, destination: 'auto' },
+      { event: 'subscription_renewed', tiktokEvent: 'subscription_renewed', alsoSendAs: [], value: { source: 'none' }, serverOnly: true, destination: 'auto' },
     ]);
     const table = (await signalbox(['rules', 'list', workspace.id])).stdout;
-    expect(table).toMatch(/^lead +SubmitForm +fixed 25 USD +no$/m);
-    expect(table).toMatch(/^subscription_renewed +subscription_renewed +none +yes$/m);
+    expect(table).toMatch(/^lead +SubmitForm +fixed 25 USD +no +auto$/m);
+    expect(table).toMatch(/^subscription_renewed +subscription_renewed +none +yes +auto$/m);
+    const offline = await signalbox(['rules', 'put', workspace.id, 'Store Sale', '--tiktok-event', 'CompletePayment', '--destination', 'offline']);
+    expect(offline.stdout).toMatch(/^Store Sale +CompletePayment +order total +no +offline$/m);
+    const refused = await signalbox(['rules', 'put', workspace.id, 'Lead Qualified', '--tiktok-event', 'Lead', '--destination', 'crm']);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('names Lead, a TikTok standard event, but a rule sending to the CRM Event Set takes custom events only') });
+    await signalbox(['rules', 'delete', workspace.id, 'Store Sale']);
 
     const settings = await signalbox(['settings', 'set', workspace.id, '--window', '7', '--test-mode', '--test-event-code', 'TEST12345']);
     expect(settings.stdout).toMatch(/^Attribution window: +7 days$/m);
@@ -82,7 +87,7 @@ describe('signalbox CLI', () => {
     expect(tiktok.stdout).not.toContain('act.tiktok-token-123');
 
     const conversions = await signalbox(['conversions', 'list', workspace.id, '--status', 'failed']);
-    expect(conversions).toEqual({ code: 0, stdout: 'ID  STATUS  EVENT  TIKTOK EVENT  VALUE  CREATED  TIKTOK REQUEST  REASON', stderr: '' });
+    expect(conversions).toEqual({ code: 0, stdout: 'ID  STATUS  EVENT  TIKTOK EVENT  SOURCE  VALUE  CREATED  TIKTOK REQUEST  REASON', stderr: '' });
   });
 
   it("prints the server's message and exits non-zero when the server refuses", async () => {
@@ -235,6 +240,7 @@ describe('signalbox CLI', () => {
       'Error: --also-send-as must name at most 3 TikTok events, not 4',
     );
     expect((await signalbox(['conversions', 'list', ws.id, '--limit', '0'])).stderr).toBe('Error: --limit must be a whole number from 1 to 200');
+    expect((await signalbox(['conversions', 'list', ws.id, '--source', 'store'])).stderr).toBe('Error: --source must be one of web, app, offline, crm');
     expect((await signalbox(['tiktok', 'set', ws.id, '--token', 'act.x', '--pixel', 'lower-case'])).stderr).toBe(
       'Error: --pixel must be the pixel code: upper-case letters and digits, e.g. CIDGJS3C77U7QBTMVDP0',
     );
@@ -243,7 +249,7 @@ describe('signalbox CLI', () => {
   it("says what rules put chose for Segment's names, and suggests rules for unmapped events", async () => {
     const ws = JSON.parse((await signalbox(['workspaces', 'create', 'Segment shop', '--json'])).stdout);
     const put = await signalbox(['rules', 'put', ws.id, 'Order Completed']);
-    expect(put.stdout).toMatch(/^Order Completed +CompletePayment +order total +no$/m);
+    expect(put.stdout).toMatch(/^Order Completed +CompletePayment +order total +no +auto$/m);
     expect(put.stdout.split('\n').at(-1)).toBe(
       'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     );

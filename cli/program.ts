@@ -5,6 +5,7 @@ import { registerDiagnosticsCommands } from './commands/diagnostics';
 import { registerErasureCommands } from './commands/erasures';
 import { registerEventCommands } from './commands/events';
 import { registerHealthCommand } from './commands/health';
+import { registerImportCommand } from './commands/imports';
 import { registerKeyCommands } from './commands/keys';
 import { registerMatchKeyCommands } from './commands/match-keys';
 import { registerReportCommands } from './commands/reports';
@@ -47,6 +48,7 @@ export function createProgram(io: CliIo): Command {
   registerConversionCommands(program, io);
   registerUserCommands(program, io);
   registerEventCommands(program, io);
+  registerImportCommand(program, io);
   registerMatchKeyCommands(program, io);
   registerDiagnosticsCommands(program, io);
   registerErasureCommands(program, io);

@@ -1,4 +1,13 @@
-import { FAKE_TIKTOK_ADVERTISER_ID, FAKE_TIKTOK_APP_ID, FAKE_TIKTOK_APP_SECRET, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from '../devstack/tiktok-fake';
+import {
+  FAKE_TIKTOK_ADVERTISER_ID,
+  FAKE_TIKTOK_APP_ID,
+  FAKE_TIKTOK_APP_SECRET,
+  FAKE_TIKTOK_CRM_EVENT_SET_ID,
+  FAKE_TIKTOK_OFFLINE_EVENT_SET_ID,
+  FAKE_TIKTOK_PIXEL_CODE,
+  startFakeTikTok,
+  type FakeTikTok,
+} from '../devstack/tiktok-fake';
 import { reservePort, type ReservedPort } from '../devstack/ports';
 import { TIKTOK_OAUTH_CALLBACK_PATH } from '../api/http/paths';
 import { buildTestApp, type TestApp } from '../test/helpers/test-app';
@@ -66,6 +75,18 @@ describe('signalbox tiktok (OAuth) and reports', () => {
       '   CSIGNALBOXDEVPIXEL02  Dev shop staging pixel  7391846250173940002',
     ]);
     expect((await signalbox(['tiktok', 'pixel', ws, FAKE_TIKTOK_PIXEL_CODE])).stdout).toMatch(/^Next step: +none, the connection is complete$/m);
+    expect((await signalbox(['tiktok', 'offline-event-sets', ws])).stdout.split('\n')).toEqual([
+      '   EVENT SET ID         NAME',
+      '   7391846250173950001  Dev shop stores',
+      '   7391846250173950002  Dev shop phone orders',
+    ]);
+    expect((await signalbox(['tiktok', 'offline-event-set', ws, FAKE_TIKTOK_OFFLINE_EVENT_SET_ID])).stdout).toMatch(/^Offline Event Set: +7391846250173950001 \(Dev shop stores\)$/m);
+    expect(await signalbox(['tiktok', 'crm-event-set', ws])).toEqual({ code: 1, stdout: '', stderr: 'Error: give the CRM Event Set ID, or --clear' });
+    expect((await signalbox(['tiktok', 'crm-event-set', ws, '12'])).stderr).toBe("Error: <eventSetId>: 12 is not one of the selected advertiser's CRM Event Sets");
+    await signalbox(['tiktok', 'crm-event-set', ws, FAKE_TIKTOK_CRM_EVENT_SET_ID]);
+    expect((await signalbox(['tiktok', 'crm-event-sets', ws])).stdout).toMatch(/^\* +7391846250173960001 +Dev shop CRM$/m);
+    expect((await signalbox(['tiktok', 'show', ws])).stdout).toMatch(/^CRM Event Set: +7391846250173960001 \(Dev shop CRM\)$/m);
+    expect((await signalbox(['tiktok', 'offline-event-set', ws, '--clear'])).stdout).toMatch(/^Offline Event Set: +-$/m);
     expect((await signalbox(['tiktok', 'status', ws])).stdout).toMatch(new RegExp(`^Statistics schedule: +signalbox-ad-stats-${ws}, active, next run \\d{4}-`, 'm'));
     expect((await signalbox(['tiktok', 'pull', ws])).stdout).toBe(
       `Statistics pull started (Temporal schedule signalbox-ad-stats-${ws}). signalbox tiktok status ${ws} shows when it has finished.`,

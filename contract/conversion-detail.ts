@@ -28,7 +28,6 @@ export const conversionDetailView = z
     ...conversionSummaryView.shape,
     workspaceId: z.string(),
     messageId: z.string(),
-    eventSource: z.enum(['web', 'app']),
     workflowId: z.string(),
     workflowRunId: z.string().nullable(),
     workflowUrl: z.string().nullable().meta({ description: 'The Temporal UI page of the workflow (and run), when configured' }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { instant, ruleValueView } from './views';
+import { conversionSource, instant, ruleValueView } from './views';
 
 /* What the settings API tells of received events: the list, the rules they suggest, the match keys delivered conversions carried. Imports nothing but zod and views.ts. */
 
@@ -39,6 +39,7 @@ export const matchKeyCoverageView = z.strictObject({
   workspaceId: z.string(),
   days: z.number().int(),
   since: instant,
+  source: conversionSource.nullable().meta({ description: 'The source counted; null: all of them' }),
   delivered: z.number().int().meta({ description: 'Delivered conversions (test mode excluded) created in the period' }),
   keys: z.array(
     z.strictObject({

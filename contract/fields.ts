@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conversionSource } from './views';
 
 /**
  * What a name or any other one-line text may not hold: control characters (C0, among them line breaks and tabs; DEL;
@@ -56,3 +57,6 @@ export const webOrigin = z.string({ error: ORIGIN_RULE }).transform((text, conte
   }
   return url.origin;
 });
+
+/** A conversion's source as a filter: the website, an app, offline (a store or the phone) or a CRM. */
+export const sourceFilterField = z.enum(conversionSource.options, { error: `must be one of ${conversionSource.options.join(', ')}` }).optional();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conversionStatus, helpView, instant } from './views';
+import { conversionSource, conversionStatus, helpView, instant } from './views';
 
 /* The console's Overview page. Imports nothing but zod and views.ts, for the console's build. */
 
@@ -13,6 +13,7 @@ export const matchQualityView = z.strictObject({
   events: z.array(
     z.strictObject({
       tiktokEvent: z.string(),
+      source: conversionSource.nullable().meta({ description: 'Where its conversions came from: one row per source that delivered some; null for an event that delivered none' }),
       delivered: count,
       sampleLimit: count,
       estimate: z

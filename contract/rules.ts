@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../sdk/src/rules/index.js';
 import { currencyCode, jsonBody, requiredText, singleLine } from './fields';
+import { ruleDestination } from './views';
 
 /** Far below what numeric(18,4) holds: a single conversion worth more than a billion is a typo. */
 const MAX_FIXED_AMOUNT = 1_000_000_000;
@@ -36,6 +37,14 @@ export const ruleBody = jsonBody({
     .boolean({ error: 'must be true or false' })
     .optional()
     .meta({ description: "true: sent to TikTok by the server only, the tracking tag does not report these events to TikTok's browser pixel. Default: false" }),
+  /** Checked by the route against the rule's TikTok events: offline takes standard events only, crm custom ones only. */
+  destination: z
+    .enum(ruleDestination.options, { error: `must be one of ${ruleDestination.options.join(', ')}` })
+    .optional()
+    .meta({
+      description:
+        'Where its conversions go: auto (app events to the TikTok app, events that happened offline, context.channel "offline", to the Offline Event Set, else the pixel), or always web, app, offline (a standard TikTok event) or crm (a custom TikTok event; each event names properties.lead_id). Default: auto',
+    }),
 });
 
 /** An event name as ingest accepts it (the wire contract's limit), so every event that arrives can have a rule. */

@@ -19,6 +19,17 @@ export function callsTikTok(conflict = 'TikTok refused the stored access token (
 /** Listing or selecting a pixel: both need the advertiser, and list the pixels at TikTok. */
 export const pixelSteps = { 404: notConnected, ...callsTikTok('No advertiser is selected yet (advertiser_not_selected), or TikTok refused the stored access token (token_invalid): connect TikTok again') };
 
+/** Listing the advertiser's Offline or CRM Event Sets at TikTok. */
+export const eventSetListing = {
+  404: notConnected,
+  ...callsTikTok(
+    'No advertiser is selected yet (advertiser_not_selected), the connection lacks the permission to read these event sets (permission_missing: `details.permission` and `details.description` name it), or TikTok refused the stored access token (token_invalid): connect TikTok again',
+  ),
+};
+
+/** Choosing one: from TikTok's list when TikTok can list them, else by ID alone. */
+export const eventSetChoosing = { 404: notConnected, ...callsTikTok() };
+
 /** Starting or completing OAuth on a server without TikTok's app settings. */
 export const oauthUnavailable = errorAnswer('TikTok OAuth is not configured on this server (oauth_not_configured: a manual token still works), or PostgreSQL is unavailable');
 

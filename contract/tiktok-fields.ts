@@ -22,3 +22,12 @@ export const appBody = jsonBody({
     .regex(/^\d{1,32}$/, 'must be the TikTok App ID: digits only, e.g. 7123456789012345678')
     .nullable(),
 });
+
+/** An Offline or CRM Event Set of the advertiser, by its ID (Events Manager shows it); null stops sending to one. */
+export const eventSetBody = jsonBody({
+  eventSetId: z
+    .string({ error: 'must be a string of digits, or null to send to no event set of this kind' })
+    .trim()
+    .regex(/^\d{1,32}$/, 'must be the event set ID: digits only, e.g. 7123456789012345678')
+    .nullable(),
+});

@@ -11,6 +11,10 @@ export const tiktokConnectionSummaryView = z.strictObject({
   pixelCode: z.string().nullable(),
   pixelName: z.string().nullable().meta({ description: 'As TikTok listed it when it was chosen; null when unknown (a manual token)' }),
   appId: z.string().nullable().meta({ description: 'The TikTok App ID mobile-app events are sent under' }),
+  offlineEventSetId: z.string().nullable().meta({ description: 'The Offline Event Set that sales in stores and on the phone are sent to' }),
+  offlineEventSetName: z.string().nullable().meta({ description: 'As TikTok listed it when it was chosen; null when chosen by ID alone' }),
+  crmEventSetId: z.string().nullable().meta({ description: 'The CRM Event Set that events from a CRM are sent to' }),
+  crmEventSetName: z.string().nullable().meta({ description: 'As TikTok listed it when it was chosen; null when chosen by ID alone' }),
   source: z.enum(['manual', 'oauth']),
   status: z.enum(['active', 'reauthorization_required']),
   grantedScopes: z.array(z.string()).nullable().meta({ description: 'Permission IDs TikTok reported for an OAuth token; null for a manual token' }),
@@ -64,6 +68,12 @@ export type PixelChoiceView = z.infer<typeof pixelChoiceView>;
 
 export const pixelChoicesView = z.strictObject({ pixels: z.array(pixelChoiceView), selectedPixelCode: z.string().nullable() });
 export type PixelChoicesView = z.infer<typeof pixelChoicesView>;
+
+export const eventSetChoiceView = z.strictObject({ eventSetId: z.string(), eventSetName: z.string() });
+export type EventSetChoiceView = z.infer<typeof eventSetChoiceView>;
+
+export const eventSetChoicesView = z.strictObject({ eventSets: z.array(eventSetChoiceView), selectedEventSetId: z.string().nullable() });
+export type EventSetChoicesView = z.infer<typeof eventSetChoicesView>;
 
 /** The console's Sources page: the connection (null when there is none) and each required permission, granted or not. */
 export const consoleTikTokView = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { CONVERSION_SOURCE_NAMES, CONVERSION_SOURCES, RULE_DESTINATION_NAMES, type ConversionSource } from './source-names';
 
-/* Answer shapes the console and the CLI read too: this file imports nothing but zod, so the browser's build can take it. */
+/* Answer shapes the console and the CLI read too: this file imports nothing but zod and source-names.ts, so the browser's build can take it. */
 
 /** An instant as the API writes it: ISO-8601 in UTC. */
 export const instant = z.iso.datetime();
@@ -73,6 +74,10 @@ export const ruleValueView = z.union([
 
 export type RuleValueView = z.infer<typeof ruleValueView>;
 
+/** Where a rule sends its conversions: `auto` (app events to the app, events that happened offline to the Offline Event Set, else the pixel), or one TikTok event source. */
+export const ruleDestination = z.enum(['auto', 'web', 'app', 'offline', 'crm']);
+export type RuleDestination = z.infer<typeof ruleDestination>;
+
 /** A conversion rule in the shape the API accepts, so that one read back can be sent again unchanged. */
 export const ruleView = z
   .strictObject({
@@ -81,6 +86,7 @@ export const ruleView = z
     alsoSendAs: z.array(z.string()),
     value: ruleValueView,
     serverOnly: z.boolean().meta({ description: "Sent to TikTok by the server only: the tracking tag does not report these events to TikTok's browser pixel" }),
+    destination: ruleDestination.meta({ description: 'Where its conversions go: auto (app events to the app, events that happened offline to the Offline Event Set, else the pixel), web, app, offline or crm' }),
   })
   .meta({ id: 'ConversionRule' });
 export type RuleView = z.infer<typeof ruleView>;
@@ -103,6 +109,10 @@ export const conversionWarning = z.strictObject({
 export const conversionStatus = z.enum(['pending', 'delivered', 'skipped', 'failed']);
 export type ConversionStatus = z.infer<typeof conversionStatus>;
 
+/** Where a conversion happened, and so the TikTok event source it goes to (the Events API's `event_source`). */
+export const conversionSource = z.enum(CONVERSION_SOURCES);
+export { CONVERSION_SOURCE_NAMES, RULE_DESTINATION_NAMES, type ConversionSource };
+
 /** One line of a conversions list. */
 export const conversionSummaryView = z
   .strictObject({
@@ -111,6 +121,7 @@ export const conversionSummaryView = z
     reason: z.string().nullable().meta({ description: 'Why it was skipped or failed, as a stable code' }),
     sourceEvent: z.string(),
     tiktokEvent: z.string(),
+    eventSource: conversionSource.meta({ description: 'Where it happened, and the TikTok event source it is sent to: web (the pixel), app, offline (the Offline Event Set) or crm (the CRM Event Set)' }),
     eventId: z.string(),
     messageEvent: z.strictObject({ position: z.number().int(), of: z.number().int() }).meta({ description: 'Which of the TikTok events sent for its message this is' }),
     eventTime: instant,
@@ -279,12 +290,22 @@ export const eventDiagnosticsView = z.strictObject({
 });
 export type EventDiagnosticsView = z.infer<typeof eventDiagnosticsView>;
 
+/** What became of a period's conversions of one source. */
+export const sourceDiagnosticsView = z.strictObject({ source: conversionSource, received: count, delivered: count, pending: count, skipped: count, failed: count });
+export type SourceDiagnosticsView = z.infer<typeof sourceDiagnosticsView>;
+
+const diagnosticsShape = {
+  source: conversionSource.nullable().meta({ description: 'The source the figures are of; null: all of them' }),
+  events: z.array(eventDiagnosticsView),
+  sources: z.array(sourceDiagnosticsView).meta({ description: 'The sources the period\'s conversions came from (of the chosen one only, when one is), the busiest first' }),
+};
+
 /** `GET /admin/workspaces/:id/diagnostics`. */
-export const diagnosticsView = z.strictObject({ workspaceId: z.string(), days: count, from: z.string(), to: z.string(), events: z.array(eventDiagnosticsView) });
+export const diagnosticsView = z.strictObject({ workspaceId: z.string(), days: count, from: z.string(), to: z.string(), ...diagnosticsShape });
 export type DiagnosticsView = z.infer<typeof diagnosticsView>;
 
 /** The console's diagnostics: whole days in the viewer's time zone. */
-export const consoleDiagnosticsView = z.strictObject({ from: z.string(), to: z.string(), timeZone: z.string(), events: z.array(eventDiagnosticsView) });
+export const consoleDiagnosticsView = z.strictObject({ from: z.string(), to: z.string(), timeZone: z.string(), ...diagnosticsShape });
 export type ConsoleDiagnosticsView = z.infer<typeof consoleDiagnosticsView>;
 
 /** A reason or a state explained for a person: what it is called, what happened, what to do. */

@@ -2,6 +2,7 @@
 import type { ClickSource } from '../domain/attribution';
 import type { RetryClass } from '../domain/delivery-retry';
 import type { MatchKey, MatchKeySource, MatchKeySources } from '../domain/match-keys';
+import type { TikTokEventSource } from '../domain/tiktok-wire';
 
 export type ConversionStatus = 'pending' | 'delivered' | 'skipped' | 'failed';
 export type IdentityKind = 'anonymous_id' | 'user_id' | 'email_sha256' | 'phone_sha256';
@@ -130,9 +131,14 @@ export interface ConversionRuleRow {
   currency: string | null;
   /** Sent to TikTok by the server only: the tracking tag keeps these events from the browser pixel. */
   server_only: boolean;
+  /** Where its conversions go: `auto` (app events to the app, offline events to the Offline Event Set, else the pixel), or one source. */
+  destination: ConversionDestination;
   created_at: Date;
   updated_at: Date;
 }
+
+/** TikTok's event sources a rule can send to (reference §1.1 `event_source`), or `auto`. */
+export type ConversionDestination = 'auto' | 'web' | 'app' | 'offline' | 'crm';
 
 export type TikTokConnectionStatus = 'active' | 'reauthorization_required';
 
@@ -149,6 +155,11 @@ export interface TikTokConnectionRow {
   /** The pixel's name as TikTok listed it when it was chosen; null for a manual token's pixel. */
   pixel_name: string | null;
   app_id: string | null;
+  /** The advertiser's Offline Event Set (`event_source` `offline`) and CRM Event Set (`crm`) chosen, with their names as TikTok listed them. */
+  offline_event_set_id: string | null;
+  offline_event_set_name: string | null;
+  crm_event_set_id: string | null;
+  crm_event_set_name: string | null;
   source: string;
   status: TikTokConnectionStatus;
   granted_scopes: string[] | null;
@@ -202,7 +213,7 @@ export interface ConversionRow {
   /** Which of its rule's TikTok events it is: 0 the rule's own, 1… its `also_send_as` events in order. */
   rule_event_index: number;
   event_time: Date;
-  event_source: 'web' | 'app';
+  event_source: TikTokEventSource;
   value: number | null;
   currency: string | null;
   status: ConversionStatus;

@@ -175,6 +175,10 @@ describe('decideSend', () => {
     expect(decideSend(expired, on)).toEqual({ send: true, by: 'match_keys' });
   });
 
+  it('sends an offline or CRM event on the person, whatever its click and the setting', () => {
+    for (const decision of [inWindow, expired, none]) expect(decideSend(decision, { ...off, matchedOnPerson: true })).toEqual({ send: true, by: 'person' });
+  });
+
   it('sends an app event with an advertising ID by device, not as one matched without a click', () => {
     expect(decideSend(none, { advertisingId: true, matchWithoutClick: false })).toEqual({ send: true, by: 'device' });
     expect(decideSend(expired, { advertisingId: true, matchWithoutClick: true })).toEqual({ send: true, by: 'device' });

@@ -91,12 +91,15 @@ export function chooseClick<C extends Click>(clicks: readonly C[], conversionTim
  * (spec §6.4), the only way by default. `device`: an app event with an advertising ID, which TikTok attributes by
  * device. `match_keys`: no click inside the window (none at all, or only an older one), sent because the workspace
  * lets TikTok match such conversions on its other keys (`matchWithoutClick`, issue 18); the conversion says so.
+ * `person`: an offline or CRM event, which carries no click: TikTok matches it on the person's hashed email, phone
+ * and external ID (issue 45).
  */
 export type SendDecision =
-  | { send: true; by: 'click' | 'device' | 'match_keys' }
+  | { send: true; by: 'click' | 'device' | 'match_keys' | 'person' }
   | { send: false; reason: 'no_ttclid' | 'click_outside_attribution_window' };
 
-export function decideSend(decision: AttributionDecision, facts: { advertisingId: boolean; matchWithoutClick: boolean }): SendDecision {
+export function decideSend(decision: AttributionDecision, facts: { advertisingId: boolean; matchWithoutClick: boolean; matchedOnPerson?: boolean }): SendDecision {
+  if (facts.matchedOnPerson === true) return { send: true, by: 'person' };
   if (decision.attributed) return { send: true, by: 'click' };
   if (facts.advertisingId) return { send: true, by: 'device' };
   if (facts.matchWithoutClick) return { send: true, by: 'match_keys' };

@@ -18,7 +18,7 @@ function input(message: Partial<TrackedMessage>): ConversionRequestInput {
       ttp: null,
     },
     workspace: { testMode: false, testEventCode: null, defaultPhoneRegion: 'US', attributionWindowDays: 30 },
-    connection: { pixelCode: PIXEL, appId: null },
+    connection: { pixelCode: PIXEL, appId: null, offlineEventSetId: null, crmEventSetId: null },
     linked: { emails: [], phones: [] },
     visitors: [],
   };
@@ -66,7 +66,7 @@ describe('buildConversionRequest: Limited Data Use', () => {
       ...base,
       conversion: { ...base.conversion, eventSource },
       workspace: { ...base.workspace, limitedDataUse },
-      connection: { pixelCode: PIXEL, appId: '7012345678901234567' },
+      connection: { pixelCode: PIXEL, appId: '7012345678901234567', offlineEventSetId: null, crmEventSetId: null },
     });
     if (!built.ready) throw new Error(`not ready: ${built.reason}`);
     return built.payload.data[0];
@@ -76,5 +76,50 @@ describe('buildConversionRequest: Limited Data Use', () => {
     expect(event(true, 'web')).toHaveProperty('limited_data_use', true);
     expect(event(true, 'app')).toHaveProperty('limited_data_use', true);
     expect(event(false, 'web')).not.toHaveProperty('limited_data_use');
+  });
+});
+
+describe('buildConversionRequest: offline and CRM events', () => {
+  const OFFLINE_SET = '7391846250173950001';
+  const CRM_SET = '7391846250173960001';
+  const sets: ConversionRequestInput['connection'] = { pixelCode: PIXEL, appId: null, offlineEventSetId: OFFLINE_SET, crmEventSetId: CRM_SET };
+  const build = (eventSource: 'offline' | 'crm', message: Partial<TrackedMessage>, connection = sets, tiktokEvent = eventSource === 'crm' ? 'Lead Qualified' : 'CompletePayment') => {
+    const base = input(message);
+    return buildConversionRequest({
+      ...base,
+      conversion: { ...base.conversion, eventSource, tiktokEvent },
+      connection,
+      visitors: [{ anonymousId: 'a-1', ttp: 'ttp-visitor', ip: '203.0.113.9', userAgent: 'Mozilla/5.0', pageUrl: 'https://shop.example/', deviceSeenAt: new Date('2026-03-20T11:00:00Z') }],
+    });
+  };
+  const storeSale = { userId: 'cust-7', traits: { email: 'Jo@Example.com', phone: '+1 213 373 4253' }, context: { channel: 'offline', ip: '198.51.100.4', userAgent: 'POS/1.0', ttclid: 'E.C.P.own', page: { url: 'https://shop.example/pos' } } };
+
+  it("sends an offline event under the Offline Event Set with the person's hashed keys only: no page, click, cookie or device", () => {
+    const built = build('offline', storeSale);
+    if (!built.ready) throw new Error(`not ready: ${built.reason}`);
+    expect(built.payload).toMatchObject({ event_source: 'offline', event_source_id: OFFLINE_SET });
+    const [event] = built.payload.data;
+    expect(event).toMatchObject({ event: 'CompletePayment', event_id: 'o-1' });
+    expect(event).not.toHaveProperty('page');
+    expect(event?.user).toEqual({ email: sha256Hex('jo@example.com'), phone: sha256Hex('+12133734253'), external_id: sha256Hex('cust-7') });
+    expect(Object.keys(built.matchKeys).sort()).toEqual(['email', 'external_id', 'phone']);
+  });
+
+  it("sends a CRM event under the CRM Event Set with its lead, the CRM's name only when given", () => {
+    const withSource = build('crm', { userId: 'cust-7', properties: { lead_id: 'hs-123', lead_event_source: 'HubSpot' } });
+    expect(withSource.ready && withSource.payload).toMatchObject({ event_source: 'crm', event_source_id: CRM_SET, data: [{ event: 'Lead Qualified', event_id: 'o-1', lead: { lead_id: 'hs-123', lead_event_source: 'HubSpot' } }] });
+    const withoutSource = build('crm', { userId: 'cust-7', properties: { lead_id: 991 } });
+    expect(withoutSource.ready && withoutSource.payload.data[0]?.lead).toEqual({ lead_id: '991' });
+  });
+
+  it('stops a CRM event without a lead ID, and one of either kind with no email, phone or external ID', () => {
+    expect(build('crm', { userId: 'cust-7', properties: { lead_id: ' ' } })).toEqual({ ready: false, reason: 'lead_id_missing' });
+    expect(build('offline', { anonymousId: 'a-1', context: { channel: 'offline' } })).toEqual({ ready: false, reason: 'no_person_keys' });
+    expect(build('crm', { anonymousId: 'a-1', properties: { lead_id: 'hs-1' } })).toEqual({ ready: false, reason: 'no_person_keys' });
+  });
+
+  it('stops each when the connection has no event set of its kind', () => {
+    expect(build('offline', storeSale, { ...sets!, offlineEventSetId: null })).toEqual({ ready: false, reason: 'offline_events_not_configured' });
+    expect(build('crm', { userId: 'u', properties: { lead_id: 'x' } }, { ...sets!, crmEventSetId: null })).toEqual({ ready: false, reason: 'crm_events_not_configured' });
   });
 });

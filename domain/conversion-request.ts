@@ -2,10 +2,11 @@ import { readPersonKeys } from './advanced-matching';
 import { readAppContext, toAppEvent } from './app-context';
 import type { Click } from './attribution';
 import { isCustomTikTokEvent } from './event-mapping';
+import { matchedOnPerson, readLead } from './event-source';
 import { hashEach, hashEmail, hashExternalId, hashPhone } from './hashing';
 import { chooseMatchKeys, type MatchKey, type MatchKeySources, type VisitorKeys } from './match-keys';
 import { pageUrl, readDeviceContext, readEmails, readExternalIds, readPhones, readTtp, type TrackedMessage } from './message';
-import type { TikTokTrackRequest } from './tiktok-wire';
+import type { TikTokEvent, TikTokEventSource, TikTokLead, TikTokTrackRequest } from './tiktok-wire';
 import type { ConversionReason } from './reasons';
 import { buildTikTokEvent } from './tiktok-event';
 
@@ -20,7 +21,7 @@ export interface ConversionRequestInput {
     eventTime: Date;
     value: number | null;
     currency: string | null;
-    eventSource: 'web' | 'app';
+    eventSource: TikTokEventSource;
     /** The attributed click and `_ttp`, as identity resolution found them. */
     click: Pick<Click, 'ttclid' | 'anonymousId' | 'source'> | null;
     ttp: string | null;
@@ -28,7 +29,7 @@ export interface ConversionRequestInput {
   /** `limitedDataUse`: TikTok's Limited Data Use flag on the event (reference §1.2 `limited_data_use`); absent, off. */
   workspace: { testMode: boolean; testEventCode: string | null; defaultPhoneRegion: string; attributionWindowDays: number; limitedDataUse?: boolean };
   /** Undefined when the workspace has no TikTok connection. */
-  connection: { pixelCode: string | null; appId: string | null } | undefined;
+  connection: { pixelCode: string | null; appId: string | null; offlineEventSetId: string | null; crmEventSetId: string | null } | undefined;
   /** SHA-256 emails and phones linked to the user, nearest first. */
   linked: { emails: readonly string[]; phones: readonly string[] };
   /** The converting visitor's profile first, then the one that clicked: their `_ttp` and latest page view's device. */
@@ -38,6 +39,19 @@ export interface ConversionRequestInput {
 export type ConversionRequest = { ready: true; payload: TikTokTrackRequest; matchKeys: MatchKeySources } | { ready: false; reason: ConversionReason };
 
 const DEVICE_KEYS: readonly MatchKey[] = ['idfa', 'idfv', 'gaid'];
+
+type Connection = NonNullable<ConversionRequestInput['connection']>;
+
+/** Where each event source goes (reference §1.1 `event_source_id`), and why a conversion stops when the connection has none. */
+const SOURCE_IDS: Record<TikTokEventSource, { id: (c: Connection) => string | null; missing: ConversionReason }> = {
+  web: { id: (c) => c.pixelCode, missing: 'tiktok_connection_incomplete' },
+  app: { id: (c) => c.appId, missing: 'app_events_not_configured' },
+  offline: { id: (c) => c.offlineEventSetId, missing: 'offline_events_not_configured' },
+  crm: { id: (c) => c.crmEventSetId, missing: 'crm_events_not_configured' },
+};
+
+/** The person's keys: the only ones an offline or CRM event is matched on. */
+const PERSON_MATCH_KEYS = ['email', 'phone', 'external_id'] as const;
 
 /** The sources of the keys the event really carries: app device IDs come from the message, a page only if one is sent. */
 function sentKeySources(sources: MatchKeySources, event: { user?: object; page?: object }): MatchKeySources {
@@ -49,38 +63,41 @@ function sentKeySources(sources: MatchKeySources, event: { user?: object; page?:
 
 /**
  * The exact request that would carry this one conversion to TikTok, and where each of its match keys came from: email
- * and phone hashed (SHA-256 of TikTok's normalisation), web events under the pixel, app events under the TikTok App ID
- * (reference §1.1), the workspace's `test_event_code` in test mode, `limited_data_use` when the workspace asks. A batch sends the same envelope with the events of
+ * and phone hashed (SHA-256 of TikTok's normalisation), web events under the pixel, app events under the TikTok App ID,
+ * offline and CRM events under their Event Sets with the person's keys only, a CRM event with its lead (reference §1.1,
+ * §1.2), the workspace's `test_event_code` in test mode, `limited_data_use` when the workspace asks. A batch sends the same envelope with the events of
  * several conversions.
  */
 export function buildConversionRequest(input: ConversionRequestInput): ConversionRequest {
   const { message, conversion, workspace, connection } = input;
   if (connection === undefined) return { ready: false, reason: 'tiktok_not_connected' };
-  const fromApp = conversion.eventSource === 'app';
-  const sourceId = fromApp ? connection.appId : connection.pixelCode;
-  if (sourceId === null) return { ready: false, reason: fromApp ? 'app_events_not_configured' : 'tiktok_connection_incomplete' };
+  const source = conversion.eventSource;
+  const sourceId = SOURCE_IDS[source].id(connection);
+  if (sourceId === null) return { ready: false, reason: SOURCE_IDS[source].missing };
   if (workspace.testMode && workspace.testEventCode === null) return { ready: false, reason: 'test_mode' };
+  const lead = source === 'crm' ? readLead(message) : undefined;
+  if (source === 'crm' && lead === undefined) return { ready: false, reason: 'lead_id_missing' };
 
+  const onPerson = matchedOnPerson(source);
   const device = readDeviceContext(message);
+  const personKeys = {
+    emails: hashEach(readEmails(message), hashEmail),
+    phones: hashEach(readPhones(message), (raw) => hashPhone(raw, workspace.defaultPhoneRegion)),
+    externalIds: hashEach([message.userId, ...readExternalIds(message)], hashExternalId),
+  };
+  // Offline and CRM events name no page, click, cookie or device (reference §1.2, §1.3): only the person's keys.
   const keys = chooseMatchKeys({
-    message: {
-      emails: hashEach(readEmails(message), hashEmail),
-      phones: hashEach(readPhones(message), (raw) => hashPhone(raw, workspace.defaultPhoneRegion)),
-      externalIds: hashEach([message.userId, ...readExternalIds(message)], hashExternalId),
-      person: readPersonKeys(message),
-      ip: device.ip,
-      userAgent: device.userAgent,
-      locale: device.locale,
-      pageUrl: pageUrl(message),
-      ttp: readTtp(message),
-    },
+    message: onPerson
+      ? personKeys
+      : { ...personKeys, person: readPersonKeys(message), ip: device.ip, userAgent: device.userAgent, locale: device.locale, pageUrl: pageUrl(message), ttp: readTtp(message) },
     linked: input.linked,
-    click: conversion.click ?? undefined,
-    ttp: conversion.ttp ?? undefined,
-    visitors: input.visitors,
+    click: onPerson ? undefined : (conversion.click ?? undefined),
+    ttp: onPerson ? undefined : (conversion.ttp ?? undefined),
+    visitors: onPerson ? [] : input.visitors,
     eventTime: conversion.eventTime,
     attributionWindowDays: workspace.attributionWindowDays,
   });
+  if (onPerson && PERSON_MATCH_KEYS.every((key) => keys.user[key] === undefined)) return { ready: false, reason: 'no_person_keys' };
   const webEvent = buildTikTokEvent(
     message,
     {
@@ -94,9 +111,17 @@ export function buildConversionRequest(input: ConversionRequestInput): Conversio
     },
     keys.user,
   );
-  const event = fromApp ? toAppEvent(webEvent, readAppContext(message), sourceId) : webEvent;
+  const event = sourceEvent(webEvent, source, { message, sourceId, lead });
   if (workspace.limitedDataUse === true) event.limited_data_use = true;
-  const payload: TikTokTrackRequest = { event_source: conversion.eventSource, event_source_id: sourceId, data: [event] };
+  const payload: TikTokTrackRequest = { event_source: source, event_source_id: sourceId, data: [event] };
   if (workspace.testMode && workspace.testEventCode !== null) payload.test_event_code = workspace.testEventCode;
   return { ready: true, payload, matchKeys: sentKeySources(keys.sources, event) };
+}
+
+/** A web-shaped event as its source takes it: an app's with its app, an offline or CRM one without a page, a CRM one with its lead. */
+function sourceEvent(webEvent: TikTokEvent, source: TikTokEventSource, facts: { message: TrackedMessage; sourceId: string; lead: TikTokLead | undefined }): TikTokEvent {
+  if (source === 'app') return toAppEvent(webEvent, readAppContext(facts.message), facts.sourceId);
+  if (source === 'web') return webEvent;
+  const { page: _page, ...event } = webEvent;
+  return facts.lead === undefined ? event : { ...event, lead: facts.lead };
 }

@@ -49,6 +49,26 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
     explanation: 'The event came from a mobile app, but no TikTok App ID is set, so it cannot be sent as an app event.',
     fix: "Enter the app's TikTok App ID under Sources.",
   },
+  offline_events_not_configured: {
+    label: 'No Offline Event Set chosen',
+    explanation: 'The sale happened offline, in a store or on the phone (or its rule sends to Offline), but no Offline Event Set is chosen for the TikTok connection, so there is nowhere to send it.',
+    fix: 'Choose an Offline Event Set under Sources (create one in TikTok Events Manager first), then send the conversion again. To send such sales to the pixel instead, set the rule\'s "Send to" to Website.',
+  },
+  crm_events_not_configured: {
+    label: 'No CRM Event Set chosen',
+    explanation: 'The conversion rule sends these events to CRM, but no CRM Event Set is chosen for the TikTok connection, so there is nowhere to send them.',
+    fix: 'Choose a CRM Event Set under Sources (create one in TikTok Events Manager first), then send the conversion again.',
+  },
+  lead_id_missing: {
+    label: 'No lead ID for a CRM event',
+    explanation: 'TikTok takes a CRM event only with the ID of the lead it is about, and this event names none.',
+    fix: 'Send the lead\'s ID from your CRM as the property lead_id on these events (and the CRM\'s name as lead_event_source, e.g. HubSpot), then send the conversion again.',
+  },
+  no_person_keys: {
+    label: 'No email, phone or customer ID',
+    explanation: 'Sales off the website and CRM events reach TikTok without a click: TikTok matches them on the customer\'s email, phone or ID, and this one carries none of them.',
+    fix: 'Record the customer\'s email or phone with the sale (or send your customer ID as the user ID), then send the conversion again.',
+  },
   test_mode: {
     label: 'Sent in test mode',
     explanation: "Sent in test mode with the test event code: it shows only in TikTok Events Manager's Test Events view and counts for no campaign.",

@@ -1,8 +1,10 @@
 import { conversionValue, type ValueRule, type ValueWarning } from './conversion-value';
 import { deriveEventId } from './event-id';
 import { isPurchase } from './event-mapping';
-import { isAppMessage, type TrackedMessage } from './message';
+import { eventSourceFor, type RuleDestination } from './event-source';
+import type { TrackedMessage } from './message';
 import { ruleEvents } from './rule-events';
+import type { TikTokEventSource } from './tiktok-wire';
 import { conversionPipelineWorkflowId } from './workflow-id';
 
 /** A conversion rule as the mapping reads it. */
@@ -10,6 +12,7 @@ export interface MappingRule extends ValueRule {
   sourceEvent: string;
   tiktokEvent: string;
   alsoSendAs: readonly string[];
+  destination: RuleDestination;
 }
 
 /** A stored event, as a rule maps it. */
@@ -36,7 +39,7 @@ export interface RuleConversion {
   eventId: string;
   ruleEventIndex: number;
   eventTime: Date;
-  eventSource: 'web' | 'app';
+  eventSource: TikTokEventSource;
   value: number | null;
   currency: string | null;
   workflowId: string;
@@ -93,7 +96,7 @@ export function conversionsFor(workspaceId: string, stored: readonly StoredEvent
         eventId,
         ruleEventIndex: index,
         eventTime: occurredAt,
-        eventSource: fromAppKey || isAppMessage(message) ? 'app' : 'web',
+        eventSource: eventSourceFor(rule.destination, message, fromAppKey),
         value: value ?? null,
         currency: currency ?? null,
         workflowId: conversionPipelineWorkflowId(workspaceId),

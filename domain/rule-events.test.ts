@@ -1,4 +1,4 @@
-import { additionalEventId, additionalEventProblems, MAX_ADDITIONAL_EVENTS, ruleEvents } from './rule-events';
+import { additionalEventId, additionalEventProblems, destinationProblems, MAX_ADDITIONAL_EVENTS, ruleEvents } from './rule-events';
 
 describe('ruleEvents', () => {
   it("sends a rule without additional events as its own TikTok event under the message's event_id", () => {
@@ -42,5 +42,26 @@ describe('additionalEventProblems', () => {
   it('refuses more than three, saying how many were given', () => {
     expect(MAX_ADDITIONAL_EVENTS).toBe(3);
     expect(additionalEventProblems('CompletePayment', ['PlaceAnOrder', 'Purchase', 'AddPaymentInfo', 'Subscribe'])).toEqual(['must name at most 3 TikTok events, not 4']);
+  });
+});
+
+describe('destinationProblems', () => {
+  it('takes any TikTok event for auto, web and app', () => {
+    for (const destination of ['auto', 'web', 'app'] as const) expect(destinationProblems(destination, 'Lead Qualified', [])).toEqual([]);
+  });
+
+  it('wants a standard event for offline, naming tiktokEvent and the right spelling', () => {
+    expect(destinationProblems('offline', 'CompletePayment', ['PlaceAnOrder'])).toEqual([]);
+    expect(destinationProblems('offline', 'completepayment', [])).toEqual([
+      'tiktokEvent names "completepayment", which is not a TikTok standard event: did you mean CompletePayment?; a rule sending to the Offline Event Set takes standard events only',
+    ]);
+  });
+
+  it('wants a custom event and no additional (standard) events for crm', () => {
+    expect(destinationProblems('crm', 'Lead Qualified', [])).toEqual([]);
+    expect(destinationProblems('crm', 'Lead', ['SubmitForm'])).toEqual([
+      'tiktokEvent names Lead, a TikTok standard event, but a rule sending to the CRM Event Set takes custom events only: name the lead\'s stage, e.g. "Lead Qualified"',
+      'alsoSendAs must be empty for a rule sending to the CRM Event Set: its events are TikTok standard events, which that set does not take',
+    ]);
   });
 });

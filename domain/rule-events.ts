@@ -1,4 +1,5 @@
-import { TIKTOK_STANDARD_EVENTS } from './event-mapping';
+import { isCustomTikTokEvent, TIKTOK_STANDARD_EVENTS } from './event-mapping';
+import type { RuleDestination } from './event-source';
 
 export { additionalEventId, ruleEvents } from '../sdk/src/rules/event-id.js';
 
@@ -30,5 +31,23 @@ export function additionalEventProblems(tiktokEvent: string, alsoSendAs: readonl
     else if (seen.has(name)) problems.push(`names ${name} twice`);
     seen.add(name);
   }
+  return problems;
+}
+
+/**
+ * What is wrong with a rule's TikTok events for where it sends them, each message naming its field; empty when they
+ * are fine. An Offline Event Set takes standard events only, a CRM Event Set custom events only (reference §1.2, §4.2),
+ * so a CRM rule has no additional events, which are standard.
+ */
+export function destinationProblems(destination: RuleDestination, tiktokEvent: string, alsoSendAs: readonly string[]): string[] {
+  if (destination === 'offline' && isCustomTikTokEvent(tiktokEvent)) {
+    return [`tiktokEvent ${notStandard(tiktokEvent)}; a rule sending to the Offline Event Set takes standard events only`];
+  }
+  if (destination !== 'crm') return [];
+  const problems: string[] = [];
+  if (!isCustomTikTokEvent(tiktokEvent)) {
+    problems.push(`tiktokEvent names ${tiktokEvent}, a TikTok standard event, but a rule sending to the CRM Event Set takes custom events only: name the lead's stage, e.g. "Lead Qualified"`);
+  }
+  if (alsoSendAs.length > 0) problems.push('alsoSendAs must be empty for a rule sending to the CRM Event Set: its events are TikTok standard events, which that set does not take');
   return problems;
 }

@@ -12,6 +12,7 @@ describe('sendAgainRefusal', () => {
     ['skipped', 'conversion_rule_removed', 'signup', on, /no conversion rule maps “signup”/],
     ['skipped', 'conversion_rule_removed', 'purchase', off, null],
     ['failed', 'expired', 'purchase', on, /28-day/],
+    ['skipped', 'lead_id_missing', 'LeadQualified', on, /names no lead/],
     ['failed', 'tiktok_rejected', 'purchase', off, null],
     ['failed', null, 'purchase', off, null],
     ['skipped', 'tiktok_not_connected', 'purchase', off, null],
@@ -24,7 +25,7 @@ describe('sendAgainRefusal', () => {
   });
 
   it('leaves out of a send-again by filter exactly the reasons it refuses whatever the rules', () => {
-    expect(reasonsThatSkipAgain(off).always.sort()).toEqual(['click_outside_attribution_window', 'expired', 'no_ttclid']);
-    expect(reasonsThatSkipAgain(on).always).toEqual(['expired']);
+    expect(reasonsThatSkipAgain(off).always.sort()).toEqual(['click_outside_attribution_window', 'expired', 'lead_id_missing', 'no_ttclid']);
+    expect(reasonsThatSkipAgain(on).always).toEqual(['expired', 'lead_id_missing']);
   });
 });

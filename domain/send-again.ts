@@ -29,6 +29,8 @@ export function sendAgainRefusal(conversion: { status: string; reason: string | 
       return context.ruleEvents.has(conversion.sourceEvent) ? null : `no conversion rule maps “${conversion.sourceEvent}” now, so it would be skipped again; add the rule first`;
     case 'expired':
       return "it is older than TikTok's 28-day event-time horizon: TikTok would no longer count it";
+    case 'lead_id_missing':
+      return 'its event names no lead (properties.lead_id), so it would be skipped again; send the event again with the lead\'s ID from your CRM';
     default:
       return null;
   }
@@ -36,5 +38,6 @@ export function sendAgainRefusal(conversion: { status: string; reason: string | 
 
 /** The filter form of `sendAgainRefusal`: conversions with these reasons are left out of a send-again by filter. */
 export function reasonsThatSkipAgain(context: Pick<SendAgainContext, 'matchWithoutClick'>): { always: ConversionReason[]; unlessRuleMaps: ConversionReason } {
-  return { always: context.matchWithoutClick ? ['expired'] : ['no_ttclid', 'click_outside_attribution_window', 'expired'], unlessRuleMaps: 'conversion_rule_removed' };
+  const always: ConversionReason[] = context.matchWithoutClick ? ['expired'] : ['no_ttclid', 'click_outside_attribution_window', 'expired'];
+  return { always: [...always, 'lead_id_missing'], unlessRuleMaps: 'conversion_rule_removed' };
 }

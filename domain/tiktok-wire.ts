@@ -71,6 +71,12 @@ export interface TikTokApp {
   app_version?: string;
 }
 
+/** Required for `event_source: 'crm'` (§1.2 [V2]): the CRM's record of the lead, and the CRM's name (e.g. `HubSpot`). */
+export interface TikTokLead {
+  lead_id: string;
+  lead_event_source?: string;
+}
+
 /** §1.2. */
 export interface TikTokEvent {
   /** Standard (e.g. `CompletePayment`) or custom event name, sent verbatim. */
@@ -83,6 +89,7 @@ export interface TikTokEvent {
   page?: TikTokPage;
   properties?: TikTokProperties;
   app?: TikTokApp;
+  lead?: TikTokLead;
   limited_data_use?: boolean;
 }
 

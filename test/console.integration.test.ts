@@ -258,8 +258,8 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     // The filtered table as a CSV file: the same conversions, in the same words.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download these conversions (CSV)' }).click()]);
     const csv = (await readFile(await download.path(), 'utf8')).split('\r\n');
-    expect(csv[0]).toMatch(/^When \(.+\),Status,Reason,TikTok event,Your event,Order or event ID,Value,Currency,Test mode,Conversion ID$/);
-    expect(csv.slice(1).filter((line) => line !== '')).toEqual([expect.stringMatching(/,skipped,No TikTok click found,CompletePayment,purchase,F-1002,12,EUR,no,/)]);
+    expect(csv[0]).toMatch(/^When \(.+\),Status,Reason,TikTok event,Your event,Order or event ID,Source,Value,Currency,Test mode,Conversion ID$/);
+    expect(csv.slice(1).filter((line) => line !== '')).toEqual([expect.stringMatching(/,skipped,No TikTok click found,CompletePayment,purchase,F-1002,Website,12,EUR,no,/)]);
 
     await open(`conversions/${skipped.id}`);
     await page.getByRole('heading', { name: 'Why: No TikTok click found' }).waitFor();
@@ -304,7 +304,7 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
     expect(await page.locator('ol.checklist > li.open strong').allTextContents()).toEqual(['Install the tracking tag']);
     await page.locator('ol.checklist > li.done').filter({ hasText: 'The first, a CompletePayment, reached TikTok' }).waitFor();
     // The purchase carried its click, the email linked to the user and the user ID: the phone is worth most.
-    expect(await page.getByRole('row').filter({ hasText: 'CompletePayment' }).locator('td').allTextContents()).toEqual(['CompletePayment', '5.5 of 10', '1', 'Phone (hashed): missing on 100%, up to 2 points']);
+    expect(await page.getByRole('row').filter({ hasText: 'CompletePayment' }).locator('td').allTextContents()).toEqual(['CompletePayment', 'Website', '5.5 of 10', '1', 'Phone (hashed): missing on 100%, up to 2 points']);
     await shots('11-overview');
     // Every page keeps the status until the last step is done.
     await open('conversions');

@@ -68,7 +68,7 @@ describe("a Segment-instrumented shop following the README's quick start", () =>
     ]);
     const listed = await signalbox('conversions', 'list', workspaceId);
     expect(listed.split('\n')[0]).toMatch(/ TIKTOK REQUEST /);
-    expect(listed).toContain(`${conversion.id}  delivered  Order Completed  CompletePayment  59.9 USD`);
+    expect(listed).toContain(`${conversion.id}  delivered  Order Completed  CompletePayment  web     59.9 USD`);
     expect(listed).toContain(conversion.tiktok_request_id as string);
   });
 
@@ -129,7 +129,7 @@ describe('a rule that sends each Order Completed as several TikTok events (docs/
 
   it('sends one order as CompletePayment and PlaceAnOrder, each once under its own event_id, also after the order is sent again', async () => {
     const { workspaceId, key, rule } = await shopWithRule('Two-event shop', '--also-send-as', 'PlaceAnOrder');
-    expect(rule).toMatch(/^Order Completed +CompletePayment \+ PlaceAnOrder +order total +no$/m);
+    expect(rule).toMatch(/^Order Completed +CompletePayment \+ PlaceAnOrder +order total +no +auto$/m);
     expect(rule).toContain('Each is also sent as PlaceAnOrder: one conversion per TikTok event');
 
     expect(await (await curl('/v1/track', key, order('M-1001'))).json()).toEqual({ success: true });

@@ -54,7 +54,7 @@ function serverSide() {
     if (!check.ok) throw new Error(`ingest refuses the tag's message: ${JSON.stringify(check.issues)}`);
     return { message: check.message as TrackedMessage, occurredAt: new Date(), rowId: String(i + 1), receivedOn: '2026-01-10', fromAppKey: false };
   });
-  const rules = new Map<string, MappingRule>(RULES.map((rule) => [rule.sourceEvent, rule]));
+  const rules = new Map<string, MappingRule>(RULES.map((rule) => [rule.sourceEvent, { ...rule, destination: 'auto' }]));
   const { candidates } = conversionsFor('workspace-1', stored, rules);
   return candidates.map((conversion) => {
     const message = stored.find((event) => event.rowId === conversion.eventRowId)?.message as TrackedMessage;
@@ -62,7 +62,7 @@ function serverSide() {
       message,
       conversion: { ...conversion, click: null, ttp: null },
       workspace: { testMode: false, testEventCode: null, defaultPhoneRegion: 'US', attributionWindowDays: 30 },
-      connection: { pixelCode: CODE, appId: null },
+      connection: { pixelCode: CODE, appId: null, offlineEventSetId: null, crmEventSetId: null },
       linked: { emails: [], phones: [] },
       visitors: [],
     });

@@ -6,6 +6,7 @@ import { hasAdvertisingId, readAppContext } from '../../domain/app-context';
 import { decideSend, type SendDecision } from '../../domain/attribution';
 import { buildConversionRequest, LINKED_HASH_HOPS } from '../../domain/conversion-request';
 import { deliveryDeadline } from '../../domain/delivery-retry';
+import { matchedOnPerson } from '../../domain/event-source';
 import { meaningfulIdentifier } from '../../domain/identifiers';
 import type { TrackedMessage } from '../../domain/message';
 import type { ConversionReason } from '../../domain/reasons';
@@ -116,11 +117,12 @@ interface EarlyContext {
 
 /**
  * The attribution window (spec §4.3): no click, or one older than the workspace's window, is not sent, unless the
- * event is an app's with an advertising ID or the workspace matches without a click (domain/attribution.ts).
+ * event is an app's with an advertising ID, an offline or CRM event (matched on the person, never on a click) or the
+ * workspace matches without a click (domain/attribution.ts).
  */
 function checkWindow(candidate: PrepareCandidate, resolved: ResolvedIdentity, workspace: GroupContext['workspace']): SendDecision {
   const advertisingId = candidate.eventSource === 'app' && hasAdvertisingId(readAppContext(candidate.message as unknown as TrackedMessage));
-  return decideSend(resolved.attribution, { advertisingId, matchWithoutClick: workspace.matchWithoutClick });
+  return decideSend(resolved.attribution, { advertisingId, matchWithoutClick: workspace.matchWithoutClick, matchedOnPerson: matchedOnPerson(candidate.eventSource) });
 }
 
 interface GroupContext extends EarlyContext {
@@ -163,7 +165,7 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
     history.push({
       conversionId: candidate.id,
       step: 'window_checked',
-      detail: window.send ? { eligible: true, ...(sentWithoutClick && { sentWithoutClick }) } : { eligible: false, reason: window.reason },
+      detail: window.send ? { eligible: true, ...(sentWithoutClick && { sentWithoutClick }), ...(window.by === 'person' && { matchedOnPerson: true }) } : { eligible: false, reason: window.reason },
     });
     // A click outside the window stays on a skipped conversion to explain it; one sent without its click carries none.
     const keepClick = !window.send || window.by === 'click';

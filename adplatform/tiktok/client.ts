@@ -5,9 +5,11 @@ import type {
   TikTokAdvertiserInfoData,
   TikTokAdvertiserListData,
   TikTokAppCredentials,
+  TikTokCrmEventSetListData,
   TikTokEntityKind,
   TikTokEntityListData,
   TikTokEntityQuery,
+  TikTokOfflineEventSetListData,
   TikTokPixelListData,
   TikTokPixelQuery,
   TikTokReportData,
@@ -40,6 +42,10 @@ export interface TikTokClient {
   getAdvertiserInfo(accessToken: string, advertiserIds: readonly string[], fields: readonly string[]): Promise<TikTokCallResult<TikTokAdvertiserInfoData>>;
   /** `GET /pixel/list/`, one page (page_size 1–20). */
   listPixels(accessToken: string, query: TikTokPixelQuery): Promise<TikTokCallResult<TikTokPixelListData>>;
+  /** `GET /offline/get/`: the advertiser's Offline Event Sets, all at once. */
+  listOfflineEventSets(accessToken: string, advertiserId: string): Promise<TikTokCallResult<TikTokOfflineEventSetListData>>;
+  /** `GET /crm/list/`: the advertiser's CRM Event Sets, all at once. */
+  listCrmEventSets(accessToken: string, advertiserId: string): Promise<TikTokCallResult<TikTokCrmEventSetListData>>;
   /** `GET /campaign/get/`, `/adgroup/get/` or `/ad/get/`, one page (page_size 1–1000). */
   getEntities(accessToken: string, kind: TikTokEntityKind, query: TikTokEntityQuery): Promise<TikTokCallResult<TikTokEntityListData>>;
   /** `GET /report/integrated/get/` (BASIC, AUCTION), one page (page_size 1–1000). */
@@ -84,6 +90,12 @@ export function createTikTokClient(options: TikTokClientOptions): TikTokClient {
         accessToken,
         query: { advertiser_id: query.advertiserId, page: query.page, page_size: query.pageSize },
       }),
+
+    listOfflineEventSets: (accessToken, advertiserId) =>
+      callTikTok<TikTokOfflineEventSetListData>(transport, { method: 'GET', path: TIKTOK_PATHS.offlineGet, accessToken, query: { advertiser_id: advertiserId } }),
+
+    listCrmEventSets: (accessToken, advertiserId) =>
+      callTikTok<TikTokCrmEventSetListData>(transport, { method: 'GET', path: TIKTOK_PATHS.crmList, accessToken, query: { advertiser_id: advertiserId } }),
 
     getEntities: (accessToken, kind, query) =>
       callTikTok<TikTokEntityListData>(transport, {

@@ -31,6 +31,21 @@ export const TIKTOK_PATHS = {
   advertiserInfo: `/open_api/${TIKTOK_API_VERSION}/advertiser/info/`,
   /** §8 [V2] SDK pixel_list.yml, GO. */
   pixelList: `/open_api/${TIKTOK_API_VERSION}/pixel/list/`,
+  /**
+   * An advertiser's Offline Event Sets (the `event_source_id` of `offline` events, §1.1), not paged: query
+   * `advertiser_id` (optional filters `event_set_ids`, `name`), answer `data.event_set_list[]` of `event_set_id`,
+   * `name`, `description`, `advertiser_id`, `auto_tracking`, `create_time`, `update_time`. Not in the reference file:
+   * tiktok-business-api-sdk @ f809c39 `yml_files/offline_get.yml` (TikTok's own; its `x-open-convert: int64` makes
+   * the IDs digits). Needs "Read Offline Events" (api-evangelist/tiktok-ads `scopes/tiktok-ads-scopes.yml`).
+   */
+  offlineGet: `/open_api/${TIKTOK_API_VERSION}/offline/get/`,
+  /**
+   * An advertiser's CRM Event Sets (the `event_source_id` of `crm` events, §1.1), not paged, at most 50 per advertiser:
+   * query `advertiser_id` (optional `event_set_ids`, `name`), answer `data.crm_event_sets[]` of `event_set_id`, `name`,
+   * `create_time`. One source, UNVERIFIED: bububa/tiktok-business @ 051f6c0 `api/event/crm_list.go`,
+   * `model/event/crm_list.go` (translated TikTok docs; TikTok's SDK has no CRM endpoint). Needs "Read CRM Event Sets".
+   */
+  crmList: `/open_api/${TIKTOK_API_VERSION}/crm/list/`,
   /** Entity endpoints for names and status. §7.4 [V2] SDK, GO, AB. */
   campaignGet: `/open_api/${TIKTOK_API_VERSION}/campaign/get/`,
   adgroupGet: `/open_api/${TIKTOK_API_VERSION}/adgroup/get/`,

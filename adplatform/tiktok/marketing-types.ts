@@ -1,5 +1,5 @@
 /**
- * Wire types of the Marketing API endpoints besides `event/track`: OAuth, advertiser and pixel lists, entities and
+ * Wire types of the Marketing API endpoints besides `event/track`: OAuth, advertiser, pixel and event set lists, entities and
  * the synchronous report. Field facts: /work/shared/reference/tiktok-api.md §7 and §8. IDs are strings throughout:
  * advertiser, campaign, ad group and ad IDs exceed 2^53 (§0 "ID formats").
  */
@@ -71,6 +71,31 @@ export interface TikTokPixel {
 export interface TikTokPixelListData {
   pixels: TikTokPixel[];
   page_info: TikTokPageInfo;
+}
+
+/** One entry of `offline/get` (see config.ts for the sources). */
+export interface TikTokOfflineEventSet {
+  event_set_id: string;
+  name: string;
+  description?: string;
+  auto_tracking?: boolean;
+  [field: string]: unknown;
+}
+
+export interface TikTokOfflineEventSetListData {
+  event_set_list: TikTokOfflineEventSet[];
+}
+
+/** One entry of `crm/list` (see config.ts for the source). */
+export interface TikTokCrmEventSet {
+  event_set_id: string;
+  name: string;
+  create_time?: string;
+  [field: string]: unknown;
+}
+
+export interface TikTokCrmEventSetListData {
+  crm_event_sets: TikTokCrmEventSet[];
 }
 
 export interface TikTokPageQuery {

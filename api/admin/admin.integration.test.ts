@@ -238,6 +238,7 @@ describe('conversion rules', () => {
       alsoSendAs: [],
       value: { source: 'order_total' },
       serverOnly: false,
+      destination: 'auto',
       chosen: 'purchase is a standard event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect((await admin('PUT', `${base}/lead`, { value: { source: 'fixed', amount: 25, currency: 'usd' } })).json()).toEqual({
@@ -246,6 +247,7 @@ describe('conversion rules', () => {
       alsoSendAs: [],
       value: { source: 'fixed', amount: 25, currency: 'USD' },
       serverOnly: false,
+      destination: 'auto',
       chosen: 'lead is a standard event: sent to TikTok as SubmitForm, valued at 25 USD.',
     });
     expect((await admin('PUT', `${base}/subscription_started`)).json()).toEqual({
@@ -254,6 +256,7 @@ describe('conversion rules', () => {
       alsoSendAs: [],
       value: { source: 'none' },
       serverOnly: false,
+      destination: 'auto',
       chosen: 'subscription_started is neither a standard nor a Segment spec event: sent to TikTok as a custom event under its own name, with its properties, without a value.',
     });
 
@@ -272,6 +275,7 @@ describe('conversion rules', () => {
       alsoSendAs: [],
       value: { source: 'order_total' },
       serverOnly: false,
+      destination: 'auto',
       chosen: 'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.',
     });
     expect(await put('product_added', { value: { source: 'order_total', currency: 'eur' } })).toMatchObject({
@@ -301,10 +305,10 @@ describe('conversion rules', () => {
         actor: 'operator',
         action: 'rule.put',
         target: 'Order Completed',
-        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false },
-        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' }, serverOnly: false },
+        before: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false, destination: 'auto' },
+        after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'none' }, serverOnly: false, destination: 'auto' },
       },
-      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false } },
+      { actor: 'operator', action: 'rule.put', target: 'Order Completed', before: null, after: { event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: false, destination: 'auto' } },
     ]);
   });
 
@@ -339,11 +343,12 @@ describe('conversion rules', () => {
       alsoSendAs: ['PlaceAnOrder'],
       value: { source: 'order_total' },
       serverOnly: false,
+      destination: 'auto',
       chosen:
         'Order Completed is a Segment spec event: sent to TikTok as CompletePayment, valued at the amount in the event: properties.total, else value, revenue, or price × quantity.' +
         ' Each is also sent as PlaceAnOrder: one conversion per TikTok event, the additional ones under their own event_id (<event_id>:PlaceAnOrder); CompletePayment keeps the plain event_id, which the browser pixel shares.',
     });
-    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' }, serverOnly: false }]);
+    expect((await admin('GET', base)).json().rules).toEqual([{ event: 'Order Completed', tiktokEvent: 'CompletePayment', alsoSendAs: ['PlaceAnOrder'], value: { source: 'order_total' }, serverOnly: false, destination: 'auto' }]);
 
     const refused = async (body: unknown) => {
       const response = await admin('PUT', `${base}/Order%20Completed`, body);
@@ -371,7 +376,7 @@ describe('conversion rules', () => {
     expect(saved).toMatchObject({ event: 'purchase', tiktokEvent: 'CompletePayment', serverOnly: true });
     expect((saved as { chosen: string }).chosen).toMatch(/ Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel\.$/);
     expect(declared('GET', '/admin/workspaces/:workspaceId/conversion-rules', 200).parse((await admin('GET', base)).json())).toEqual({
-      rules: [{ event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: true }],
+      rules: [{ event: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], value: { source: 'order_total' }, serverOnly: true, destination: 'auto' }],
     });
     expect((await subject.repos.conversionRules.find(ws.id, 'purchase'))?.serverOnly).toBe(true);
 
@@ -385,6 +390,30 @@ describe('conversion rules', () => {
     expect(replaced.serverOnly).toBe(false);
     expect(replaced.chosen).not.toContain('server only');
     expect((await subject.repos.conversionRules.find(ws.id, 'purchase'))?.serverOnly).toBe(false);
+  });
+
+  it('sends to the source a rule chooses, says so, and names the field its destination cannot take', async () => {
+    const ws = await newWorkspace();
+    const base = `/admin/workspaces/${ws.id}/conversion-rules`;
+    const offline = (await admin('PUT', `${base}/Store%20Sale`, { tiktokEvent: 'CompletePayment', destination: 'offline' })).json();
+    expect(offline).toMatchObject({ event: 'Store Sale', destination: 'offline', chosen: expect.stringContaining(' Always sent to the Offline Event Set (offline)') });
+    expect((await admin('PUT', `${base}/LeadQualified`, { destination: 'crm' })).json()).toMatchObject({ tiktokEvent: 'LeadQualified', destination: 'crm' });
+    expect((await subject.repos.conversionRules.find(ws.id, 'LeadQualified'))?.destination).toBe('crm');
+
+    const refused = async (event: string, body: unknown) => {
+      const response = await admin('PUT', `${base}/${event}`, body);
+      expect(response.statusCode).toBe(400);
+      return response.json().issues;
+    };
+    expect(await refused('Store%20Sale', { tiktokEvent: 'StoreSale', destination: 'offline' })).toEqual([
+      expect.stringMatching(/^tiktokEvent names "StoreSale", which is not a TikTok standard event: one of .*; a rule sending to the Offline Event Set takes standard events only$/),
+    ]);
+    expect(await refused('LeadQualified', { tiktokEvent: 'Lead', alsoSendAs: ['SubmitForm'], destination: 'crm' })).toEqual([
+      'tiktokEvent names Lead, a TikTok standard event, but a rule sending to the CRM Event Set takes custom events only: name the lead\'s stage, e.g. "Lead Qualified"',
+      'alsoSendAs must be empty for a rule sending to the CRM Event Set: its events are TikTok standard events, which that set does not take',
+    ]);
+    expect(await refused('LeadQualified', { destination: 'email' })).toEqual(['destination must be one of auto, web, app, offline, crm']);
+    expect((await subject.repos.conversionRules.find(ws.id, 'LeadQualified'))?.destination).toBe('crm');
   });
 
   it('names what is wrong with a value', async () => {

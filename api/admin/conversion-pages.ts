@@ -40,11 +40,11 @@ export interface ConversionPage {
 export async function conversionPage(
   conversions: Pick<ConversionRepository, 'list'>,
   workspaceId: string,
-  query: { status?: ConversionStatus; limit: number; cursor?: Cursor },
+  query: { status?: ConversionStatus; source?: ConversionRow['event_source']; limit: number; cursor?: Cursor },
 ): Promise<ConversionPage> {
   const skip = query.cursor?.listed ?? 0;
   const before = query.cursor && { createdAt: new Date(query.cursor.millisecond + 1), id: SMALLEST_UUID };
-  const fetched = await conversions.list(workspaceId, { status: query.status, limit: skip + query.limit + 1, before });
+  const fetched = await conversions.list(workspaceId, { status: query.status, source: query.source, limit: skip + query.limit + 1, before });
   const upToPageEnd = fetched.slice(0, skip + query.limit);
   const rows = upToPageEnd.slice(skip);
   const last = rows.at(-1);

@@ -33,8 +33,8 @@ export interface ConversionRoutesOptions {
 /** `/admin/workspaces/:workspaceId/conversions`: status and reason of every conversion, newest first; sending failed ones again. */
 export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = async (app, { repos, conversionRetry, workflowLink }) => {
   app.get('/', async (request) => {
-    const { status, limit, cursor } = parseOrReject(conversionListQuery, request.query, 'query');
-    const page = await conversionPage(repos.conversions, workspaceOf(request).id, { status, limit, cursor: cursor === undefined ? undefined : decodeCursor(cursor) });
+    const { status, source, limit, cursor } = parseOrReject(conversionListQuery, request.query, 'query');
+    const page = await conversionPage(repos.conversions, workspaceOf(request).id, { status, source, limit, cursor: cursor === undefined ? undefined : decodeCursor(cursor) });
     return { conversions: page.rows.map(conversionSummary), nextCursor: page.nextCursor };
   });
 

@@ -14,10 +14,10 @@ const DAY_MS = 86_400_000;
  */
 export const diagnosticsRoutes: FastifyPluginAsync<{ repos: Repositories }> = async (app, { repos }) => {
   app.get('/', async (request) => {
-    const { days } = parseOrReject(diagnosticsDaysQuery, request.query, 'query');
+    const { days, source } = parseOrReject(diagnosticsDaysQuery, request.query, 'query');
     const to = new Date();
     const from = new Date(to.getTime() - days * DAY_MS);
     const workspaceId = workspaceOf(request).id;
-    return { workspaceId, days, from, to, events: await workspaceDiagnostics(repos, workspaceId, { from, to }) };
+    return { workspaceId, days, from, to, ...(await workspaceDiagnostics(repos, workspaceId, { from, to }, source)) };
   });
 };

@@ -10,6 +10,7 @@ import type { ShopifyConnectionService } from '../services/shopify-connection';
 import type { TikTokServices } from '../services/tiktok-services';
 import type { TestAlertService } from '../services/alerts/test-alert';
 import type { PastEventService } from '../services/past-events';
+import type { ImportService } from '../services/imports';
 import { alertRoutes } from './alerts';
 import { apiKeyRoutes } from './api-keys';
 import { adminMemberRoutes } from './members';
@@ -19,6 +20,7 @@ import { conversionRuleRoutes } from './conversion-rules';
 import { diagnosticsRoutes } from './diagnostics';
 import { erasureRoutes } from './erasures';
 import { eventRoutes } from './events';
+import { importRoutes } from './imports';
 import { matchKeyRoutes } from './match-keys';
 import { workspaceSettingsRoutes } from './settings';
 import { shopifyRoutes } from './shopify';
@@ -44,11 +46,12 @@ export interface AdminRoutesOptions {
   erasures: ErasureService;
   testAlerts: TestAlertService;
   pastEvents: PastEventService;
+  imports: ImportService;
   workflowLink?: WorkflowLink;
 }
 
 /** The settings API under `/admin`, guarded by `Authorization: Bearer <ADMIN_TOKEN>`. */
-export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, shopify, settings, members, links, conversionRetry, erasures, testAlerts, pastEvents, workflowLink }) => {
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { repos, adminToken, tiktok, shopify, settings, members, links, conversionRetry, erasures, testAlerts, pastEvents, imports, workflowLink }) => {
   const requireAdminToken = createAdminTokenCheck(adminToken);
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers.authorization));
 
@@ -69,6 +72,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, {
       await workspace.register(tiktokAdUrlRoutes, { prefix: '/tiktok' });
       await workspace.register(conversionRoutes, { prefix: '/conversions', repos, conversionRetry, workflowLink });
       await workspace.register(eventRoutes, { prefix: '/events', eventListing: repos.eventListing });
+      await workspace.register(importRoutes, { prefix: '/imports', imports });
       await workspace.register(diagnosticsRoutes, { prefix: '/diagnostics', repos });
       await workspace.register(matchKeyRoutes, { prefix: '/match-keys', coverage: repos.matchKeyCoverage });
       await workspace.register(erasureRoutes, { prefix: '/erasures', erasures, log: repos.erasures });

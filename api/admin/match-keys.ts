@@ -11,8 +11,8 @@ const DAY_MS = 86_400_000;
  */
 export const matchKeyRoutes: FastifyPluginAsync<{ coverage: MatchKeyCoverageRepository }> = async (app, { coverage }) => {
   app.get('/', async (request) => {
-    const { days } = parseOrReject(matchKeyQuery, request.query, 'query');
+    const { days, source } = parseOrReject(matchKeyQuery, request.query, 'query');
     const since = new Date(Date.now() - days * DAY_MS);
-    return { workspaceId: workspaceOf(request).id, days, since, ...(await coverage.coverage(workspaceOf(request).id, since)) };
+    return { workspaceId: workspaceOf(request).id, days, since, source: source ?? null, ...(await coverage.coverage(workspaceOf(request).id, since, source)) };
   });
 };

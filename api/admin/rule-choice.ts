@@ -32,7 +32,15 @@ function serverOnlyText(rule: ConversionRule): string {
   return rule.serverOnly ? " Sent by the server only: the tracking tag does not report these events to TikTok's browser pixel." : '';
 }
 
+const DESTINATION_TEXT: Record<ConversionRule['destination'], string> = {
+  auto: '',
+  web: ' Always sent to the pixel (web), even from an app or a store.',
+  app: ' Always sent to the TikTok app (app).',
+  offline: " Always sent to the Offline Event Set (offline): TikTok matches them on the customer's email, phone or ID, without a click.",
+  crm: " Sent to the CRM Event Set (crm), each with its lead (properties.lead_id, and the CRM's name from properties.lead_event_source): TikTok matches them on the customer's email, phone or ID, without a click.",
+};
+
 /** What `PUT …/conversion-rules/:event` chose, in a sentence or two for the person who asked, defaults included. */
 export function ruleChoice(rule: ConversionRule, given: { tiktokEvent: boolean }): string {
-  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.${additionalText(rule)}${serverOnlyText(rule)}`;
+  return `${mappingText(rule, given.tiktokEvent)}, ${valueText(rule)}.${additionalText(rule)}${serverOnlyText(rule)}${DESTINATION_TEXT[rule.destination]}`;
 }

@@ -232,8 +232,8 @@ describe('change log', () => {
     const entries = await changeLog(['rule.put']).where({ target: 'lead' });
     const editorId = (await testDb.db('users').where({ email: 'ed@fern.example' }).first())?.id;
     expect(entries.map((e) => [e.actor, e.before, e.after])).toEqual([
-      [`user:${editorId}`, null, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false }],
-      ['operator', { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false }, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 30, currency: 'USD' }, serverOnly: false }],
+      [`user:${editorId}`, null, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false, destination: 'auto' }],
+      ['operator', { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 25, currency: 'USD' }, serverOnly: false, destination: 'auto' }, { event: 'lead', tiktokEvent: 'SubmitForm', alsoSendAs: [], value: { source: 'fixed', amount: 30, currency: 'USD' }, serverOnly: false, destination: 'auto' }],
     ]);
 
     const key = (await adminCall(app, 'POST', `/admin/workspaces/${workspaceId}/api-keys`, { name: 'ops' })).json();

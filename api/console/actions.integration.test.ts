@@ -215,12 +215,12 @@ describe('the Conversions table as a CSV file', () => {
 
   it('holds every conversion of the filter, once, newest event first, with the table\'s columns in words', async () => {
     const lines = await csvOf('timeZone=Europe/Berlin');
-    expect(lines[0]).toBe('When (Europe/Berlin),Status,Reason,TikTok event,Your event,Order or event ID,Value,Currency,Test mode,Conversion ID');
+    expect(lines[0]).toBe('When (Europe/Berlin),Status,Reason,TikTok event,Your event,Order or event ID,Source,Value,Currency,Test mode,Conversion ID');
     const ids = lines.slice(1).map((line) => line.split(',')[5]).filter((id) => id !== undefined && /^CSV-\d{3}$/.test(id));
     expect(new Set(ids).size).toBe(520);
     expect(ids).toHaveLength(520);
     const skipped = lines.find((line) => line.includes(',CSV-007,'));
-    expect(skipped).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},skipped,No TikTok click found,CompletePayment,purchase,CSV-007,20,,no,[0-9a-f-]{36}$/);
+    expect(skipped).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},skipped,No TikTok click found,CompletePayment,purchase,CSV-007,Website,20,,no,[0-9a-f-]{36}$/);
     const times = lines.slice(1).map((line) => line.slice(0, 19));
     expect([...times].sort().reverse()).toEqual(times);
   });
@@ -230,7 +230,7 @@ describe('the Conversions table as a CSV file', () => {
     expect(lines[1]).toContain(',"CSV-""quoted"", and more",');
     expect((await csvOf('q=csv-formula'))[1]).toContain(`,"'=HYPERLINK(""x"")",`);
     await testDb.db('conversions').where({ workspace_id: workspaceId, event_id: 'CSV-008' }).update({ value: -5 });
-    expect((await csvOf('q=csv-8'))[1]).toContain(',purchase,CSV-008,-5,');
+    expect((await csvOf('q=csv-8'))[1]).toContain(',purchase,CSV-008,Website,-5,');
   });
 
   it('takes the same filter as the table: the status, and a refusal naming the field', async () => {

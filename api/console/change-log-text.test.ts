@@ -37,6 +37,9 @@ describe('the change log in words', () => {
       'Changed the rule `purchase` → CompletePayment, worth the order total, sent from the server only (not through the pixel in the browser)',
     );
     expect(fieldChanges(entry('rule.put', 'purchase', { ...rule, serverOnly: false }, serverOnly))).toEqual([{ field: 'Sent to TikTok from the server only', before: 'off', after: 'on' }]);
+    const offline = { ...rule, destination: 'offline' };
+    expect(changeSummary(entry('rule.put', 'purchase', { ...rule, destination: 'auto' }, offline))).toBe('Changed the rule `purchase` → CompletePayment, worth the order total, sent to Offline (store and phone)');
+    expect(fieldChanges(entry('rule.put', 'purchase', { ...rule, destination: 'auto' }, offline))).toEqual([{ field: 'Send to', before: 'Automatic', after: 'Offline (store and phone)' }]);
     expect(changeSummary(entry('member.role', 'ed@fern.example', { role: 'viewer' }, { role: 'editor' }))).toBe('Changed the role of ed@fern.example from viewer to editor');
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', { pixelCode: null }, { pixelCode: 'CIDGJS3C77U7QBTMVDP0' }))).toBe('Chose the pixel CIDGJS3C77U7QBTMVDP0');
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7000000000000000001' }))).toBe('Asked TikTok for the latest ad statistics of the advertiser 7000000000000000001');
@@ -56,6 +59,17 @@ describe('the change log in words', () => {
     expect(changeSummary(entry('tiktok.advertiser', 'tiktok', null, { advertiserId: '7001' }), current)).toBe('Chose the TikTok advertiser “Fern Ads (renamed)”');
     expect(changeSummary(entry('tiktok.pixel', 'tiktok', null, { pixelCode: 'CPX' }), current)).toBe('Chose the pixel “Fern web pixel”');
     expect(changeSummary(entry('tiktok.stats_pull', 'tiktok', null, { advertiserId: '7001' }), current)).toBe('Asked TikTok for the latest ad statistics of the advertiser “Fern Ads (renamed)”');
+  });
+
+  it('names the Offline and CRM Event Sets chosen, by ID when chosen without their names, and says when one is removed', () => {
+    const chosen = entry('tiktok.offline_event_set', 'tiktok', { offlineEventSetId: null }, { offlineEventSetId: '7391846250173950001', offlineEventSetName: 'Fern stores' });
+    expect(changeSummary(chosen)).toBe('Chose the Offline Event Set “Fern stores”');
+    expect(fieldChanges(chosen)).toEqual([
+      { field: 'Offline Event Set', before: '–', after: '7391846250173950001' },
+      { field: 'Offline Event Set name', before: '–', after: 'Fern stores' },
+    ]);
+    expect(changeSummary(entry('tiktok.crm_event_set', 'tiktok', null, { crmEventSetId: '7391846250173960001', crmEventSetName: null }))).toBe('Chose the CRM Event Set 7391846250173960001');
+    expect(changeSummary(entry('tiktok.crm_event_set', 'tiktok', { crmEventSetId: '7391846250173960001' }, { crmEventSetId: null }))).toBe('Removed the CRM Event Set');
   });
 
   it('names webhook sources by their names, a mapping change field by field, and never a secret', () => {

@@ -1,5 +1,6 @@
 /* The change log in words: one sentence per entry, and each changed field as "label: before → after". */
 
+import { RULE_DESTINATION_NAMES, type RuleDestination } from '../../contract/views';
 import { reasonHelp } from '../../domain/reason-help';
 
 type Fields = Record<string, unknown> | null;
@@ -77,6 +78,7 @@ const FIELD_LABELS: Record<string, string> = {
   tiktokEvent: 'TikTok event',
   value: 'Value',
   serverOnly: 'Sent to TikTok from the server only',
+  destination: 'Send to',
   name: 'Name',
   kind: 'Kind',
   displayPrefix: 'Starts with',
@@ -88,6 +90,10 @@ const FIELD_LABELS: Record<string, string> = {
   pixelCode: 'Pixel',
   pixelName: 'Pixel name',
   appId: 'TikTok App ID',
+  offlineEventSetId: 'Offline Event Set',
+  offlineEventSetName: 'Offline Event Set name',
+  crmEventSetId: 'CRM Event Set',
+  crmEventSetName: 'CRM Event Set name',
   role: 'Role',
   expiresAt: 'Expires at',
   requeued: 'Sent again',
@@ -125,11 +131,15 @@ function settingsClauses(after: Fields): string[] {
 
 const KEY_KINDS: Record<string, string> = { secret: 'secret key, for servers', browser: 'browser key, for web pages', app: 'app key, for mobile apps' };
 
+/** Where a rule sends its conversions, as the rule form names it. */
+const destinationName = (destination: string) => RULE_DESTINATION_NAMES[destination as RuleDestination] ?? destination;
+
 function ruleText(rule: Fields): string {
   const value = rule?.value as Record<string, unknown> | undefined;
   const worth = value === undefined || value.source === 'none' ? 'with no value' : `worth ${valueText(value)}`;
   const channel = rule?.serverOnly === true ? ', sent from the server only (not through the pixel in the browser)' : '';
-  return `${literal(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}${channel}`;
+  const destination = typeof rule?.destination === 'string' && rule.destination !== 'auto' ? `, sent to ${destinationName(rule.destination)}` : '';
+  return `${literal(rule?.event)} → ${String(rule?.tiktokEvent)}, ${worth}${channel}${destination}`;
 }
 
 /** Names of TikTok's advertisers and pixels, for entries logged before names were: the connection's current ones. */
@@ -156,6 +166,10 @@ function connectionClause(action: string, before: Fields, after: Fields, names: 
       return `chose ${named('the pixel', after?.pixelCode, after?.pixelName, names.pixel)}`;
     case 'tiktok.app':
       return after?.appId == null ? 'removed the TikTok App ID' : `set the TikTok App ID to ${String(after.appId)}`;
+    case 'tiktok.offline_event_set':
+      return after?.offlineEventSetId == null ? 'removed the Offline Event Set' : `chose ${named('the Offline Event Set', after.offlineEventSetId, after.offlineEventSetName, () => undefined)}`;
+    case 'tiktok.crm_event_set':
+      return after?.crmEventSetId == null ? 'removed the CRM Event Set' : `chose ${named('the CRM Event Set', after.crmEventSetId, after.crmEventSetName, () => undefined)}`;
     case 'tiktok.disconnect':
       return 'disconnected TikTok';
     case 'tiktok.stats_pull':
@@ -278,6 +292,7 @@ export function fieldChanges({ action, before, after }: LoggedChange): FieldChan
   // A reason (a send-again's filter) reads as its label, as on the Conversions page.
   const text = (field: string, value: unknown) => {
     if (field === 'reason' && typeof value === 'string') return reasonHelp(value)?.label ?? value;
+    if (field === 'destination' && typeof value === 'string') return destinationName(value);
     const shown = action === 'settings.update' ? SETTINGS[field]?.shown : undefined;
     return shown === undefined || value === undefined ? plainValue(value) : shown(value);
   };

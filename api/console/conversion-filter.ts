@@ -6,6 +6,7 @@ import type { TextMatch } from '../../db/repositories/conversion-text-match';
 import type { Workspace } from '../../db/repositories/workspaces';
 import { TIKTOK_STANDARD_EVENTS } from '../../domain/event-mapping';
 import { hashEmail } from '../../domain/hashing';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 import type { RecommendedParameter } from '../../domain/recommended-parameters';
 import { badRequest } from '../http/http-error';
 import type { conversionFilterFields } from '../../contract/console/fields';
@@ -15,6 +16,8 @@ type FilterQuery = z.infer<z.ZodObject<typeof conversionFilterFields>>;
 
 export interface ConversionFilter {
   status?: 'pending' | 'delivered' | 'skipped' | 'failed';
+  /** Where they happened (website, app, offline, CRM). */
+  source?: TikTokEventSource;
   reason?: string;
   tiktokEvent?: string;
   /** The code TikTok refused them with. */
@@ -37,6 +40,7 @@ export async function conversionFilter(db: Knex, repos: Repositories, workspace:
   const text = query.q === undefined || query.q === '' ? undefined : await textMatch(repos, workspace.id, query.q);
   return {
     status: query.status,
+    source: query.source,
     reason: query.reason || undefined,
     tiktokEvent: query.tiktokEvent || undefined,
     tiktokCode: query.tiktokCode,

@@ -78,6 +78,7 @@ function stepSummary(step: string, detail: Record<string, unknown>, nameOf: Acto
       if (detail.clickAnonymousId) return `Found the TikTok ad click, made on visitor ${literal(detail.clickAnonymousId)}`;
       return visitors === 0 ? 'No TikTok ad click found: no visitor (browser or device) is linked to this person' : `No TikTok ad click found on the ${plural(visitors, 'visitor')} linked to this person`;
     case 'window_checked':
+      if (detail.matchedOnPerson === true) return "Needs no ad click: TikTok matches a sale off the website or a CRM event on the customer's email, phone or ID";
       return detail.eligible ? 'Checked the attribution window: it can be sent' : `Not credited: ${reasonLabel(detail.reason)}`;
     case 'payload_built':
       return detail.testMode ? 'Prepared the event for TikTok, in test mode' : 'Prepared the event for TikTok';

@@ -1,4 +1,5 @@
 import type { Repositories } from '../../db/repositories';
+import { CONVERSION_SOURCE_NAMES } from '../../contract/source-names';
 import type { ConversionRow } from '../../db/types';
 import { reasonHelp } from '../../domain/reason-help';
 import { csvLine } from '../http/csv';
@@ -23,7 +24,7 @@ function reasonWords(row: ConversionRow): string {
  * that an export of any size is written as it is read.
  */
 export async function* conversionsCsv(repos: Repositories, workspaceId: string, filter: ConversionFilter, timeZone: string): AsyncGenerator<string> {
-  yield csvLine([`When (${timeZone})`, 'Status', 'Reason', 'TikTok event', 'Your event', 'Order or event ID', 'Value', 'Currency', 'Test mode', 'Conversion ID']);
+  yield csvLine([`When (${timeZone})`, 'Status', 'Reason', 'TikTok event', 'Your event', 'Order or event ID', 'Source', 'Value', 'Currency', 'Test mode', 'Conversion ID']);
   let before: { eventTime: Date; id: string } | undefined;
   for (;;) {
     const rows = await repos.conversionSearch.search(workspaceId, {
@@ -33,7 +34,7 @@ export async function* conversionsCsv(repos: Repositories, workspaceId: string, 
     });
     yield rows
       .map((row) =>
-        csvLine([localTime(row.event_time, timeZone), row.status, reasonWords(row), row.tiktok_event, row.source_event, row.event_id, row.value, row.currency, row.test_mode ? 'yes' : 'no', row.id]),
+        csvLine([localTime(row.event_time, timeZone), row.status, reasonWords(row), row.tiktok_event, row.source_event, row.event_id, CONVERSION_SOURCE_NAMES[row.event_source], row.value, row.currency, row.test_mode ? 'yes' : 'no', row.id]),
       )
       .join('');
     const last = rows.at(-1);

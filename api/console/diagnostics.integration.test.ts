@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { EVENT_FIGURES_SQL, REFUSALS_SQL, REPEATS_SQL } from '../../db/repositories/diagnostics';
+import { eventFiguresSql, refusalsSql, repeatsSql } from '../../db/repositories/diagnostics';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import { adminCall, asPerson, createWorkspace, personIn } from '../../test/helpers/console-client';
 import { daysOf } from '../../test/helpers/days';
@@ -162,10 +162,10 @@ describe('diagnostics per TikTok event', () => {
     // Its last two hours: a few of its conversions.
     const bindings = [busy, new Date(Date.now() - 2 * 3_600_000), new Date()];
     for (const [sql, indexes] of [
-      [EVENT_FIGURES_SQL, ['conversions_by_event_time']],
+      [eventFiguresSql(), ['conversions_by_event_time']],
       // events_duplicate_of as each day's partition holds it.
-      [REPEATS_SQL, ['conversions_by_event_time', 'events_\\d{8}_duplicate_of_conversion_id_idx']],
-      [REFUSALS_SQL, ['conversions_by_event_time']],
+      [repeatsSql(), ['conversions_by_event_time', 'events_\\d{8}_duplicate_of_conversion_id_idx']],
+      [refusalsSql(), ['conversions_by_event_time']],
     ] as const) {
       const [{ 'QUERY PLAN': [plan] }] = (await testDb.db.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings)).rows;
       const scans: string[] = [];

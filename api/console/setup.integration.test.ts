@@ -129,7 +129,7 @@ describe('the estimated match quality on the overview', () => {
     // Of 8 delivered (the test conversion left out): ttclid 2, phone 3, external_id 5, ttp 3, IP and user agent 2, email none.
     const score = (2 * 2 + 2 * 3 + 1 * 5 + 1 * 3 + 0.5 * 2 + 0.5 * 2) / 8;
     expect(overview.matchQuality.points[0]).toEqual({ key: 'email', points: 2.5 });
-    expect(overview.matchQuality.events).toEqual([{ tiktokEvent: 'CompletePayment', delivered: 8, sampleLimit: 2000, estimate: { score, keyToAdd: { key: 'email', missingShare: 1, points: 2.5 } } }]);
+    expect(overview.matchQuality.events).toEqual([{ tiktokEvent: 'CompletePayment', source: 'web', delivered: 8, sampleLimit: 2000, estimate: { score, keyToAdd: { key: 'email', missingShare: 1, points: 2.5 } } }]);
     expect(score).toBe(2.5);
   });
 });

@@ -19,8 +19,8 @@ function messageEventsText(c: ConversionDetailView): string {
 
 function listText(page: ConversionPageView): string {
   const table = formatTable(
-    ['id', 'status', 'event', 'tiktok event', 'value', 'created', 'tiktok request', 'reason'],
-    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, tiktokEventText(c), money(c), c.createdAt, c.tiktokRequestId, [c.reason, c.sentWithoutClick && 'sent without a click', ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
+    ['id', 'status', 'event', 'tiktok event', 'source', 'value', 'created', 'tiktok request', 'reason'],
+    page.conversions.map((c) => [c.id, c.status, c.sourceEvent, tiktokEventText(c), c.eventSource, money(c), c.createdAt, c.tiktokRequestId, [c.reason, c.sentWithoutClick && 'sent without a click', ...c.warnings.map((w) => w.code)].filter(Boolean).join(', ')]),
   );
   return page.nextCursor === null ? table : `${table}\n\nMore: add --cursor ${page.nextCursor}`;
 }
@@ -103,15 +103,16 @@ export function registerConversionCommands(program: Command, io: CliIo): void {
     .command('list <workspaceId>')
     .description('list conversions, newest first')
     .option('--status <status>', 'only pending, delivered, skipped or failed')
+    .option('--source <source>', 'only web, app, offline or crm')
     .option('--limit <n>', 'how many (1-200, default 50)')
     .option('--cursor <cursor>', 'the next page, as printed after the previous one')
     .action(
-      act(io, async ({ request, print }, workspaceId: string, flags: { status?: string; limit?: string; cursor?: string }) => {
+      act(io, async ({ request, print }, workspaceId: string, flags: { status?: string; source?: string; limit?: string; cursor?: string }) => {
         const page = await request<ConversionPageView>('GET', conversionsPath(workspaceId), {
-          query: { status: flags.status, limit: flags.limit, cursor: flags.cursor },
+          query: { status: flags.status, source: flags.source, limit: flags.limit, cursor: flags.cursor },
         });
         print(page, listText);
-      }, { status: '--status', limit: '--limit', cursor: '--cursor' }),
+      }, { status: '--status', source: '--source', limit: '--limit', cursor: '--cursor' }),
     );
 
   conversions

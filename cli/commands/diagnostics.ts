@@ -24,7 +24,8 @@ export function diagnosticsText(view: DiagnosticsView): string {
     ),
   );
   return [
-    `Conversions whose event happened in the last ${view.days} days, per TikTok event.`,
+    `${view.source === null ? 'Conversions' : `Conversions from ${view.source}`} whose event happened in the last ${view.days} days, per TikTok event.`,
+    ...(view.sources.length === 0 ? [] : [`By source: ${view.sources.map((s) => `${s.source} ${s.received} received, ${s.delivered} delivered`).join('; ')}.`]),
     '"missing": sent without value, currency or contents, which TikTok recommends on events with an amount; "repeated":',
     'conversions whose order or event ID came again in later events; "no click": the share delivered without a TikTok click.',
     '',
@@ -38,9 +39,10 @@ export function registerDiagnosticsCommands(program: Command, io: CliIo): void {
     .command('diagnostics <workspaceId>')
     .description('per TikTok event: received, delivered, refused by TikTok and why, missing recommended parameters, repeated IDs, delivered without a click')
     .option('--days <n>', 'look back this many days (1-90)', '7')
+    .option('--source <source>', 'only web, app, offline or crm conversions')
     .action(
-      act(io, async ({ request, print }, workspaceId: string, flags: { days: string }) => {
-        const view = await request<DiagnosticsView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/diagnostics`, { query: { days: flags.days } });
+      act(io, async ({ request, print }, workspaceId: string, flags: { days: string; source?: string }) => {
+        const view = await request<DiagnosticsView>('GET', `/admin/workspaces/${encodeURIComponent(workspaceId)}/diagnostics`, { query: { days: flags.days, source: flags.source } });
         print(view, diagnosticsText);
       }),
     );

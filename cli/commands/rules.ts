@@ -17,6 +17,7 @@ interface RuleFlags {
   /** Commander's negation: false when `--no-value` is given. */
   value?: boolean;
   serverOnly?: boolean;
+  destination?: string;
 }
 
 const rulesPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/conversion-rules`;
@@ -39,17 +40,18 @@ export function ruleBody(flags: RuleFlags): Record<string, unknown> {
   else if (flags.orderTotal || (flags.currency !== undefined && flags.value !== false)) body.value = { source: 'order_total', currency: flags.currency };
   else if (flags.value === false) body.value = { source: 'none' };
   if (flags.serverOnly === true) body.serverOnly = true;
+  if (flags.destination !== undefined) body.destination = flags.destination;
   return body;
 }
 
 /** What the rule's API fields are called on this command line. */
-const RULE_FLAGS = { tiktokEvent: '--tiktok-event', alsoSendAs: '--also-send-as', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', serverOnly: '--server-only', event: '<event>' };
+const RULE_FLAGS = { tiktokEvent: '--tiktok-event', alsoSendAs: '--also-send-as', 'value.amount': '--fixed', 'value.currency': '--currency', value: 'the value (--fixed, --order-total or --no-value)', serverOnly: '--server-only', destination: '--destination', event: '<event>' };
 
 /** `CompletePayment + PlaceAnOrder`: the rule's TikTok event and those it also sends its events as. */
 const tiktokEventsText = (rule: RuleView) => [rule.tiktokEvent, ...rule.alsoSendAs].join(' + ');
 
 const ruleTable = (rules: RuleView[]) =>
-  formatTable(['event', 'tiktok event', 'value', 'server only'], rules.map((rule) => [rule.event, tiktokEventsText(rule), valueText(rule.value), rule.serverOnly ? 'yes' : 'no']));
+  formatTable(['event', 'tiktok event', 'value', 'server only', 'sent to'], rules.map((rule) => [rule.event, tiktokEventsText(rule), valueText(rule.value), rule.serverOnly ? 'yes' : 'no', rule.destination]));
 
 const MAPPING_NAMES = { standard: 'standard event', segment: 'Segment spec event', tiktok: 'TikTok standard event', custom: 'custom event (own name)' } as const;
 
@@ -90,6 +92,10 @@ export function registerRuleCommands(program: Command, io: CliIo): void {
     .option('--currency <code>', 'ISO 4217 currency of the fixed amount, or the fallback currency of order totals')
     .option('--no-value', 'send no value')
     .option('--server-only', "send these events to TikTok from the server only: the tracking tag does not report them to TikTok's browser pixel (default: it may, when the workspace lets the tag drive the pixel)")
+    .option(
+      '--destination <where>',
+      'auto (default: app events to the TikTok app, events with context.channel "offline" to the Offline Event Set, else the pixel), or always web, app, offline (standard TikTok events only) or crm (custom TikTok events, each naming properties.lead_id)',
+    )
     .action(
       act(io, async ({ request, print }, workspaceId: string, event: string, flags: RuleFlags) => {
         const rule = await request<RuleView & { chosen: string }>('PUT', `${rulesPath(workspaceId)}/${encodeURIComponent(event)}`, { body: ruleBody(flags) });

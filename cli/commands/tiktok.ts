@@ -15,6 +15,7 @@ import type {
 import { CliError } from '../errors';
 import { formatRecord, formatTable } from '../output';
 import { act, type CliIo } from '../session';
+import { registerEventSetCommands } from './tiktok-event-sets';
 
 const tiktokPath = (workspaceId: string) => `/admin/workspaces/${encodeURIComponent(workspaceId)}/tiktok`;
 
@@ -50,6 +51,8 @@ function scheduleText(schedule: TikTokScheduleView | null): string {
   return `${schedule.scheduleId}, ${state}, next run ${schedule.nextRunAt ?? '-'}, last run ${schedule.lastRunAt ?? '-'}`;
 }
 
+const eventSetText = (id: string | null, name: string | null) => (id === null || name === null ? id : `${id} (${name})`);
+
 export function connectionRecord(connection: ConnectionAnswer): string {
   return formatRecord([
     ['Workspace', connection.workspaceId],
@@ -59,6 +62,8 @@ export function connectionRecord(connection: ConnectionAnswer): string {
     ['Currency, time zone', connection.advertiserCurrency === null && connection.advertiserTimeZone === null ? 'not reported yet (read at each statistics pull)' : `${connection.advertiserCurrency ?? '-'}, ${connection.advertiserTimeZone ?? '-'}`],
     ['Pixel code', connection.pixelCode],
     ['App ID', connection.appId],
+    ['Offline Event Set', eventSetText(connection.offlineEventSetId, connection.offlineEventSetName)],
+    ['CRM Event Set', eventSetText(connection.crmEventSetId, connection.crmEventSetName)],
     ['Permissions', permissionsText(connection)],
     ['Authorized', connection.authorizedAt],
     ...(connection.schedule === undefined ? [] : ([['Statistics schedule', scheduleText(connection.schedule)]] as const)),
@@ -72,7 +77,8 @@ export function connectionRecord(connection: ConnectionAnswer): string {
 function authorizationText(workspaceId: string, authorization: AuthorizationUrlView): string {
   return [
     'Open this URL in a browser, log in to TikTok, select the advertiser and keep all three permissions',
-    '(read ad performance data, send conversion events, access the pixel) selected, then authorize:',
+    '(read ad performance data, send conversion events, access the pixel) selected, and for sales in stores or from a',
+    'CRM, Offline Events Management or CRM Event Management, then authorize:',
     '',
     `  ${authorization.url}`,
     '',
@@ -245,9 +251,10 @@ export function adUrlParametersText(answer: AdUrlParametersView): string {
 }
 
 export function registerTikTokCommands(program: Command, io: CliIo): void {
-  const tiktok = program.command('tiktok').description("the workspace's TikTok connection: OAuth or a manual token, advertiser, pixel, statistics, test mode");
+  const tiktok = program.command('tiktok').description("the workspace's TikTok connection: OAuth or a manual token, advertiser, pixel, event sets, statistics, test mode");
   registerOAuthCommands(tiktok, io);
   registerConnectionCommands(tiktok, io);
+  registerEventSetCommands(tiktok, io, tiktokPath, connectionRecord);
   tiktok
     .command('url-parameters <workspaceId>')
     .description("the URL parameters every ad's landing page needs, so reports show Signalbox's deliveries per campaign, ad group and ad")

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../fields';
+import { requiredText, sourceFilterField } from '../fields';
 import { RECOMMENDED_PARAMETERS } from '../../domain/recommended-parameters';
 
 export const emailField = requiredText(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address, e.g. jo@shop.example');
@@ -36,6 +36,7 @@ export const periodFields = {
 /** The Conversions page's filter, as its table and its "Send again" by filter both read it. */
 export const conversionFilterFields = {
   status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
+  source: sourceFilterField,
   reason: queryText(100).optional(),
   tiktokEvent: queryText(100).optional(),
   q: queryText(300).optional(),

@@ -1,9 +1,19 @@
 import { createKeyBody, keyParams } from '../api-keys';
 import { errors } from '../errors';
-import { notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable } from '../tiktok-answers';
-import { advertiserBody, appBody, pixelBody } from '../tiktok-fields';
+import { EVENT_SET_KINDS, EVENT_SET_NAMES, eventSetPath } from '../event-set-kinds';
+import { eventSetChoosing, eventSetListing, notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable } from '../tiktok-answers';
+import { advertiserBody, appBody, eventSetBody, pixelBody } from '../tiktok-fields';
 import { installView } from '../setup-views';
-import { advertiserChoicesView, authorizationUrlView, consoleTikTokView, disconnectedView, pixelChoicesView, tiktokConnectionSummaryView, tiktokConnectionView } from '../tiktok-views';
+import {
+  advertiserChoicesView,
+  authorizationUrlView,
+  consoleTikTokView,
+  disconnectedView,
+  eventSetChoicesView,
+  pixelChoicesView,
+  tiktokConnectionSummaryView,
+  tiktokConnectionView,
+} from '../tiktok-views';
 import { apiKeysView, apiKeyView, consoleCreatedKeyView, deletedSourceView, mappingPreviewView, webhookSourcesView, webhookSourceView, webhookSourceWithSecretView } from '../views';
 import { createSourceBody, previewBody, secretBody, sourceParams, updateSourceBody } from '../webhook-sources';
 import { inWorkspace } from '../workspaces';
@@ -18,6 +28,14 @@ export const CONSOLE_SOURCE_ROUTES = [
   consoleRoute({ method: 'PUT', path: path('/tiktok/advertiser'), summary: 'Select the advertiser', role: 'editor', params: inWorkspace(), body: advertiserBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400, 502), 404: notConnected, 503: scheduleUnavailable } }),
   consoleRoute({ method: 'GET', path: path('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', params: inWorkspace(), answers: { 200: { description: 'The pixels', schema: pixelChoicesView }, ...pixelSteps } }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/pixel'), summary: 'Select the pixel', role: 'editor', params: inWorkspace(), body: pixelBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400), ...pixelSteps } }),
+  ...EVENT_SET_KINDS.flatMap((kind) => {
+    const what = EVENT_SET_NAMES[kind];
+    const at = path(`/tiktok${eventSetPath(kind)}`);
+    return [
+      consoleRoute({ method: 'GET', path: `${at}s`, summary: `The selected advertiser's ${what}s`, params: inWorkspace(), answers: { 200: { description: `The ${what}s`, schema: eventSetChoicesView }, ...eventSetListing } }),
+      consoleRoute({ method: 'PUT', path: at, summary: `Select the ${what}, or none`, role: 'editor', params: inWorkspace(), body: eventSetBody, answers: { 200: { description: 'The connection', schema: tiktokConnectionView }, ...errors(400), ...eventSetChoosing } }),
+    ];
+  }),
   consoleRoute({ method: 'PUT', path: path('/tiktok/app'), summary: 'Set the TikTok App ID for mobile-app events', role: 'editor', params: inWorkspace(), body: appBody, answers: { 200: { description: 'The connection as stored', schema: tiktokConnectionSummaryView }, ...errors(400), 404: notConnected } }),
   consoleRoute({ method: 'DELETE', path: path('/tiktok'), summary: 'Disconnect TikTok', role: 'editor', params: inWorkspace(), answers: { 200: { description: 'Disconnected', schema: disconnectedView }, 404: notConnected, 503: scheduleUnavailable } }),
   consoleRoute({ method: 'GET', path: path('/api-keys'), summary: 'The API keys (without the keys themselves)', params: inWorkspace(), answers: { 200: { description: 'The keys', schema: apiKeysView } } }),

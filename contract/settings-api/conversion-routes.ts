@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errors } from '../errors';
+import { sourceFilterField } from '../fields';
 import { conversionDetailView, conversionRetryView } from '../conversion-detail';
 import { conversionPageView } from '../views';
 import { inWorkspace } from '../workspaces';
@@ -9,6 +10,7 @@ const limitMessage = 'must be a whole number from 1 to 200';
 
 export const conversionListQuery = z.strictObject({
   status: z.enum(['pending', 'delivered', 'skipped', 'failed'], { error: 'must be one of pending, delivered, skipped, failed' }).optional(),
+  source: sourceFilterField.meta({ description: 'Only those from this source: web (the website), app, offline (a store or the phone) or crm' }),
   limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(200, limitMessage).default(50),
   cursor: z.string({ error: 'must be given once' }).optional().meta({ description: 'The nextCursor of the previous page' }),
 });

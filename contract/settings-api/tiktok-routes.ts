@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { adReport } from '../ad-report';
 import { errors } from '../errors';
-import { callbackUnavailable, noAdvertiser, notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable, testConversionRefused } from '../tiktok-answers';
+import { EVENT_SET_KINDS, EVENT_SET_NAMES, eventSetPath } from '../event-set-kinds';
+import { callbackUnavailable, eventSetChoosing, eventSetListing, noAdvertiser, notConnected, oauthUnavailable, pixelSteps, scheduleUnavailable, testConversionRefused } from '../tiktok-answers';
 import { jsonBody, requiredText } from '../fields';
-import { advertiserBody, advertiserIdField, appBody, pixelBody, pixelCodeField } from '../tiktok-fields';
+import { advertiserBody, advertiserIdField, appBody, eventSetBody, pixelBody, pixelCodeField } from '../tiktok-fields';
 import {
   adUrlParametersView,
   advertiserChoicesView,
   authorizationUrlView,
   disconnectedView,
+  eventSetChoicesView,
   pixelChoicesView,
   statsPullView,
   testConversionView,
@@ -87,6 +89,23 @@ export const TIKTOK_ROUTES = [
   adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/advertiser'), summary: 'Select the advertiser', tag: 'TikTok', params: inWorkspace(), body: advertiserBody, answers: { 200: connection('The connection'), ...errors(400, 502), 404: notConnected, 503: scheduleUnavailable } }),
   adminRoute({ method: 'GET', path: inWorkspacePath('/tiktok/pixels'), summary: 'The selected advertiser\'s pixels', tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: 'The pixels and the selected one', schema: pixelChoicesView }, ...pixelSteps } }),
   adminRoute({ method: 'PUT', path: inWorkspacePath('/tiktok/pixel'), summary: 'Select the pixel', tag: 'TikTok', params: inWorkspace(), body: pixelBody, answers: { 200: connection('The connection'), ...errors(400), ...pixelSteps } }),
+  ...EVENT_SET_KINDS.flatMap((kind) => {
+    const what = EVENT_SET_NAMES[kind];
+    const path = inWorkspacePath(`/tiktok${eventSetPath(kind)}`);
+    return [
+      adminRoute({ method: 'GET', path: `${path}s`, summary: `The selected advertiser's ${what}s`, tag: 'TikTok', params: inWorkspace(), answers: { 200: { description: `The ${what}s and the selected one`, schema: eventSetChoicesView }, ...eventSetListing } }),
+      adminRoute({
+        method: 'PUT',
+        path,
+        summary: `Select the ${what}, or none`,
+        description: `One of the advertiser's ${what}s; taken by ID alone (without its name) when TikTok cannot list them: no advertiser, or no permission to read them.`,
+        tag: 'TikTok',
+        params: inWorkspace(),
+        body: eventSetBody,
+        answers: { 200: connection('The connection'), ...errors(400), ...eventSetChoosing },
+      }),
+    ];
+  }),
   adminRoute({
     method: 'POST',
     path: inWorkspacePath('/tiktok/stats/pull'),

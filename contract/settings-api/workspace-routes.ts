@@ -8,7 +8,7 @@ import { testAlertRefusals } from '../alerts';
 import { addedMemberView, memberView } from '../team-views';
 import { errors } from '../errors';
 import { eventPageView, matchKeyCoverageView, ruleSuggestionsView } from '../event-views';
-import { jsonBody, lineText, requiredText } from '../fields';
+import { jsonBody, lineText, requiredText, sourceFilterField } from '../fields';
 import { pastEventsPreview, pastEventsRun } from '../past-event-views';
 import { pastEventsBody, pastEventsRefusals } from '../past-events';
 import { eventParam, ruleBody } from '../rules';
@@ -30,6 +30,7 @@ export const eventListQuery = z.strictObject({
 const daysMessage = 'must be a whole number of days from 1 to 366';
 export const matchKeyQuery = z.strictObject({
   days: z.coerce.number({ error: daysMessage }).int(daysMessage).min(1, daysMessage).max(366, daysMessage).default(30),
+  source: sourceFilterField.meta({ description: 'Only the conversions from this source: offline and crm ones carry no click or cookie, so TikTok matches them on the person alone' }),
 });
 
 export const memberBody = jsonBody({

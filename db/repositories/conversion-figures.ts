@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { MATCH_RATE_KEYS } from '../../domain/match-rate';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 import type { ConversionStatus } from '../types';
 import { SHAREABLE_COUNT } from './conversion-counts';
 
@@ -40,12 +41,16 @@ export interface MatchKeyCoverage {
   matched: number;
 }
 
-/** One TikTok event's delivered production conversions (its newest, at most the sample size) and the keys they carried. */
+/** One TikTok event's delivered production conversions of one source (its newest, at most the sample size) and the keys they carried. */
 export interface EventMatchKeys {
   tiktokEvent: string;
+  source: TikTokEventSource;
   delivered: number;
   withKey: Record<CoveredMatchKey, number>;
 }
+
+/** Every source a conversion comes from, in the order people read them. */
+export const CONVERSION_SOURCES: readonly TikTokEventSource[] = ['web', 'app', 'offline', 'crm'];
 
 /** Coverage reads payloads (jsonb); the newest 2,000 delivered conversions of the period estimate a share within about 1%. */
 export const COVERAGE_SAMPLE = 2_000;
@@ -173,20 +178,29 @@ export function createConversionFigureRepository(db: Knex) {
       return { delivered: row.delivered, sampleLimit: COVERAGE_SAMPLE, withKey: keyCounts(row), matched: row.matched };
     },
 
-    /** Per TikTok event, the keys its newest delivered production conversions of the period carried (the match quality score). */
+    /**
+     * Per TikTok event and source, the keys its newest delivered production conversions of the period carried (the
+     * match quality score). Each source is its own constant, so that app, offline and CRM conversions are read
+     * through `conversions_by_source` instead of among all the event's.
+     */
     async matchKeysPerEvent(workspaceId: string, tiktokEvents: readonly string[], range: { from: Date; to: Date }, executor: Knex = db): Promise<EventMatchKeys[]> {
       if (tiktokEvents.length === 0) return [];
-      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { tiktok_event: string; delivered: number })[] }>(
-        `SELECT e.tiktok_event, count(s.keys)::int AS delivered, ${KEY_COUNTS.replaceAll('count(*)', 'count(s.keys)')}
+      const perSource = CONVERSION_SOURCES.map(
+        (source) => `SELECT e.tiktok_event, '${source}' AS event_source, s.keys
          FROM unnest(?::text[]) AS e(tiktok_event)
          LEFT JOIN LATERAL (SELECT ${CARRIED_KEYS} AS keys
                             FROM conversions
-                            WHERE workspace_id = ? AND tiktok_event = e.tiktok_event AND event_time >= ? AND event_time < ? AND status = 'delivered' AND NOT test_mode
-                            ORDER BY event_time DESC LIMIT ?) s ON true
-         GROUP BY e.tiktok_event ORDER BY e.tiktok_event`,
-        [[...new Set(tiktokEvents)], workspaceId, range.from, range.to, COVERAGE_SAMPLE],
+                            WHERE workspace_id = ? AND event_source = '${source}' AND tiktok_event = e.tiktok_event AND event_time >= ? AND event_time < ?
+                              AND status = 'delivered' AND NOT test_mode
+                            ORDER BY event_time DESC LIMIT ?) s ON true`,
       );
-      return rows.map((row) => ({ tiktokEvent: row.tiktok_event, delivered: row.delivered, withKey: keyCounts(row) }));
+      const { rows } = await executor.raw<{ rows: (Record<CoveredMatchKey, number> & { tiktok_event: string; event_source: TikTokEventSource; delivered: number })[] }>(
+        `SELECT tiktok_event, event_source, count(keys)::int AS delivered, ${KEY_COUNTS.replaceAll('count(*)', 'count(keys)')}
+         FROM (${perSource.join(' UNION ALL ')}) sampled
+         GROUP BY tiktok_event, event_source ORDER BY tiktok_event, array_position(?::text[], event_source)`,
+        [...CONVERSION_SOURCES.flatMap(() => [[...new Set(tiktokEvents)], workspaceId, range.from, range.to, COVERAGE_SAMPLE]), [...CONVERSION_SOURCES]],
+      );
+      return rows.map((row) => ({ tiktokEvent: row.tiktok_event, source: row.event_source, delivered: row.delivered, withKey: keyCounts(row) }));
     },
 
     /** The first delivered production conversion: the setup checklist's "first delivered conversion". */

@@ -5,6 +5,7 @@ import { fullMessage } from '../event-message';
 import { bindings } from './bindings';
 import { CLAIMABLE, IN_PARTITION, type PartitionScope } from './conversion-pipelines';
 import type { ConversionStatus, IdentityPathNode, MatchKeySources, TikTokRequestRow } from '../types';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 
 /** A claim by the workflow of one partition of the workspace's conversions. */
 export interface ClaimRequest extends PartitionScope {
@@ -22,7 +23,7 @@ export interface PrepareCandidate {
   tiktokEvent: string;
   eventId: string;
   eventTime: Date;
-  eventSource: 'web' | 'app';
+  eventSource: TikTokEventSource;
   value: number | null;
   currency: string | null;
   message: Record<string, unknown>;

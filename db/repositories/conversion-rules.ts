@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ConversionRuleRow, ValueSource } from '../types';
+import type { ConversionDestination, ConversionRuleRow, ValueSource } from '../types';
 
 export interface ConversionRule {
   sourceEvent: string;
@@ -11,16 +11,18 @@ export interface ConversionRule {
   currency: string | null;
   /** Sent to TikTok by the server only: the tracking tag does not report these events to the browser pixel. */
   serverOnly: boolean;
+  /** Where its conversions go: `auto` (app events to the app, offline events to the Offline Event Set, else the pixel), or one TikTok event source. */
+  destination: ConversionDestination;
 }
 
 /**
  * A rule to store; without `alsoSendAs` it sends its events as its own TikTok event only, without `serverOnly` the
- * pixel may see them too.
+ * pixel may see them too, without `destination` they go where `auto` sends them.
  */
-export type RuleInput = Omit<ConversionRule, 'alsoSendAs' | 'serverOnly'> & Partial<Pick<ConversionRule, 'alsoSendAs' | 'serverOnly'>>;
+export type RuleInput = Omit<ConversionRule, 'alsoSendAs' | 'serverOnly' | 'destination'> & Partial<Pick<ConversionRule, 'alsoSendAs' | 'serverOnly' | 'destination'>>;
 
 export function toRule(
-  row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency' | 'server_only'>,
+  row: Pick<ConversionRuleRow, 'source_event' | 'tiktok_event' | 'also_send_as' | 'value_source' | 'fixed_value' | 'currency' | 'server_only' | 'destination'>,
 ): ConversionRule {
   return {
     sourceEvent: row.source_event,
@@ -30,6 +32,7 @@ export function toRule(
     fixedValue: row.fixed_value,
     currency: row.currency,
     serverOnly: row.server_only,
+    destination: row.destination,
   };
 }
 
@@ -45,6 +48,7 @@ export function createConversionRuleRepository(db: Knex) {
         fixed_value: rule.fixedValue,
         currency: rule.currency,
         server_only: rule.serverOnly ?? false,
+        destination: rule.destination ?? 'auto',
       };
       const [row] = await executor('conversion_rules')
         .insert(values)

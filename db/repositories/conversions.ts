@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ConversionRow, ConversionStatus, ConversionWarning } from '../types';
 import { conversionIdsMatching, type TextMatch } from './conversion-text-match';
 import { whereDiagnostic, type DiagnosticFilter } from './diagnostics';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 
 export interface NewConversion {
   eventRowId: string;
@@ -16,7 +17,7 @@ export interface NewConversion {
   /** Which of its rule's TikTok events it is: 0 (the default) the rule's own, 1… its additional events. */
   ruleEventIndex?: number;
   eventTime: Date;
-  eventSource: 'web' | 'app';
+  eventSource: TikTokEventSource;
   value: number | null;
   currency: string | null;
   workflowId: string;
@@ -115,6 +116,7 @@ function filteredIds(executor: Knex, workspaceId: string, filter: RequeueFilter)
 
 export interface ListConversionsQuery {
   status?: ConversionStatus;
+  source?: ConversionRow['event_source'];
   limit: number;
   /** Returns conversions created before this one (cursor paging, newest first). */
   before?: { createdAt: Date; id: string };
@@ -159,6 +161,7 @@ export function createConversionRepository(db: Knex) {
     async list(workspaceId: string, query: ListConversionsQuery, executor: Knex = db): Promise<(ConversionRow & MessagePosition)[]> {
       const builder = executor('conversions').select('conversions.*', ...messagePositionColumns(executor, 'conversions')).where({ workspace_id: workspaceId });
       if (query.status) builder.where({ status: query.status });
+      if (query.source) builder.where({ event_source: query.source });
       if (query.before) {
         builder.whereRaw('(created_at, id) < (?, ?)', [query.before.createdAt, query.before.id]);
       }

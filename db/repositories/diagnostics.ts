@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 import { RECOMMENDED_PARAMETERS, recommendsParameters, type RecommendedParameter } from '../../domain/recommended-parameters';
+import { CONVERSION_SOURCES } from './conversion-figures';
 import { sameShopifyOrderSql } from './order-repeats';
 
 /** One TikTok event's conversions of a period, as TikTok Events Manager's diagnostics count them. */
@@ -39,8 +41,20 @@ export interface RefusalGroup {
   example: { conversionId: string; eventId: string; message: string | null };
 }
 
+/** What became of the period's conversions of one source (website, app, offline, CRM). */
+export interface SourceDiagnostics {
+  source: TikTokEventSource;
+  received: number;
+  delivered: number;
+  pending: number;
+  skipped: number;
+  failed: number;
+}
+
 export interface Diagnostics {
   events: EventDiagnostics[];
+  /** The sources the period's conversions came from, the busiest first. */
+  sources: SourceDiagnostics[];
   refusals: RefusalGroup[];
 }
 
@@ -66,6 +80,8 @@ function repeatedSql(alias: string): string {
 
 /** The Conversions page's filters that a diagnostics figure links with, beside status, reason, event and period. */
 export interface DiagnosticFilter {
+  /** Where they happened (website, app, offline, CRM). */
+  source?: TikTokEventSource;
   tiktokCode?: number;
   missing?: RecommendedParameter;
   repeated?: boolean;
@@ -74,15 +90,22 @@ export interface DiagnosticFilter {
 
 /** Narrows a query of conversions (`alias`) as a diagnostics figure counts them. */
 export function whereDiagnostic(builder: Knex.QueryBuilder, alias: string, filter: DiagnosticFilter): void {
+  if (filter.source !== undefined) void builder.where(`${alias}.event_source`, filter.source);
   if (filter.tiktokCode !== undefined) void builder.where(`${alias}.tiktok_code`, filter.tiktokCode);
   if (filter.missing !== undefined) void builder.whereRaw(missingParameterSql(filter.missing, alias));
   if (filter.repeated) void builder.whereRaw(repeatedSql(alias));
   if (filter.withoutClick) void builder.where(`${alias}.sent_without_click`, true);
 }
 
-/** Bindings: workspace, from, to. The period's conversions through `conversions_by_event_time`, one pass. */
-export const EVENT_FIGURES_SQL = `
-  SELECT tiktok_event, count(*)::int AS received,
+/**
+ * The period's conversions, of one source when `bySource` (bindings: workspace, from, to, then the source): through
+ * `conversions_by_event_time`, or `conversions_by_source` for a source other than the website.
+ */
+const inPeriod = (bySource: boolean) => `c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ?${bySource ? ' AND c.event_source = ?' : ''}`;
+
+/** Bindings as `inPeriod`'s. The period's conversions in one pass. */
+export const eventFiguresSql = (bySource = false) => `
+  SELECT tiktok_event, event_source, count(*)::int AS received,
     count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
     count(*) FILTER (WHERE status = 'delivered' AND test_mode)::int AS delivered_in_test_mode,
     count(*) FILTER (WHERE status = 'pending')::int AS pending,
@@ -94,29 +117,28 @@ export const EVENT_FIGURES_SQL = `
     count(*) FILTER (WHERE ${RECOMMENDED_PARAMETERS.map((p) => missingParameterSql(p, 'c')).join(' OR ')})::int AS missing_any,
     count(*) FILTER (WHERE status = 'delivered' AND sent_without_click)::int AS delivered_without_click
   FROM conversions c
-  WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ?
-  GROUP BY tiktok_event`;
+  WHERE ${inPeriod(bySource)}
+  GROUP BY tiktok_event, event_source`;
 
 /**
- * Bindings: workspace, from, to. Each of the period's conversions probes the partial index of repeats
+ * Bindings as `inPeriod`'s. Each of the period's conversions probes the partial index of repeats
  * (`events_duplicate_of`) on its own: a join would let PostgreSQL hash every repeat of every workspace instead.
  */
-export const REPEATS_SQL = `
+export const repeatsSql = (bySource = false) => `
   SELECT c.tiktok_event, count(*)::int AS repeated, sum(r.repeats)::int AS repeats
   FROM conversions c CROSS JOIN LATERAL (SELECT count(*) AS repeats FROM events e WHERE e.duplicate_of_conversion_id = c.id AND NOT ${sameShopifyOrderSql('e', 'c')}) r
-  WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ? AND r.repeats > 0
+  WHERE ${inPeriod(bySource)} AND r.repeats > 0
   GROUP BY c.tiktok_event`;
 
-/** Bindings: workspace, from, to. The refused ones per event and code, each group with its latest conversion. */
-export const REFUSALS_SQL = `
+/** Bindings as `inPeriod`'s. The refused ones per event and code, each group with its latest conversion. */
+export const refusalsSql = (bySource = false) => `
   SELECT DISTINCT ON (tiktok_event, tiktok_code) tiktok_event, tiktok_code,
     count(*) OVER (PARTITION BY tiktok_event, tiktok_code)::int AS conversions, id, event_id, tiktok_message
   FROM conversions c
-  WHERE c.workspace_id = ? AND c.event_time >= ? AND c.event_time < ? AND c.status = 'failed' AND c.reason = 'tiktok_rejected'
+  WHERE ${inPeriod(bySource)} AND c.status = 'failed' AND c.reason = 'tiktok_rejected'
   ORDER BY tiktok_event, tiktok_code, event_time DESC, id DESC`;
 
-interface FigureRow {
-  tiktok_event: string;
+interface FigureCounts {
   received: number;
   delivered: number;
   delivered_in_test_mode: number;
@@ -132,24 +154,39 @@ interface FigureRow {
   delivered_without_click: number;
 }
 
+type FigureRow = FigureCounts & { tiktok_event: string; event_source: TikTokEventSource };
+
+function summed(sum: FigureCounts | undefined, row: FigureRow): FigureCounts {
+  const { tiktok_event: _event, event_source: _source, ...counts } = row;
+  if (sum === undefined) return counts;
+  return Object.fromEntries(Object.entries(counts).map(([name, n]) => [name, n + sum[name as keyof FigureCounts]])) as unknown as FigureCounts;
+}
+
 /**
- * Per-event diagnostics of a workspace's conversions whose event happened in [from, to): what Signalbox stored and
+ * Per-event diagnostics of a workspace's conversions whose event happened in [from, to) (of one source when given): what Signalbox stored and
  * what TikTok answered, read from the conversions and the events that repeated them, never from all the events.
  */
 export function createDiagnosticsRepository(db: Knex) {
   return {
-    async diagnose(workspaceId: string, period: { from: Date; to: Date }, executor: Knex = db): Promise<Diagnostics> {
-      const bindings = [workspaceId, period.from, period.to];
+    async diagnose(workspaceId: string, period: { from: Date; to: Date; source?: TikTokEventSource }, executor: Knex = db): Promise<Diagnostics> {
+      const bySource = period.source !== undefined;
+      const bindings = [workspaceId, period.from, period.to, ...(bySource ? [period.source as string] : [])];
       const [figures, repeats, refusals] = await Promise.all([
-        executor.raw<{ rows: FigureRow[] }>(EVENT_FIGURES_SQL, bindings),
-        executor.raw<{ rows: { tiktok_event: string; repeated: number; repeats: number }[] }>(REPEATS_SQL, bindings),
-        executor.raw<{ rows: { tiktok_event: string; tiktok_code: number | null; conversions: number; id: string; event_id: string; tiktok_message: string | null }[] }>(REFUSALS_SQL, bindings),
+        executor.raw<{ rows: FigureRow[] }>(eventFiguresSql(bySource), bindings),
+        executor.raw<{ rows: { tiktok_event: string; repeated: number; repeats: number }[] }>(repeatsSql(bySource), bindings),
+        executor.raw<{ rows: { tiktok_event: string; tiktok_code: number | null; conversions: number; id: string; event_id: string; tiktok_message: string | null }[] }>(refusalsSql(bySource), bindings),
       ]);
       const repeatsOf = new Map(repeats.rows.map((row) => [row.tiktok_event, row]));
-      const events = figures.rows.map((row): EventDiagnostics => {
-        const recommended = recommendsParameters(row.tiktok_event);
+      const byEvent = new Map<string, FigureCounts>();
+      const bySourceName = new Map<TikTokEventSource, FigureCounts>();
+      for (const row of figures.rows) {
+        byEvent.set(row.tiktok_event, summed(byEvent.get(row.tiktok_event), row));
+        bySourceName.set(row.event_source, summed(bySourceName.get(row.event_source), row));
+      }
+      const events = [...byEvent].map(([tiktokEvent, row]): EventDiagnostics => {
+        const recommended = recommendsParameters(tiktokEvent);
         return {
-          tiktokEvent: row.tiktok_event,
+          tiktokEvent,
           received: row.received,
           delivered: row.delivered,
           deliveredInTestMode: row.delivered_in_test_mode,
@@ -160,13 +197,16 @@ export function createDiagnosticsRepository(db: Knex) {
           built: row.built,
           missing: recommended ? { value: row.missing_value, currency: row.missing_currency, contents: row.missing_contents } : null,
           missingAny: recommended ? row.missing_any : 0,
-          repeated: repeatsOf.get(row.tiktok_event)?.repeated ?? 0,
-          repeats: repeatsOf.get(row.tiktok_event)?.repeats ?? 0,
+          repeated: repeatsOf.get(tiktokEvent)?.repeated ?? 0,
+          repeats: repeatsOf.get(tiktokEvent)?.repeats ?? 0,
           deliveredWithoutClick: row.delivered_without_click,
         };
       });
       return {
         events,
+        sources: [...bySourceName]
+          .map(([source, row]) => ({ source, received: row.received, delivered: row.delivered, pending: row.pending, skipped: row.skipped, failed: row.failed }))
+          .sort((a, b) => b.received - a.received || CONVERSION_SOURCES.indexOf(a.source) - CONVERSION_SOURCES.indexOf(b.source)),
         refusals: refusals.rows
           .map((row) => ({ tiktokEvent: row.tiktok_event, tiktokCode: row.tiktok_code, conversions: row.conversions, example: { conversionId: row.id, eventId: row.event_id, message: row.tiktok_message } }))
           .sort((a, b) => b.conversions - a.conversions),

@@ -18,6 +18,7 @@ import { createEventRepository } from './events';
 import { createIngestWriteRepository } from './ingest-writes';
 import { createMatchKeyCoverageRepository } from './match-key-coverage';
 import { createOAuthStateRepository } from './oauth-states';
+import { createImportedRowRepository } from './imported-rows';
 import { createPastEventRepository } from './past-events';
 import { createProfileRepository } from './profiles';
 import { createEventDayRepository } from './event-days';
@@ -85,6 +86,7 @@ export function createRepositories(db: Knex, secrets: SecretBox) {
     webhookSources: createWebhookSourceRepository(db, secrets),
     shopifyPrivacyRequests: createShopifyPrivacyRequestRepository(db),
     pastEvents: createPastEventRepository(db),
+    importedRows: createImportedRowRepository(db),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { TikTokEventSource } from '../../domain/tiktok-wire';
 import type { MatchKey, MatchKeySource } from '../types';
 
 /** Every key a conversion can carry, in the order people read them (strongest matches first). */
@@ -25,19 +26,19 @@ export interface MatchKeyCoverage {
 
 export function createMatchKeyCoverageRepository(db: Knex) {
   return {
-    /** The share of the workspace's delivered conversions created since `since` that carried each match key. */
-    async coverage(workspaceId: string, since: Date, executor: Knex = db): Promise<MatchKeyCoverage> {
+    /** The share of the workspace's delivered conversions created since `since` (of one source when given) that carried each match key. */
+    async coverage(workspaceId: string, since: Date, source?: TikTokEventSource, executor: Knex = db): Promise<MatchKeyCoverage> {
       const { rows } = await executor.raw<{ rows: { delivered: string; key: string | null; source: string | null; n: string }[] }>(
         `WITH delivered AS (
            SELECT match_keys FROM conversions
-           WHERE workspace_id = ? AND created_at >= ? AND status = 'delivered' AND NOT test_mode
+           WHERE workspace_id = ? AND created_at >= ? AND status = 'delivered' AND NOT test_mode${source === undefined ? '' : ' AND event_source = ?'}
          )
          SELECT (SELECT count(*) FROM delivered) AS delivered, k.key, k.value->>'source' AS source, count(*) AS n
          FROM delivered CROSS JOIN LATERAL jsonb_each(coalesce(delivered.match_keys, '{}'::jsonb)) k
          GROUP BY k.key, k.value->>'source'
          UNION ALL
          SELECT (SELECT count(*) FROM delivered), NULL, NULL, 0`,
-        [workspaceId, since],
+        [workspaceId, since, ...(source === undefined ? [] : [source])],
       );
       const delivered = Number(rows[0]?.delivered ?? 0);
       return {

@@ -12,6 +12,11 @@ export interface TikTokConnectionSummary {
   pixelName: string | null;
   /** TikTok App ID that mobile-app events are sent under (in place of the pixel). */
   appId: string | null;
+  /** The Offline Event Set (`event_source` `offline`) and CRM Event Set (`crm`) chosen, with their names as TikTok listed them. */
+  offlineEventSetId: string | null;
+  offlineEventSetName: string | null;
+  crmEventSetId: string | null;
+  crmEventSetName: string | null;
   /** `manual` (a token pasted from Events Manager) or `oauth`. */
   source: string;
   status: TikTokConnectionStatus;
@@ -55,6 +60,10 @@ function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
     pixelCode: row.pixel_code,
     pixelName: row.pixel_name,
     appId: row.app_id,
+    offlineEventSetId: row.offline_event_set_id,
+    offlineEventSetName: row.offline_event_set_name,
+    crmEventSetId: row.crm_event_set_id,
+    crmEventSetName: row.crm_event_set_name,
     source: row.source,
     status: row.status,
     grantedScopes: row.granted_scopes,
@@ -70,6 +79,19 @@ function toSummary(row: TikTokConnectionRow): TikTokConnectionSummary {
 }
 
 const TOKEN_COLUMN = 'tiktok_connections.access_token_ciphertext';
+
+/** TikTok's event sets besides the pixel and the app (contract/event-set-kinds.ts, which this layer may not import). */
+type EventSetKind = 'offline' | 'crm';
+
+/** The Offline and CRM Event Sets belong to the advertiser: they go when it changes, as its pixel does. */
+const EVENT_SET_COLUMNS = ['offline_event_set_id', 'offline_event_set_name', 'crm_event_set_id', 'crm_event_set_name'] as const;
+
+/** A new token keeps the event sets chosen while its advertiser is the one they were chosen for. */
+function keptWhileAdvertiser(executor: Knex, advertiserId: string | null) {
+  return Object.fromEntries(
+    EVENT_SET_COLUMNS.map((column) => [column, executor.raw(`CASE WHEN tiktok_connections.advertiser_id IS NOT DISTINCT FROM ?::text THEN tiktok_connections.${column} END`, [advertiserId])]),
+  );
+}
 
 /** The access token is sealed with SECRET_KEY before it is written and opened only when a call to TikTok needs it. */
 export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
@@ -95,7 +117,7 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
       const [row] = await executor('tiktok_connections')
         .insert(values)
         .onConflict('workspace_id')
-        .merge({ ...values, updated_at: executor.fn.now() })
+        .merge({ ...values, ...keptWhileAdvertiser(executor, input.advertiserId), updated_at: executor.fn.now() })
         .returning('*');
       return toSummary(row);
     },
@@ -122,15 +144,16 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
            pixel_name = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.pixel_name END,
            advertiser_currency = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_currency END,
            advertiser_time_zone = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.advertiser_time_zone END,
+           ${EVENT_SET_COLUMNS.map((column) => `${column} = CASE WHEN c.advertiser_id = ANY(?::text[]) THEN c.${column} END,`).join('\n')}
            stats_pull_error = NULL,
            updated_at = now()
          RETURNING *`,
-        [workspaceId, secrets.seal(TOKEN_COLUMN, input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds, accessibleIds],
+        [workspaceId, secrets.seal(TOKEN_COLUMN, input.accessToken), input.grantedScopes, JSON.stringify(input.accessibleAdvertisers), accessibleIds, accessibleIds, accessibleIds, accessibleIds, accessibleIds, ...EVENT_SET_COLUMNS.map(() => accessibleIds)],
       );
       return toSummary(rows[0] as TikTokConnectionRow);
     },
 
-    /** Choosing another advertiser clears the pixel, currency and time zone, which belong to the previous one. */
+    /** Choosing another advertiser clears the pixel, event sets, currency and time zone, which belong to the previous one. */
     async selectAdvertiser(workspaceId: string, advertiserId: string, executor: Knex = db): Promise<TikTokConnectionSummary | undefined> {
       const { rows } = await executor.raw<{ rows: TikTokConnectionRow[] }>(
         `UPDATE tiktok_connections SET
@@ -138,11 +161,12 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
            pixel_name = CASE WHEN advertiser_id = ? THEN pixel_name END,
            advertiser_currency = CASE WHEN advertiser_id = ? THEN advertiser_currency END,
            advertiser_time_zone = CASE WHEN advertiser_id = ? THEN advertiser_time_zone END,
+           ${EVENT_SET_COLUMNS.map((column) => `${column} = CASE WHEN advertiser_id = ? THEN ${column} END,`).join('\n')}
            advertiser_id = ?,
            updated_at = now()
          WHERE workspace_id = ?
          RETURNING *`,
-        [advertiserId, advertiserId, advertiserId, advertiserId, advertiserId, workspaceId],
+        [advertiserId, advertiserId, advertiserId, advertiserId, ...EVENT_SET_COLUMNS.map(() => advertiserId), advertiserId, workspaceId],
       );
       return rows[0] && toSummary(rows[0]);
     },
@@ -160,6 +184,20 @@ export function createTikTokConnectionRepository(db: Knex, secrets: SecretBox) {
       const [row] = await executor('tiktok_connections')
         .where({ workspace_id: workspaceId })
         .update({ pixel_code: pixel.pixelCode, pixel_name: pixel.pixelName, updated_at: executor.fn.now() })
+        .returning('*');
+      return row && toSummary(row);
+    },
+
+    /** The Offline or CRM Event Set chosen (null: none), with its name as TikTok listed it (null when chosen by ID alone). */
+    async selectEventSet(
+      workspaceId: string,
+      kind: EventSetKind,
+      choice: { eventSetId: string; eventSetName: string | null } | null,
+      executor: Knex = db,
+    ): Promise<TikTokConnectionSummary | undefined> {
+      const [row] = await executor('tiktok_connections')
+        .where({ workspace_id: workspaceId })
+        .update({ [`${kind}_event_set_id`]: choice?.eventSetId ?? null, [`${kind}_event_set_name`]: choice?.eventSetName ?? null, updated_at: executor.fn.now() })
         .returning('*');
       return row && toSummary(row);
     },

@@ -4,6 +4,7 @@ import { advertiserInfoRoute } from './routes/advertiser-info';
 import { registerAuthorizationPage } from './routes/authorization-page';
 import { registerControlRoutes } from './routes/control';
 import { entityRoute } from './routes/entities';
+import { crmListRoute, offlineGetRoute } from './routes/event-set-list';
 import { eventTrackRoute } from './routes/event-track';
 import { accessTokenRoute, advertiserGetRoute } from './routes/oauth';
 import { registerPixelRoutes } from './routes/pixel';
@@ -45,6 +46,8 @@ export async function buildFakeTikTokApp(
     registerTikTokRoute(tiktokApi, state, advertiserGetRoute(state));
     registerTikTokRoute(tiktokApi, state, advertiserInfoRoute(state));
     registerTikTokRoute(tiktokApi, state, pixelListRoute(state));
+    registerTikTokRoute(tiktokApi, state, offlineGetRoute(state));
+    registerTikTokRoute(tiktokApi, state, crmListRoute(state));
     for (const kind of ['campaign', 'adgroup', 'ad'] as const) registerTikTokRoute(tiktokApi, state, entityRoute(state, kind));
     registerTikTokRoute(tiktokApi, state, reportRoute(state));
   });

@@ -45,6 +45,11 @@ export function missingScope(path: string): LogicalAnswer {
   return { code: 40001, message: `No permission to operate ${path}: the authorization does not include this permission.` };
 }
 
+/** An Offline or CRM Event Set not among the token's advertisers' (text UNVERIFIED; 40001 as for a pixel, §2.3). */
+export function noEventSetPermission(eventSetId: string): LogicalAnswer {
+  return { code: 40001, message: `No permission to operate event set: ${eventSetId}. It is not an event set of an advertiser this token is authorized for.` };
+}
+
 export function noAdvertiserPermission(advertiserId: string): LogicalAnswer {
   return { code: 40001, message: `No permission to operate advertiser: ${advertiserId}.` };
 }

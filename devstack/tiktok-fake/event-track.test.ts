@@ -1,4 +1,12 @@
-import { EVENT_TRACK_PATH, FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE, startFakeTikTok, type FakeTikTok } from './index';
+import {
+  EVENT_TRACK_PATH,
+  FAKE_TIKTOK_ACCESS_TOKEN,
+  FAKE_TIKTOK_CRM_EVENT_SET_ID,
+  FAKE_TIKTOK_OFFLINE_EVENT_SET_ID,
+  FAKE_TIKTOK_PIXEL_CODE,
+  startFakeTikTok,
+  type FakeTikTok,
+} from './index';
 import { sampleEvent, sampleTrackBody, sha256Hex } from './test-fixtures';
 
 let fake: FakeTikTok;
@@ -142,6 +150,33 @@ describe('Access-Token checks', () => {
   });
 });
 
+/** A CRM event of a lead, under the main advertiser's CRM Event Set. */
+const crmBody = (overrides: Record<string, unknown> = {}) =>
+  sampleTrackBody({ event_source: 'crm', event_source_id: FAKE_TIKTOK_CRM_EVENT_SET_ID, data: [sampleEvent({ event: 'Lead Qualified', lead: { lead_id: 'hs-123', lead_event_source: 'HubSpot' }, ...overrides })] });
+
+describe('offline and CRM events', () => {
+  it("accepts an offline standard event under the advertiser's Offline Event Set and a CRM custom event with its lead under its CRM Event Set", async () => {
+    expect(await track(sampleTrackBody({ event_source: 'offline', event_source_id: FAKE_TIKTOK_OFFLINE_EVENT_SET_ID }))).toMatchObject({ code: 0 });
+    expect(await track(crmBody())).toMatchObject({ code: 0 });
+    const { events } = await fake.receivedEvents();
+    expect(events.map((e) => [e.eventSource, e.eventSourceId, e.event])).toEqual([
+      ['offline', FAKE_TIKTOK_OFFLINE_EVENT_SET_ID, 'CompletePayment'],
+      ['crm', FAKE_TIKTOK_CRM_EVENT_SET_ID, 'Lead Qualified'],
+    ]);
+    expect(events[1]?.payload.lead).toEqual({ lead_id: 'hs-123', lead_event_source: 'HubSpot' });
+  });
+
+  it("answers 40001 for an event set that is not one of the token's advertisers' (or is of the other kind)", async () => {
+    for (const [source, id] of [['offline', '7391846250173950003'], ['offline', FAKE_TIKTOK_CRM_EVENT_SET_ID], ['offline', FAKE_TIKTOK_PIXEL_CODE]]) {
+      expect(await track(sampleTrackBody({ event_source: source, event_source_id: id }))).toMatchObject({
+        code: 40001,
+        message: `No permission to operate event set: ${id}. It is not an event set of an advertiser this token is authorized for.`,
+      });
+    }
+    expect(await track({ ...crmBody(), event_source_id: FAKE_TIKTOK_OFFLINE_EVENT_SET_ID })).toMatchObject({ code: 40001 });
+  });
+});
+
 describe('validation: 40002 names the field, and one bad event fails the whole request', () => {
   const withEvent = (overrides: Record<string, unknown>) => sampleTrackBody({ data: [sampleEvent(overrides)] });
   const withUser = (user: Record<string, unknown>) => withEvent({ user });
@@ -186,6 +221,10 @@ describe('validation: 40002 names the field, and one bad event fails the whole r
     ['numeric page.url', withEvent({ page: { url: 42 } }), 'Invalid value for data[0].page.url: not a valid string.'],
     ['an app event without its app', sampleTrackBody({ event_source: 'app' }), 'Missing required field: data[0].app.app_id.'],
     ['an empty app_id', sampleTrackBody({ event_source: 'app', data: [sampleEvent({ app: { app_id: '' } })] }), 'Invalid value for data[0].app.app_id: must not be empty.'],
+    ['an offline event under a custom name', sampleTrackBody({ event_source: 'offline', data: [sampleEvent({ event: 'StoreVisit' })] }), 'Invalid value for data[0].event: offline events must be standard events.'],
+    ['a crm event under a standard name', crmBody({ event: 'Lead' }), 'Invalid value for data[0].event: crm events must be custom events, not standard ones.'],
+    ['a crm event without its lead', crmBody({ lead: undefined }), 'Missing required field: data[0].lead.lead_id.'],
+    ['a crm event with an empty lead_id', crmBody({ lead: { lead_id: '' } }), 'Invalid value for data[0].lead.lead_id: must not be empty.'],
     ['numeric test_event_code', sampleTrackBody({ test_event_code: 4030 }), 'Invalid value for test_event_code: not a valid string.'],
     ['a body that is an array', [sampleTrackBody()], 'Invalid request body: must be a JSON object.'],
   ])('%s', async (_case, body, message) => {

@@ -4,6 +4,8 @@ import {
   FAKE_TIKTOK_ADVERTISER_ID,
   FAKE_TIKTOK_APP_ID,
   FAKE_TIKTOK_APP_SECRET,
+  FAKE_TIKTOK_CRM_EVENT_SET_ID,
+  FAKE_TIKTOK_OFFLINE_EVENT_SET_ID,
   FAKE_TIKTOK_PIXEL_CODE,
   FAKE_TIKTOK_SECOND_ADVERTISER_ID,
   startFakeTikTok,
@@ -102,6 +104,41 @@ describe('pixel/list', () => {
 
   it('refuses an advertiser the token was not granted (40001)', async () => {
     expect(await tiktok.listPixels(FAKE_TIKTOK_ACCESS_TOKEN, { advertiserId: '7391846250173946282', page: 1, pageSize: 10 })).toMatchObject({ outcome: 'permanent', code: 40001 });
+  });
+});
+
+describe('offline/get and crm/list', () => {
+  it("lists the advertiser's Offline and CRM Event Sets whole, with their IDs as strings", async () => {
+    const offline = await tiktok.listOfflineEventSets(FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID);
+    expect(offline.outcome === 'success' && offline.body.data?.event_set_list.map((set) => [set.event_set_id, set.name])).toEqual([
+      [FAKE_TIKTOK_OFFLINE_EVENT_SET_ID, 'Dev shop stores'],
+      ['7391846250173950002', 'Dev shop phone orders'],
+    ]);
+    const crm = await tiktok.listCrmEventSets(FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_ADVERTISER_ID);
+    expect(crm.outcome === 'success' && crm.body.data?.crm_event_sets).toEqual([{ event_set_id: FAKE_TIKTOK_CRM_EVENT_SET_ID, name: 'Dev shop CRM', create_time: '2024-01-15T09:30:00Z' }]);
+  });
+
+  it('refuses an advertiser the token was not granted, a token without the permission (40001), and a missing advertiser_id (40002)', async () => {
+    expect(await tiktok.listOfflineEventSets(FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_SECOND_ADVERTISER_ID)).toMatchObject({ outcome: 'permanent', code: 40001 });
+    await fake.registerToken({ accessToken: 'offline-only', pixelCodes: [], advertiserIds: [FAKE_TIKTOK_ADVERTISER_ID], scopes: ['7224195155857833986'] });
+    expect((await tiktok.listOfflineEventSets('offline-only', FAKE_TIKTOK_ADVERTISER_ID)).outcome).toBe('success');
+    expect(await tiktok.listCrmEventSets('offline-only', FAKE_TIKTOK_ADVERTISER_ID)).toMatchObject({
+      outcome: 'permanent',
+      code: 40001,
+      message: 'No permission to operate /open_api/v1.3/crm/list/: the authorization does not include this permission.',
+    });
+    const response = await fetch(`${fake.url}/open_api/v1.3/crm/list/`, { headers: { 'Access-Token': FAKE_TIKTOK_ACCESS_TOKEN } });
+    expect(await response.json()).toMatchObject({ code: 40002, message: 'Missing required field: advertiser_id.' });
+  });
+
+  it('lets an OAuth grant of every permission list both, for each advertiser, an advertiser without CRM Event Sets listing none', async () => {
+    const authCode = await fake.issueAuthCode({ appId: FAKE_TIKTOK_APP_ID });
+    const exchanged = await tiktok.exchangeAuthCode({ app_id: app.appId, secret: app.secret, auth_code: authCode });
+    const token = exchanged.outcome === 'success' ? (exchanged.body.data?.access_token as string) : '';
+    const offline = await tiktok.listOfflineEventSets(token, FAKE_TIKTOK_SECOND_ADVERTISER_ID);
+    expect(offline.outcome === 'success' && offline.body.data?.event_set_list).toMatchObject([{ event_set_id: '7391846250173950003', name: 'Outlet stores', advertiser_id: FAKE_TIKTOK_SECOND_ADVERTISER_ID }]);
+    const crm = await tiktok.listCrmEventSets(token, FAKE_TIKTOK_SECOND_ADVERTISER_ID);
+    expect(crm.outcome === 'success' && crm.body.data?.crm_event_sets).toEqual([]);
   });
 });
 

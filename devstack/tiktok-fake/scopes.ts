@@ -17,18 +17,24 @@ export const FAKE_SCOPES = {
   reportConversionEvent: '7224195155857866754',
   pixelManagement: '8',
   readPixels: '800',
+  offlineEventsManagement: '7043626160646946818',
+  readOfflineEvents: '7224195155857833986',
+  crmEventManagement: '7294180478502830081',
+  readCrmEventSets: '7294180478502846465',
 } as const;
 
-/** What a grant made through the fake's authorization page carries unless a test asks for less. */
-export const FULL_GRANT_SCOPES: readonly string[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
-
 const S = FAKE_SCOPES;
+
+/** What a grant made through the fake's authorization page carries unless a test asks for less. */
+export const FULL_GRANT_SCOPES: readonly string[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9', S.offlineEventsManagement, S.crmEventManagement];
 
 /** Any one of these lets the call through (parents imply children). */
 export const ROUTE_SCOPES = {
   eventTrack: [S.measurement, S.reportConversionEvent],
   advertiserGet: [S.adAccountManagement, '10', S.readAdAccountInformation],
   pixelList: [S.pixelManagement, '80', S.readPixels],
+  offlineGet: [S.offlineEventsManagement, S.readOfflineEvents],
+  crmList: [S.crmEventManagement, S.readCrmEventSets],
   campaignGet: [S.adsManagement, '20', S.readCampaigns],
   adgroupGet: [S.adsManagement, '21', S.readAdGroups],
   adGet: [S.adsManagement, '22', S.readAds],

@@ -46,6 +46,12 @@ export interface FakeTikTokPixelSeed {
   pixelName: string;
 }
 
+/** An Offline or CRM Event Set: its ID is the `event_source_id` of `offline` and `crm` events (§1.1). */
+export interface FakeTikTokEventSetSeed {
+  eventSetId: string;
+  name: string;
+}
+
 export interface FakeTikTokAdvertiserSeed {
   advertiserId: string;
   advertiserName: string;
@@ -54,6 +60,9 @@ export interface FakeTikTokAdvertiserSeed {
   /** IANA zone: report days are its days. Default `Etc/GMT` (UTC). */
   timeZone?: string;
   pixels: FakeTikTokPixelSeed[];
+  /** What `offline/get` and `crm/list` list; absent: none. */
+  offlineEventSets?: FakeTikTokEventSetSeed[];
+  crmEventSets?: FakeTikTokEventSetSeed[];
   campaigns: FakeTikTokCampaignSeed[];
   /**
    * Landing page of every ad. TikTok substitutes `__CAMPAIGN_ID__`, `__AID__` (ad group) and `__CID__` (ad) at click
@@ -72,6 +81,9 @@ export interface FakeTikTokSeed {
 export const FAKE_TIKTOK_ADVERTISER_ID = '7391846250173946281';
 /** 20 upper-case alphanumerics starting with `C`, like real pixel codes (§0 "ID formats"). */
 export const FAKE_TIKTOK_PIXEL_CODE = 'CSIGNALBOXDEVPIXEL01';
+/** The main advertiser's Offline Event Set and CRM Event Set (19 digits, as the SDK's int64 IDs: UNVERIFIED format). */
+export const FAKE_TIKTOK_OFFLINE_EVENT_SET_ID = '7391846250173950001';
+export const FAKE_TIKTOK_CRM_EVENT_SET_ID = '7391846250173960001';
 /** Known token of the dev stack; only the fake accepts it. */
 export const FAKE_TIKTOK_ACCESS_TOKEN = 'signalbox-dev-tiktok-access-token';
 /** The dev stack's developer app (set `TIKTOK_APP_ID` / `TIKTOK_APP_SECRET` to these against the fake). */
@@ -138,6 +150,11 @@ const mainAdvertiser: FakeTikTokAdvertiserSeed = {
     { pixelId: '7391846250173940001', pixelCode: FAKE_TIKTOK_PIXEL_CODE, pixelName: 'Dev shop pixel' },
     { pixelId: '7391846250173940002', pixelCode: 'CSIGNALBOXDEVPIXEL02', pixelName: 'Dev shop staging pixel' },
   ],
+  offlineEventSets: [
+    { eventSetId: FAKE_TIKTOK_OFFLINE_EVENT_SET_ID, name: 'Dev shop stores' },
+    { eventSetId: '7391846250173950002', name: 'Dev shop phone orders' },
+  ],
+  crmEventSets: [{ eventSetId: FAKE_TIKTOK_CRM_EVENT_SET_ID, name: 'Dev shop CRM' }],
   campaigns: [
     {
       campaignId: '1800000000000000001',
@@ -185,6 +202,7 @@ const secondAdvertiser: FakeTikTokAdvertiserSeed = {
     adsPerAdGroup: 2,
     pixelCodes: ['CSIGNALBOXOUTLETPX01'],
   }),
+  offlineEventSets: [{ eventSetId: '7391846250173950003', name: 'Outlet stores' }],
 };
 
 export const DEFAULT_FAKE_TIKTOK_SEED: FakeTikTokSeed = {

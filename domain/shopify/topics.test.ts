@@ -91,7 +91,7 @@ describe('Shopify topics as Segment messages', () => {
       message: { ...(message as TrackedMessage), messageId: 'm-1' },
       conversion: { tiktokEvent: 'CompletePayment', eventId: '820982911946154508', eventTime: new Date('2022-01-01T00:00:00Z'), value: 403, currency: 'USD', eventSource: 'web', click: { ttclid: 'E.C.P.x', anonymousId: 'visitor-1', source: 'visitor' }, ttp: null },
       workspace: { testMode: false, testEventCode: null, defaultPhoneRegion: 'US', attributionWindowDays: 30 },
-      connection: { pixelCode: 'CPIXEL', appId: null },
+      connection: { pixelCode: 'CPIXEL', appId: null, offlineEventSetId: null, crmEventSetId: null },
       linked: { emails: [], phones: [] },
       visitors: [],
     });
@@ -126,6 +126,14 @@ describe('Shopify topics as Segment messages', () => {
 
   it('orders/paid is the same Order Completed (one conversion per order: the order ID is its event_id)', () => {
     expect(map('orders/paid').messages[0]).toMatchObject({ event: 'Order Completed', properties: { order_id: '820982911946154508', total: 403 } });
+  });
+
+  it('marks a point-of-sale order (source_name "pos", or a location) as one that happened offline; an online order and a checkout not', () => {
+    const channel = (message: unknown) => (message as TrackedMessage).context?.channel;
+    expect(channel(map('orders/create', (order) => Object.assign(order, { source_name: 'pos' })).messages[0])).toBe('offline');
+    expect(channel(map('orders/paid', (order) => Object.assign(order, { location_id: 48752903 })).messages[0])).toBe('offline');
+    expect(channel(map('orders/create', (order) => Object.assign(order, { location_id: null })).messages[0])).toBeUndefined();
+    expect(channel(map('checkouts/create', (checkout) => Object.assign(checkout, { source_name: 'pos' })).messages[0])).toBeUndefined();
   });
 
   it('checkouts/create: Checkout Started with the checkout token, amounts, items and buyer', () => {

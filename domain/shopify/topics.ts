@@ -78,8 +78,19 @@ function device(resource: Json): Json {
 }
 
 /**
+ * A sale at the shop's point of sale happened offline (`context.channel` "offline": its rule's `auto` sends it to the
+ * Offline Event Set): Shopify POS names its orders' `source_name` "pos", and an order processed at a physical location
+ * carries that location's `location_id` (Shopify's Order resource; not in our Shopify reference, so UNVERIFIED here).
+ */
+function saleChannel(order: Json): Json {
+  const offline = order.source_name === 'pos' || (order.location_id !== undefined && order.location_id !== null);
+  return offline ? { channel: 'offline' } : {};
+}
+
+/**
  * An order (orders/create, orders/paid) as Segment's Order Completed, or a checkout as Checkout Started: the order ID
- * (its event_id for TikTok) and amounts, the line items as products, and the buyer's keys and browser.
+ * (its event_id for TikTok) and amounts, the line items as products, and the buyer's keys and browser; a sale at the
+ * point of sale marked as one that happened offline.
  */
 function commerceMessage(name: string, resource: Json, delivery: ShopifyDelivery, messageId: string, ids: { own: string | undefined; kind: string }): WebhookMessage {
   const visitor = shopifyVisitor(resource, { cartToken: resource.cart_token, fallbackId: ownId(ids.kind, ids.own, resource) });
@@ -104,7 +115,7 @@ function commerceMessage(name: string, resource: Json, delivery: ShopifyDelivery
     ...timestamp(resource.processed_at, resource.created_at),
     ...identity(visitor),
     properties,
-    context: context(delivery, visitor, { ...device(resource), traits: orderTraits(resource) }),
+    context: context(delivery, visitor, { ...device(resource), traits: orderTraits(resource), ...(ids.kind === 'order' ? saleChannel(resource) : {}) }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCustomTikTokEvent } from '../../../domain/event-mapping';
 import { TIKTOK_LIMITS } from '../config';
 import { SUPPORTED_CURRENCIES } from './currencies';
 
@@ -82,6 +83,9 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
   // §1.2: app events name their app; `app_id` is the TikTok App ID.
   const app = z.looseObject({ app_id: string().min(1, 'must not be empty'), app_name: string().optional(), app_version: string().optional() }, { error: NOT_OBJECT });
 
+  // §1.2: a CRM event names its lead, the CRM's record of the person.
+  const lead = z.looseObject({ lead_id: string().min(1, 'must not be empty'), lead_event_source: string().optional() }, { error: NOT_OBJECT });
+
   const event = z.looseObject(
     {
       event: string().min(1, 'must not be empty'),
@@ -94,6 +98,7 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
       page: page.optional(),
       properties: properties.optional(),
       app: app.optional(),
+      lead: lead.optional(),
     },
     { error: NOT_OBJECT },
   );
@@ -113,9 +118,15 @@ export function trackRequestSchema({ requireHashedPii }: TrackSchemaOptions) {
     },
     { error: 'must be a JSON object' },
   ).superRefine((request, context) => {
-    if (request.event_source !== 'app') return;
+    const source = request.event_source;
     request.data.forEach((event, index) => {
-      if (event.app === undefined) context.addIssue({ code: 'custom', path: ['data', index, 'app', 'app_id'], message: 'is required for app events', input: undefined });
+      const issue = (path: PropertyKey[], message: string, input: unknown) => context.addIssue({ code: 'custom', path: ['data', index, ...path], message, input });
+      if (source === 'app' && event.app === undefined) issue(['app', 'app_id'], 'is required for app events', undefined);
+      // §1.2, §4.2: an Offline Event Set takes standard events only, a CRM Event Set custom events only.
+      const custom = isCustomTikTokEvent(event.event);
+      if (source === 'offline' && custom) issue(['event'], 'offline events must be standard events', event.event);
+      if (source === 'crm' && !custom) issue(['event'], 'crm events must be custom events, not standard ones', event.event);
+      if (source === 'crm' && event.lead === undefined) issue(['lead', 'lead_id'], 'is required for crm events', undefined);
     });
   });
 }

@@ -12,6 +12,6 @@ export const diagnosticsRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositori
   app.get('/diagnostics', async (request) => {
     const query = parseOrReject(diagnosticsPeriodQuery, request.query, 'query');
     const period = await resolvePeriod(db, query);
-    return { from: query.from, to: query.to, timeZone: query.timeZone, events: await workspaceDiagnostics(repos, currentWorkspace(request).id, period) };
+    return { from: query.from, to: query.to, timeZone: query.timeZone, ...(await workspaceDiagnostics(repos, currentWorkspace(request).id, period, query.source)) };
   });
 };

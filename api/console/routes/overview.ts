@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Knex } from 'knex';
 import type { Repositories } from '../../../db/repositories';
-import { COVERED_MATCH_KEYS } from '../../../db/repositories/conversion-figures';
+import { COVERED_MATCH_KEYS, type EventMatchKeys } from '../../../db/repositories/conversion-figures';
 import { MATCH_KEY_POINTS, matchQuality } from '../../../domain/match-quality';
 import { MATCH_RATE_TARGET } from '../../../domain/match-rate';
 import { reasonHelp } from '../../../domain/reason-help';
@@ -13,6 +13,15 @@ import { overviewQuery } from '../../../contract/console/workspace-routes';
 /** Spec §8: TikTok's learning phase needs at least this many events a week. */
 export const LEARNING_PHASE_EVENTS_PER_WEEK = 50;
 
+
+/** Each TikTok event's sources that delivered something; an event that delivered nothing, once, without a source. */
+function perSourceOrNone(keysPerEvent: readonly EventMatchKeys[]) {
+  return [...new Set(keysPerEvent.map((e) => e.tiktokEvent))].flatMap((tiktokEvent): (Omit<EventMatchKeys, 'source'> & { source: EventMatchKeys['source'] | null })[] => {
+    const rows = keysPerEvent.filter((e) => e.tiktokEvent === tiktokEvent);
+    const delivering = rows.filter((e) => e.delivered > 0);
+    return delivering.length > 0 ? delivering : [{ ...(rows[0] as EventMatchKeys), source: null }];
+  });
+}
 
 /** Overview: what arrived, what became of the conversions, each TikTok event's health and match quality, match keys and event IDs. */
 export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories }> = async (app, { db, repos }) => {
@@ -54,7 +63,7 @@ export const overviewRoutes: FastifyPluginAsync<{ db: Knex; repos: Repositories 
       },
       matchQuality: {
         points: MATCH_KEY_POINTS,
-        events: keysPerEvent.map((e) => ({ tiktokEvent: e.tiktokEvent, delivered: e.delivered, sampleLimit: matchKeys.sampleLimit, estimate: matchQuality(e.delivered, e.withKey) })),
+        events: perSourceOrNone(keysPerEvent).map((e) => ({ tiktokEvent: e.tiktokEvent, source: e.source, delivered: e.delivered, sampleLimit: matchKeys.sampleLimit, estimate: matchQuality(e.delivered, e.withKey) })),
       },
       eventIds: { ...eventIds, share: eventIds.conversions === 0 ? null : eventIds.shareable / eventIds.conversions },
       reasons: reasons.map((reason) => ({ reason, help: reasonHelp(reason) })),

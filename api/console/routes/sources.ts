@@ -9,7 +9,8 @@ import type { PublicLinks } from '../../http/public-links';
 import type { ApiKeyService } from '../../services/settings/api-keys';
 import { parseOrReject } from '../../http/validation';
 import { actorOf, currentWorkspace, needs } from '../auth';
-import { advertiserBody, appBody, pixelBody } from '../../../contract/tiktok-fields';
+import { advertiserBody, appBody, eventSetBody, pixelBody } from '../../../contract/tiktok-fields';
+import { EVENT_SET_KINDS, eventSetPath } from '../../../contract/event-set-kinds';
 
 
 export interface SourceRoutesOptions {
@@ -60,6 +61,18 @@ export const sourceRoutes: FastifyPluginAsync<SourceRoutesOptions> = async (app,
     const { pixelCode } = parseOrReject(pixelBody, request.body, 'body');
     return connections.selectPixel(workspaceId(request), pixelCode, actorOf(request));
   });
+
+  for (const kind of EVENT_SET_KINDS) {
+    app.get(`/tiktok${eventSetPath(kind)}s`, async (request) => {
+      const id = workspaceId(request);
+      return { eventSets: await connections.listEventSets(id, kind), selectedEventSetId: (await repos.tiktokConnections.summary(id))?.[`${kind}EventSetId`] ?? null };
+    });
+
+    app.put(`/tiktok${eventSetPath(kind)}`, editor, async (request) => {
+      const { eventSetId } = parseOrReject(eventSetBody, request.body, 'body');
+      return connections.selectEventSet(workspaceId(request), kind, eventSetId, actorOf(request));
+    });
+  }
 
   app.put('/tiktok/app', editor, async (request) => {
     const { appId } = parseOrReject(appBody, request.body, 'body');

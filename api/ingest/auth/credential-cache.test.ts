@@ -6,12 +6,13 @@ import { createCredentialCache } from './credential-cache';
 const workspace: Workspace = { id: 'ws_1', name: 'Shop', attributionWindowDays: 30, testMode: false, testEventCode: null, defaultPhoneRegion: 'US', allowedOrigins: ['https://shop.example'], consentRequired: false, exchangeRates: {}, eventRetentionDays: 30, conversionRetentionDays: 90, matchWithoutClick: false, pipelinePartitions: 1, browserPixel: 'load', limitedDataUse: false, createdAt: new Date() };
 const apiKey: ApiKey = { id: 'key_1', workspaceId: 'ws_1', name: 'backend', kind: 'secret', displayPrefix: 'dk_abcdef', createdAt: new Date(), revokedAt: null };
 
-const purchase: ConversionRule = { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], valueSource: 'order_total', fixedValue: null, currency: null, serverOnly: false };
-const refund: ConversionRule = { sourceEvent: 'refund_confirmed', tiktokEvent: 'refund_confirmed', alsoSendAs: [], valueSource: 'none', fixedValue: null, currency: null, serverOnly: true };
+const purchase: ConversionRule = { sourceEvent: 'purchase', tiktokEvent: 'CompletePayment', alsoSendAs: [], valueSource: 'order_total', fixedValue: null, currency: null, serverOnly: false, destination: 'auto' };
+const refund: ConversionRule = { sourceEvent: 'refund_confirmed', tiktokEvent: 'refund_confirmed', alsoSendAs: [], valueSource: 'none', fixedValue: null, currency: null, serverOnly: true, destination: 'auto' };
+const qualified: ConversionRule = { ...refund, sourceEvent: 'LeadQualified', tiktokEvent: 'LeadQualified', serverOnly: false, destination: 'crm' };
 
 /** A key store whose answers can be changed and whose lookups can be held open. */
 function fakeRepos() {
-  const state = { active: true, lookups: 0, hold: undefined as Promise<void> | undefined, pixelCode: 'CPIXEL0001' as string | null, rules: [purchase, refund], pixelLookups: 0 };
+  const state = { active: true, lookups: 0, hold: undefined as Promise<void> | undefined, pixelCode: 'CPIXEL0001' as string | null, rules: [purchase, refund, qualified], pixelLookups: 0 };
   return {
     state,
     repos: {
@@ -110,7 +111,7 @@ describe('credential cache', () => {
     expect(cache.cached('dk_good')).toBeUndefined();
   });
 
-  it("caches a workspace's pixel code and the rules the pixel may see (not server-only) until it expires or clear()", async () => {
+  it("caches a workspace's pixel code and the rules the pixel may see (not server-only, not sent to another source than the website) until it expires or clear()", async () => {
     let now = 0;
     const { state, repos } = fakeRepos();
     const cache = createCredentialCache(repos, { ttlMs: 5_000, now: () => now });

@@ -81,7 +81,9 @@ export function createCredentialCache(
 
   async function lookUpPixelSetup(workspaceId: string): Promise<PixelSetup> {
     const [connection, rules] = await Promise.all([repos.tiktokConnections.summary(workspaceId), repos.conversionRules.list(workspaceId)]);
-    return { code: connection?.pixelCode ?? null, rules: rules.filter((rule) => !rule.serverOnly) };
+    // TikTok's pixel reports website events: not a rule's sent only from the server, nor one sending to the app, the Offline or the CRM Event Set.
+    const pixelMaySee = (rule: (typeof rules)[number]) => !rule.serverOnly && (rule.destination === 'auto' || rule.destination === 'web');
+    return { code: connection?.pixelCode ?? null, rules: rules.filter(pixelMaySee) };
   }
 
   const keyId = (key: string) => `key:${sha256Hex(key)}`;

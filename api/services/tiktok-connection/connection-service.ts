@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { PixelChoiceView, TikTokNextStep } from '../../../contract/tiktok-views';
+import { EVENT_SET_NAMES, type EventSetKind } from '../../../contract/event-set-kinds';
+import type { EventSetChoiceView, PixelChoiceView, TikTokNextStep } from '../../../contract/tiktok-views';
 import type { TikTokCallResult, TikTokClient, TikTokPermanent, TikTokPixel, TikTokRetryable } from '../../../adplatform/tiktok';
 import { TIKTOK_LIMITS } from '../../../adplatform/tiktok';
 import type { Repositories } from '../../../db/repositories';
@@ -7,8 +8,9 @@ import type { TikTokConnectionSummary } from '../../../db/repositories/tiktok-co
 import type { AccessibleAdvertiser } from '../../../db/types';
 import type { AdStatsScheduleInfo, AdStatsSchedules } from '../../../temporal/ad-stats-schedules';
 import { TikTokConnectionError } from './errors';
+import { fetchEventSets, grantLacksListPermission, refusedForPermission } from './event-sets';
 import type { OAuthStateSigner } from './oauth-state';
-import { missingPermissions, normalizeScopes, type TikTokPermissionKey } from './permissions';
+import { EVENT_SET_PERMISSIONS, missingPermissions, normalizeScopes, type TikTokPermissionKey } from './permissions';
 
 /** The Marketing API app (env `TIKTOK_APP_ID`, `TIKTOK_APP_SECRET`, `TIKTOK_OAUTH_REDIRECT_URI`, `TIKTOK_AUTH_URL`). */
 export interface TikTokOAuthApp {
@@ -67,12 +69,14 @@ function view(summary: TikTokConnectionSummary): TikTokConnectionView {
 
 /** What the change log keeps of a connection: never the token. */
 function connectionRecord(summary: TikTokConnectionSummary) {
-  const { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId } = summary;
-  return { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId };
+  const { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId, offlineEventSetId, offlineEventSetName, crmEventSetId, crmEventSetName } = summary;
+  return { source, status, advertiserId, advertiserName, pixelCode, pixelName, appId, offlineEventSetId, offlineEventSetName, crmEventSetId, crmEventSetName };
 }
 
+const tiktokDetails = (result: TikTokRetryable | TikTokPermanent) => ({ tiktokCode: result.code ?? null, tiktokMessage: result.message, requestId: result.requestId ?? null });
+
 function tiktokFailure(what: string, result: TikTokRetryable | TikTokPermanent): TikTokConnectionError {
-  const details = { tiktokCode: result.code ?? null, tiktokMessage: result.message, requestId: result.requestId ?? null };
+  const details = tiktokDetails(result);
   if (result.outcome === 'retryable') return new TikTokConnectionError('tiktok_unavailable', `${what}: TikTok is unavailable (${result.message}); try again`, details);
   if (result.tokenInvalid) return new TikTokConnectionError('token_invalid', `${what}: TikTok refused the access token (${result.message}); reconnect TikTok`, details);
   return new TikTokConnectionError('tiktok_rejected', `${what}: TikTok refused (${result.code ?? 'HTTP'}: ${result.message})`, details);
@@ -80,8 +84,8 @@ function tiktokFailure(what: string, result: TikTokRetryable | TikTokPermanent):
 
 /**
  * Every step of connecting a workspace to TikTok, for the settings API and the CLI: the OAuth round trip, choosing
- * the advertiser and the pixel, manual token entry, disconnecting, and the statistics schedule that follows the
- * connection. Failures throw TikTokConnectionError (its `code` and `httpStatus` say what happened).
+ * the advertiser, the pixel and the Offline and CRM Event Sets, manual token entry, disconnecting, and the statistics
+ * schedule that follows the connection. Failures throw TikTokConnectionError (its `code` and `httpStatus` say what happened).
  */
 export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -150,6 +154,41 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
       totalPages = data.page_info?.total_page ?? 1;
     }
     return pixels.map((p) => ({ pixelId: String(p.pixel_id), pixelCode: p.pixel_code, pixelName: p.pixel_name }));
+  }
+
+  /** `details.permission` names it for a program, `details.description` for a person. */
+  function permissionMissing(kind: EventSetKind, tiktok: Record<string, unknown> = {}): TikTokConnectionError {
+    const { key, description } = EVENT_SET_PERMISSIONS[kind];
+    return new TikTokConnectionError(
+      'permission_missing',
+      `listing ${EVENT_SET_NAMES[kind]}s: the TikTok connection lacks the permission to ${description}; authorize TikTok again with it selected, or give the ${EVENT_SET_NAMES[kind]}'s ID from Events Manager`,
+      { permission: key, description, ...tiktok },
+    );
+  }
+
+  async function listEventSets(workspaceId: string, kind: EventSetKind): Promise<EventSetChoiceView[]> {
+    const current = await connection(workspaceId);
+    if (current.advertiserId === null) throw new TikTokConnectionError('advertiser_not_selected', `select the advertiser before its ${EVENT_SET_NAMES[kind]}`);
+    if (grantLacksListPermission(kind, current.grantedScopes)) throw permissionMissing(kind);
+    const listed = await fetchEventSets(deps.tiktok, kind, current.accessToken, current.advertiserId);
+    if (refusedForPermission(listed)) throw permissionMissing(kind, tiktokDetails(listed));
+    return unwrap(workspaceId, `listing ${EVENT_SET_NAMES[kind]}s`, listed);
+  }
+
+  /** One of the listed sets; by ID alone (as the App ID) when TikTok cannot list them: no advertiser, or no permission to. */
+  async function eventSetChoice(workspaceId: string, kind: EventSetKind, eventSetId: string): Promise<{ eventSetId: string; eventSetName: string | null }> {
+    const byIdAlone = { eventSetId, eventSetName: null };
+    if ((await connection(workspaceId)).advertiserId === null) return byIdAlone;
+    const sets = await listEventSets(workspaceId, kind).catch((error: unknown) => {
+      if (error instanceof TikTokConnectionError && error.code === 'permission_missing') return undefined;
+      throw error;
+    });
+    if (sets === undefined) return byIdAlone;
+    const chosen = sets.find((set) => set.eventSetId === eventSetId);
+    if (chosen === undefined) {
+      throw new TikTokConnectionError('event_set_not_found', `eventSetId: ${eventSetId} is not one of the selected advertiser's ${EVENT_SET_NAMES[kind]}s`, { available: sets.map((set) => set.eventSetId) });
+    }
+    return { eventSetId, eventSetName: chosen.eventSetName || null };
   }
 
   return {
@@ -236,6 +275,17 @@ export function createTikTokConnectionService(deps: TikTokConnectionServiceDeps)
         throw new TikTokConnectionError('pixel_not_found', `pixelCode: ${pixelCode} is not a pixel of the selected advertiser`, { available: pixels.map((p) => p.pixelCode) });
       }
       const updated = await logged(workspaceId, actor, 'tiktok.pixel', (trx) => tiktokConnections.selectPixel(workspaceId, { pixelCode, pixelName: chosen.pixelName || null }, trx));
+      if (updated === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
+      return view(updated);
+    },
+
+    /** The advertiser's Offline or CRM Event Sets, each list whole; a missing permission is refused naming it. */
+    listEventSets,
+
+    /** Where events of that kind are sent (`event_source_id`); null sends them to none. */
+    async selectEventSet(workspaceId: string, kind: EventSetKind, eventSetId: string | null, actor = 'operator'): Promise<TikTokConnectionView> {
+      const choice = eventSetId === null ? null : await eventSetChoice(workspaceId, kind, eventSetId);
+      const updated = await logged(workspaceId, actor, `tiktok.${kind}_event_set`, (trx) => tiktokConnections.selectEventSet(workspaceId, kind, choice, trx));
       if (updated === undefined) throw new TikTokConnectionError('not_connected', 'this workspace has no TikTok connection');
       return view(updated);
     },

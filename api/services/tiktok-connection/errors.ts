@@ -13,6 +13,8 @@ export type TikTokConnectionErrorCode =
   | 'advertiser_not_selected'
   | 'pixel_not_selected'
   | 'pixel_not_found'
+  | 'event_set_not_found'
+  | 'permission_missing'
   | 'token_invalid'
   | 'tiktok_rejected'
   | 'tiktok_unavailable'
@@ -32,6 +34,8 @@ const HTTP_STATUS: Record<TikTokConnectionErrorCode, number> = {
   advertiser_not_selected: 409,
   pixel_not_selected: 409,
   pixel_not_found: 400,
+  event_set_not_found: 400,
+  permission_missing: 409,
   token_invalid: 409,
   tiktok_rejected: 502,
   tiktok_unavailable: 503,

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { api, get } from '../api';
 import { ErrorNote, FactDetails, Help, Loading, Status, WhyNot, Words } from '../components/bits';
 import { FormError } from '../components/FormError';
+import { destinationText, MATCHED_ON_PERSON, matchedOnPerson, sourceName } from '../components/Source';
 import { dateTime, money } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import type { ConsoleConversionDetailView as Detail } from '../../../contract/conversion-detail';
@@ -108,6 +109,10 @@ export function ConversionPage() {
       <p>
         Your event <code>{d.sourceEvent}</code> at {dateTime(d.eventTime)} · order or event ID <code>{d.eventId}</code> · value {money(d.value, d.currency)} · user ID {d.userId ? <code>{d.userId}</code> : '–'} · visitor{' '}
         {d.anonymousId ? <code>{d.anonymousId}</code> : '–'}
+      </p>
+      <p>
+        From: {sourceName(d.eventSource)} · {destinationText(d.eventSource, d.status)}
+        {matchedOnPerson(d.eventSource) && <span className="muted"> · {MATCHED_ON_PERSON}</span>}
       </p>
       {sendAgain.data && (
         <p role="status" className="notice">

@@ -6,6 +6,7 @@ import { get } from '../api';
 import { ErrorNote, Loading, Status } from '../components/bits';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
+import { sourceName, SourceSelect } from '../components/Source';
 import { dateTime, money } from '../format';
 import { useReasons } from '../reasons';
 import { useTimeZone, useWorkspace } from '../session';
@@ -13,7 +14,7 @@ import { LINKED_FILTERS, LinkedFilters } from './conversions/LinkedFilters';
 import type { ConsoleConversionPageView, ConsoleConversionRow } from '../../../contract/views';
 import { SendAgainByFilter } from './conversions/SendAgainByFilter';
 
-const FILTERS = ['status', 'reason', 'tiktokEvent', 'q', 'from', 'to', ...LINKED_FILTERS] as const;
+const FILTERS = ['status', 'source', 'reason', 'tiktokEvent', 'q', 'from', 'to', ...LINKED_FILTERS] as const;
 
 /** The reason, TikTok's code, and whether it went without a click, in a few words. */
 function reasonText(c: ConsoleConversionRow, label: (reason: string | null) => string): string {
@@ -69,6 +70,7 @@ export function ConversionsPage() {
           <code>{c.row.original.eventId}</code>
         ),
     },
+    { header: 'Source', accessorKey: 'eventSource', cell: (c) => sourceName(c.row.original.eventSource) },
     { header: 'Value', accessorKey: 'value', cell: (c) => money(c.row.original.value, c.row.original.currency) },
   ];
   const setFilter = (form: FormData) => {
@@ -98,6 +100,7 @@ export function ConversionsPage() {
             ))}
           </select>
         </label>
+        <SourceSelect value={filters.source ?? ''} />
         <label>
           Reason
           {/* Mounted again once the reasons arrive, so a reason from the URL shows as chosen. */}

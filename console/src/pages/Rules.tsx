@@ -9,6 +9,7 @@ import { Checkboxes, Field, Form, Submit } from '../components/Form';
 import { FormError } from '../components/FormError';
 import { dateTime, number } from '../format';
 import { useWorkspace, whyNot } from '../session';
+import { DestinationSelect, destinationText } from './rules/Destination';
 import { PastEventProgress, SendPastEvents } from './rules/PastEvents';
 import type { ConsoleRulesView as RulesAnswer } from '../../../contract/past-event-views';
 import type { RuleValueView as Value } from '../../../contract/views';
@@ -107,6 +108,7 @@ export function RulesPage() {
                   ? 'Sent to TikTok from the server only, never through the pixel in the browser.'
                   : 'Sent to TikTok from the server, and also through the pixel in the browser when your pages use TikTok’s pixel.'}
               </p>
+              <p>{destinationText(rule.destination)}</p>
               <p>
                 {number(rule.eventsLast7Days)} matching event{rule.eventsLast7Days === 1 ? '' : 's'} in the last 7 days{rule.sample ? `, the latest at ${dateTime(rule.sample.receivedAt)}` : ''}.
               </p>
@@ -222,7 +224,8 @@ function RuleForm({
     const value = source === 'fixed' ? { source, amount: amount === '' ? undefined : Number(amount), currency: currency === '' ? undefined : currency } : source === 'order_total' && currency !== '' ? { source, currency } : { source };
     const alsoSendAs = data.getAll('alsoSendAs').map(String);
     const serverOnly = data.has('serverOnly');
-    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), alsoSendAs, value, serverOnly } });
+    const destination = String(data.get('destination') ?? 'auto');
+    save.mutate({ event, body: { ...(tiktokEvent === '' ? {} : { tiktokEvent }), alsoSendAs, value, serverOnly, destination } });
   };
   const fixed = existing?.value.source === 'fixed' ? existing.value : undefined;
   return (
@@ -296,6 +299,7 @@ function RuleForm({
           defaultValue={existing?.serverOnly ? [SERVER_ONLY] : []}
           description="Tick it for an event the pixel on your pages should not report, such as a sale your server confirms later (a payment that clears after checkout): TikTok then hears of it only from your server, once it is confirmed."
         />
+        <DestinationSelect defaultValue={existing?.destination ?? 'auto'} />
         <FormError error={save.error instanceof ApiError && Object.keys(save.error.fieldErrors()).length === 0 ? save.error : null} />
         <Submit pending={save.isPending}>Save rule</Submit>
       </Form>

@@ -10,6 +10,7 @@ import { FormError } from '../components/FormError';
 import { dateTime } from '../format';
 import { useWorkspace, whyNot } from '../session';
 import { BrowserPixelSettings } from './sources/BrowserPixel';
+import { TikTokEventSets } from './sources/EventSets';
 import { ShopifySection } from './sources/ShopifySection';
 import { WebhookSourcesSection } from './sources/WebhookSources';
 import type { AdvertiserChoicesView, AuthorizationUrlView, ConsoleTikTokView, PixelChoicesView } from '../../../contract/tiktok-views';
@@ -70,7 +71,7 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
     queryFn: () => get<PixelChoicesView>(`${base}/tiktok/pixels`),
     enabled: connection?.advertiserId != null,
   });
-  const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'workspace'].includes(String(q.queryKey[0])) });
+  const refresh = () => queries.invalidateQueries({ predicate: (q) => ['tiktok', 'advertisers', 'pixels', 'event-sets', 'workspace'].includes(String(q.queryKey[0])) });
   const connect = useMutation({ mutationFn: () => api<AuthorizationUrlView>('POST', `${base}/tiktok/authorize`), onSuccess: ({ url }) => window.location.assign(url) });
   const choose = useMutation({
     mutationFn: ({ what, body }: { what: 'advertiser' | 'pixel' | 'app'; body: object }) => api('PUT', `${base}/tiktok/${what}`, body),
@@ -174,6 +175,7 @@ function TikTokSection({ base, role }: { base: string; role: string | undefined 
             <Field name="appId" label="TikTok App ID (mobile-app events)" defaultValue={connection.appId ?? ''} description="From Events Manager → your app's data source. Leave empty if you have no app." />
             {readOnly === null && <Submit>Save App ID</Submit>}
           </Form>
+          <TikTokEventSets base={base} connection={connection} readOnly={readOnly} onChanged={refresh} />
           {readOnly === null && (
             <div className="actions">
               <Button className="button" onPress={() => connect.mutate()}>

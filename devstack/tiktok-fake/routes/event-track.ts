@@ -1,5 +1,5 @@
 import { dedupKey } from '../dedup-store';
-import { noPixelPermission, OK, parameterError, type LogicalAnswer } from '../envelope';
+import { noEventSetPermission, noPixelPermission, OK, parameterError, type LogicalAnswer } from '../envelope';
 import type { TrackRequest } from '../../../adplatform/tiktok/track-request/schema';
 import { createTrackRequestValidator, parseTrackBody } from '../../../adplatform/tiktok/track-request/validate';
 import { ROUTE_SCOPES } from '../scopes';
@@ -14,8 +14,29 @@ export interface EventTrackOptions {
 }
 
 /**
- * `POST /open_api/v1.3/event/track/`: the whole request fails on the first invalid event (40002), the token must be
- * granted the pixel (40001), and accepted events are recorded with their 48 h dedup verdict.
+ * The Offline or CRM Event Sets of the token's advertisers, as the fake lists them (`offline/get`, `crm/list`); none
+ * for web and app events, or when the seed gives its advertisers none.
+ */
+function knownEventSets(state: FakeTikTokState, call: TikTokCallContext, source: TrackRequest['event_source']): string[] {
+  if (source !== 'offline' && source !== 'crm') return [];
+  return call.grant.advertiserIds.flatMap((id) => {
+    const seed = state.catalog.advertiser(id)?.seed;
+    return (source === 'offline' ? seed?.offlineEventSets : seed?.crmEventSets)?.map((set) => set.eventSetId) ?? [];
+  });
+}
+
+/** 40001 unless the token may send under the request's `event_source_id`: a known event set of its advertisers, else a granted ID. */
+function permissionRefusal(state: FakeTikTokState, call: TikTokCallContext, request: TrackRequest): LogicalAnswer | undefined {
+  const id = request.event_source_id;
+  const eventSets = knownEventSets(state, call, request.event_source);
+  if (eventSets.length > 0) return eventSets.includes(id) ? undefined : noEventSetPermission(id);
+  return call.grant.pixelCodes.includes(id) ? undefined : noPixelPermission(id);
+}
+
+/**
+ * `POST /open_api/v1.3/event/track/`: the whole request fails on the first invalid event (40002: an offline event must
+ * be a standard one, a CRM event a custom one with its lead), the token must be granted the pixel, app or event set
+ * (40001), and accepted events are recorded with their 48 h dedup verdict.
  */
 export function eventTrackRoute(state: FakeTikTokState, options: EventTrackOptions): TikTokRouteDefinition {
   const validate = createTrackRequestValidator(options);
@@ -29,7 +50,8 @@ export function eventTrackRoute(state: FakeTikTokState, options: EventTrackOptio
       const validation = validate(parsed.body);
       if (!validation.ok) return parameterError(validation.message);
       const request = validation.request;
-      if (!call.grant.pixelCodes.includes(request.event_source_id)) return noPixelPermission(request.event_source_id);
+      const refusal = permissionRefusal(state, call, request);
+      if (refusal !== undefined) return refusal;
       recordAccepted(state, call, request);
       return OK;
     },

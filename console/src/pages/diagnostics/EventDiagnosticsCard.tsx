@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PeriodChoice } from '../../components/Period';
 import { number, percent } from '../../format';
-import type { EventDiagnosticsView as EventDiagnostics } from '../../../../contract/views';
+import type { ConversionSource, EventDiagnosticsView as EventDiagnostics } from '../../../../contract/views';
 
 type Parameter = keyof NonNullable<EventDiagnostics['missing']>;
 
@@ -14,11 +14,11 @@ const PARAMETERS: [Parameter, string][] = [
 
 const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
 
-/** One TikTok event's diagnostics: each figure a link to the conversions it counts (none when it counts none). */
-export function EventDiagnosticsCard({ event, ws, period }: { event: EventDiagnostics; ws: string; period: PeriodChoice }) {
+/** One TikTok event's diagnostics (of one source when chosen): each figure a link to the conversions it counts (none when it counts none). */
+export function EventDiagnosticsCard({ event, ws, period, source }: { event: EventDiagnostics; ws: string; period: PeriodChoice; source: ConversionSource | null }) {
   const counted = (count: number, text: string, filter: Record<string, string>): ReactNode => {
     if (count === 0) return text;
-    const query = new URLSearchParams({ tiktokEvent: event.tiktokEvent, from: period.from, to: period.to, ...filter });
+    const query = new URLSearchParams({ tiktokEvent: event.tiktokEvent, from: period.from, to: period.to, ...(source === null ? {} : { source }), ...filter });
     return <Link to={`/w/${ws}/conversions?${query.toString()}`}>{text}</Link>;
   };
   const refused = { status: 'failed', reason: 'tiktok_rejected' };
