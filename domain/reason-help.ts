@@ -62,7 +62,7 @@ export const REASON_HELP: Readonly<Record<ConversionReason, ReasonHelp>> = {
   lead_id_missing: {
     label: 'No lead ID for a CRM event',
     explanation: 'TikTok takes a CRM event only with the ID of the lead it is about, and this event names none.',
-    fix: 'Send the lead\'s ID from your CRM as the property lead_id on these events (and the CRM\'s name as lead_event_source, e.g. HubSpot), then send the conversion again.',
+    fix: 'Have whoever sends your CRM\'s stages add the lead\'s ID from the CRM to each of them (the property `lead_id`, and the CRM\'s name, e.g. HubSpot, as `lead_event_source`), then send the conversion again.',
   },
   no_person_keys: {
     label: 'No email, phone or customer ID',

@@ -80,7 +80,10 @@ function device(resource: Json): Json {
 /**
  * A sale at the shop's point of sale happened offline (`context.channel` "offline": its rule's `auto` sends it to the
  * Offline Event Set): Shopify POS names its orders' `source_name` "pos", and an order processed at a physical location
- * carries that location's `location_id` (Shopify's Order resource; not in our Shopify reference, so UNVERIFIED here).
+ * carries that location's `location_id`. The REST Order resource's words, as quoted in Shopify's community forum
+ * (community.shopify.com, "注文された商品のlocation_idを取得したい", and a Shopify developer advocate in "Order details from
+ * Orders API doesn't have the location id"): "This property refers to the POS location. location_id will always be
+ * set to null for online orders." Not in our Shopify reference.
  */
 function saleChannel(order: Json): Json {
   const offline = order.source_name === 'pos' || (order.location_id !== undefined && order.location_id !== null);

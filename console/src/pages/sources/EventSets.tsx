@@ -13,7 +13,8 @@ interface Props {
   base: string;
   connection: TikTokConnectionStatusView;
   readOnly: ReadOnlyReason | null;
-  onChanged: () => void;
+  /** Refreshes the connection and the lists; the choice shown is the one being saved until it resolves. */
+  onChanged: () => Promise<unknown>;
 }
 
 /** The advertiser's Offline and CRM Event Sets, beside its pixel: chosen from TikTok's list, or by ID when TikTok cannot list them. */
@@ -36,14 +37,16 @@ function EventSetChoice({ base, kind, connection, readOnly, onChanged }: Props &
   const label = `${name} (receives ${RECEIVES[kind]})`;
   const path = `${base}/tiktok${eventSetPath(kind)}`;
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState<{ eventSetId: string | null } | null>(null);
   const listed = useQuery({ queryKey: ['event-sets', base, kind, connection.advertiserId], queryFn: () => get<EventSetChoicesView>(`${path}s`), enabled: connection.advertiserId !== null });
   const choose = useMutation({
     mutationFn: (eventSetId: string | null) => api('PUT', path, { eventSetId }),
     meta: { done: (eventSetId: string | null) => `${name} ${eventSetId === null ? 'removed' : 'chosen'}` },
     onSuccess: () => {
       setFieldErrors({});
-      onChanged();
+      return onChanged();
     },
+    onSettled: () => setSaving(null),
     onError: (error) => setFieldErrors(error instanceof ApiError ? error.fieldErrors() : {}),
   });
   const otherError = choose.error instanceof ApiError && choose.error.issues.length === 0 ? choose.error : null;
@@ -58,8 +61,12 @@ function EventSetChoice({ base, kind, connection, readOnly, onChanged }: Props &
             aria-label={name}
             aria-describedby={readOnly?.id}
             disabled={readOnly !== null || choose.isPending}
-            value={listed.data.selectedEventSetId ?? ''}
-            onChange={(e) => choose.mutate(e.target.value === '' ? null : e.target.value)}
+            value={(saving === null ? listed.data.selectedEventSetId : saving.eventSetId) ?? ''}
+            onChange={(e) => {
+              const eventSetId = e.target.value === '' ? null : e.target.value;
+              setSaving({ eventSetId });
+              choose.mutate(eventSetId);
+            }}
           >
             <option value="">None</option>
             {listed.data.eventSets.map((set) => (
