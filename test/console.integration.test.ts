@@ -148,6 +148,8 @@ describe('the console in Chromium, from nothing to a delivered conversion', () =
 
     // Keys are shown once: after a reload the tag copied holds a placeholder, never a shortened key, and says which key goes there.
     await page.reload();
+    // The clipboard takes a write only from a focused page (once, on a loaded machine, "Copied" never came after the reload).
+    await page.bringToFront();
     await page.getByText(`Paste the browser key “web” you saved (it starts ${browserKey.slice(0, 9)}) in place of YOUR_BROWSER_KEY`).waitFor();
     await page.getByRole('button', { name: 'Copy the tag' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
