@@ -13,8 +13,11 @@ export function visitorKeys(row: VisitorRow): VisitorKeys {
   };
 }
 
-/** The converting visitor's profile first, then the one that clicked (each once). */
-export function ownersFirst(rows: readonly VisitorRow[], ownId: string | undefined, clickId: string | undefined): VisitorKeys[] {
+/** The converting visitor's profile first, then the one that clicked (each once), from the profiles by anonymous ID. */
+export function ownersFirst(byAnonymousId: ReadonlyMap<string, VisitorRow>, ownId: string | undefined, clickId: string | undefined): VisitorKeys[] {
   const owners = [...new Set([ownId, clickId].filter((id): id is string => id !== undefined))];
-  return owners.flatMap((id) => rows.filter((row) => row.anonymous_id === id).map(visitorKeys));
+  return owners.flatMap((id) => {
+    const row = byAnonymousId.get(id);
+    return row === undefined ? [] : [visitorKeys(row)];
+  });
 }

@@ -10,6 +10,7 @@ import type { ActivityDeps, GroupOutcome } from '../deps';
 import { workIsolatingCulprits, type GroupWork } from './internal-error';
 import { addOutcomes, countEnded, noOutcomes, type GroupOutcomes, type PreparationSummary } from './outcomes';
 import type { GroupInput, GroupStepOptions } from './prepare-group';
+import { rounded, stepTimer, type StepTimer } from './step-times';
 
 export interface DeliverGroupInput extends GroupInput {
   /** What preparation claimed and ended (absent from workflows that started before it was passed on). */
@@ -52,6 +53,7 @@ interface Sending {
   backedOff: boolean;
   /** The worker is stopping: the rest of the group was given back. */
   handedBack: boolean;
+  timer: StepTimer;
 }
 
 type Sent = 'answered' | 'backing-off';
@@ -94,12 +96,12 @@ async function placeAfterAnswer(sending: Sending, items: readonly DeliveryCandid
  * TikTok's code.
  */
 async function send(sending: Sending, items: readonly DeliveryCandidate[], envelope: TrackEnvelope): Promise<Sent> {
-  const { deps, input, connection, attempts, tally } = sending;
+  const { deps, input, connection, attempts, tally, timer } = sending;
   const createdAt = new Map(items.map((item) => [item.id, item.createdAt]));
   const { conversionGroups: groups, conversionHistory: history } = deps.repos;
   const body: TikTokTrackRequest = { ...envelope, data: items.map((item) => (item.requestPayload as unknown as TikTokTrackRequest).data[0] as TikTokTrackRequest['data'][number]) };
-  const deliveryRequestId = await groups.openRequest({ workspaceId: input.workspaceId, claimId: input.claimId, envelope, conversionIds: items.map((i) => i.id) });
-  const result = await deps.tiktok.trackEvents(connection.accessToken, body);
+  const deliveryRequestId = await timer.time('open', () => groups.openRequest({ workspaceId: input.workspaceId, claimId: input.claimId, envelope, conversionIds: items.map((i) => i.id) }));
+  const result = await timer.time('tiktok', () => deps.tiktok.trackEvents(connection.accessToken, body));
   tally.requests += 1;
   await deps.reached?.('tiktok-answered');
 
@@ -115,7 +117,7 @@ async function send(sending: Sending, items: readonly DeliveryCandidate[], envel
     };
     return p.status === 'pending' ? [tried] : [tried, { conversionId: p.id, step: 'outcome', detail: { status: p.status, reason: p.reason } }];
   });
-  const recorded = await deps.db.transaction(async (trx) => {
+  const recorded = await timer.time('record', () => deps.db.transaction(async (trx) => {
     const ids = await groups.recordAnswer(input.claimId, deliveryRequestId, answer, placed, trx);
     await history.record(entries, trx);
     // Any answer but a retryable failure means TikTok is answering again: an outage or throttling is over.
@@ -123,7 +125,7 @@ async function send(sending: Sending, items: readonly DeliveryCandidate[], envel
     if (backoff !== undefined) await deps.repos.conversionPipelines.backOff(input.workspaceId, backoff, trx);
     if (tokenInvalid) await deps.repos.tiktokConnections.markReauthorizationRequired(input.workspaceId, trx);
     return new Set(ids);
-  });
+  }));
   await deps.reached?.('answer-recorded');
   const stillThisGroups = placed.filter((p) => recorded.has(p.id));
   countEnded(deps.metrics, sending.outcomes, stillThisGroups.flatMap((p) => (p.status === 'pending' ? [] : [{ status: p.status, reason: p.reason, createdAt: createdAt.get(p.id) as Date }])));
@@ -180,10 +182,10 @@ async function requestsFor(deps: ActivityDeps, workspaceId: string, valid: reado
  * the worker is told to stop (then the rest is given back unsent).
  */
 async function deliverPart(sending: Sending, candidates: readonly DeliveryCandidate[]): Promise<void> {
-  const { deps, input, tally } = sending;
+  const { deps, input, tally, timer } = sending;
   const unsendable: Unsent[] = [];
   const now = Date.now();
-  const valid = candidates.filter(({ id, createdAt, eventTime, requestPayload }) => {
+  const valid = timer.timeSync('check', () => candidates.filter(({ id, createdAt, eventTime, requestPayload }) => {
     // Waited through an outage (unsent behind a probe) until it could no longer count.
     if (deliveryDeadline(deps.pipeline.retry, eventTime).getTime() < now) {
       unsendable.push({ id, createdAt, status: 'failed', reason: 'expired', message: "TikTok was failing until after the conversion's event-time horizon" });
@@ -192,7 +194,7 @@ async function deliverPart(sending: Sending, candidates: readonly DeliveryCandid
     const validation = validateEvent(requestPayload);
     if (!validation.ok) unsendable.push({ id, createdAt, status: 'failed', reason: 'event_invalid', message: validation.message });
     return validation.ok;
-  });
+  }));
   await finishUnsent(deps, input, sending.outcomes, unsendable);
   tally.failed += unsendable.length;
 
@@ -212,24 +214,26 @@ async function deliverPart(sending: Sending, candidates: readonly DeliveryCandid
 }
 
 /** The group's conversions to TikTok; returns how the step ended. */
-async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions, tally: DeliveredGroup, outcomes: GroupOutcomes): Promise<GroupOutcome> {
+async function deliverClaimed(deps: ActivityDeps, input: GroupInput, options: GroupStepOptions, tally: DeliveredGroup, outcomes: GroupOutcomes, timer: StepTimer): Promise<GroupOutcome> {
   const { conversionGroups: groups } = deps.repos;
   // Stopping before a request was sent (or before this step runs again after failing): the whole group goes back.
   if (deps.stopping?.aborted) {
     tally.handedBack = await groups.release(input.claimId);
     return 'handed_back';
   }
-  const candidates = await groups.toDeliver(input.claimId);
+  const { candidates, connection } = await timer.time('reload', async () => {
+    const toSend = await groups.toDeliver(input.claimId);
+    return { candidates: toSend, connection: toSend.length === 0 ? undefined : await deps.repos.tiktokConnections.withToken(input.workspaceId) };
+  });
   if (candidates.length === 0) return 'nothing_to_send';
 
-  const connection = await deps.repos.tiktokConnections.withToken(input.workspaceId);
   if (connection === undefined || connection.status === 'reauthorization_required') {
     const reason = connection === undefined ? 'tiktok_not_connected' : 'tiktok_reauthorization_required';
     await finishUnsent(deps, input, outcomes, candidates.map(({ id, createdAt }) => ({ id, createdAt, status: 'skipped', reason, message: null })));
     return 'not_connected';
   }
 
-  const sending: Sending = { deps, input, connection, attempts: new Map(), tally, outcomes, backedOff: false, handedBack: false };
+  const sending: Sending = { deps, input, connection, attempts: new Map(), tally, outcomes, backedOff: false, handedBack: false, timer };
   // A part sent again after a failure skips what was answered meanwhile, and finds nothing once a backoff released the group.
   const stillPending = async (part: readonly DeliveryCandidate[]) => {
     const ids = new Set(part.map((c) => c.id));
@@ -255,7 +259,8 @@ export async function deliverConversionGroup(deps: ActivityDeps, input: DeliverG
   const started = Date.now();
   const tally: DeliveredGroup = { requests: 0, delivered: 0, failed: 0, retrying: 0 };
   const outcomes = noOutcomes();
-  const outcome = await deliverClaimed(deps, input, options, tally, outcomes);
+  const timer = stepTimer({ ...input.prepared?.stepsMs });
+  const outcome = await deliverClaimed(deps, input, options, tally, outcomes, timer);
   deps.metrics.groupProcessed(outcome);
   const { prepared } = input;
   deps.log.info(
@@ -269,6 +274,7 @@ export async function deliverConversionGroup(deps: ActivityDeps, input: DeliverG
       ...(tally.handedBack !== undefined && { handedBack: tally.handedBack }),
       requests: tally.requests,
       durationMs: Date.now() - (prepared?.claimedAt ?? started),
+      stepsMs: rounded(timer.times),
     },
     'conversion group processed',
   );

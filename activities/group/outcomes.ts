@@ -1,5 +1,6 @@
 import type { ConversionStatus } from '../../db/types';
 import type { PipelineMetrics } from '../deps';
+import type { StepTimes } from './step-times';
 
 /** A conversion whose outcome a step has just committed. */
 export interface EndedConversion {
@@ -22,6 +23,8 @@ export interface PreparationSummary {
   /** Epoch milliseconds. */
   claimedAt: number;
   outcomes: GroupOutcomes;
+  /** Where preparation's time went (absent from workflows that started before it was passed on). */
+  stepsMs?: StepTimes;
 }
 
 export function noOutcomes(): GroupOutcomes {

@@ -15,6 +15,7 @@ import { loadWorkspace } from '../load';
 import { workIsolatingCulprits, type GroupWork } from './internal-error';
 import { countEnded, noOutcomes, type EndedConversion, type PreparationSummary } from './outcomes';
 import { resolveIdentities, type ResolvedIdentity } from './resolve-identities';
+import { rounded, stepTimer, type StepTimer } from './step-times';
 
 export interface GroupInput {
   workspaceId: string;
@@ -74,7 +75,7 @@ async function retire(deps: ActivityDeps, partition: PipelinePartition, runId: s
 }
 
 /** Claims the next group of the workflow's partition, or marks it idle when there is none. */
-async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise<Pick<PreparedGroup, 'claimed' | 'wakeInMs' | 'retired'>> {
+async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput, timer: StepTimer): Promise<Pick<PreparedGroup, 'claimed' | 'wakeInMs' | 'retired'>> {
   const { conversionGroups: groups, conversionPipelines: pipelines } = deps.repos;
   const partition = { workspaceId: input.workspaceId, partition: input.partition ?? 0 };
   const { partitions, idle, resumeAt } = await pipelines.partitionState(partition);
@@ -85,8 +86,8 @@ async function claimGroup(deps: ActivityDeps, input: PrepareGroupInput): Promise
   const scope: PartitionScope = { ...partition, partitions };
   const backoffLeft = resumeAt ? resumeAt.getTime() - Date.now() : 0;
   if (backoffLeft > 0) return { claimed: 0, wakeInMs: backoffLeft };
-  if (input.fill) await fillGroup(deps, scope);
-  const claim = () => groups.claim({ ...scope, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs });
+  if (input.fill) await timer.time('fill', () => fillGroup(deps, scope));
+  const claim = () => timer.time('claim', () => groups.claim({ ...scope, claimId: input.claimId, runId: input.runId, limit: deps.pipeline.maxGroupSize, leaseMs: deps.pipeline.leaseMs }));
   let ids = await claim();
   if (ids.length === 0) {
     const found = await pipelines.declareIdle(scope);
@@ -130,7 +131,7 @@ interface GroupContext extends EarlyContext {
 }
 
 /** Identity, window and request for these conversions, stored in one transaction: all of them, or none. */
-async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }): Promise<void> {
+async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupContext, candidates: readonly PrepareCandidate[], tally: { ready: number; skipped: number }, timer: StepTimer): Promise<void> {
   const { repos } = deps;
   const { workspace, connection } = context;
   const prepared: PreparedConversion[] = [];
@@ -147,9 +148,9 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
     if (skip !== undefined) finish(candidate, { click: null, ttp: null, identityPath: null }, skip);
     return skip === undefined;
   });
-  const resolved = await resolveIdentities(repos.profiles, workspace, toResolve);
+  const resolved = await timer.time('identity', () => resolveIdentities(repos.profiles, workspace, toResolve));
 
-  toResolve.forEach((candidate, i) => {
+  timer.timeSync('build', () => toResolve.forEach((candidate, i) => {
     const identity = resolved[i] as ResolvedIdentity;
     const { click, ttp, identityPath, walk, visitors } = identity;
     history.push({
@@ -193,13 +194,13 @@ async function preparePart(deps: ActivityDeps, group: GroupWork, context: GroupC
       sentWithoutClick,
     });
     history.push({ conversionId: candidate.id, step: 'payload_built', detail: { testMode: workspace.testMode } });
-  });
+  }));
 
-  const stored = await deps.db.transaction(async (trx) => {
+  const stored = await timer.time('store', () => deps.db.transaction(async (trx) => {
     const ids = await repos.conversionGroups.storePrepared(group.claimId, prepared, trx);
     await repos.conversionHistory.record(history, trx);
     return ids;
-  });
+  }));
   countEnded(deps.metrics, group.outcomes, stored.flatMap((id) => skipped.get(id) ?? []));
   const ready = prepared.filter((p) => p.status === 'pending').length;
   tally.ready += ready;
@@ -226,19 +227,25 @@ async function claimNothingWhileStopping(deps: ActivityDeps, input: PrepareGroup
  */
 export async function prepareConversionGroup(deps: ActivityDeps, input: PrepareGroupInput, options: GroupStepOptions = { isolateCulprits: false }): Promise<PreparedGroup> {
   if (deps.stopping?.aborted) return claimNothingWhileStopping(deps, input);
-  const { claimed, wakeInMs, retired } = await claimGroup(deps, input);
+  const timer = stepTimer();
+  const { claimed, wakeInMs, retired } = await claimGroup(deps, input, timer);
   if (claimed === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs, ...(retired && { retired }) };
   const summary: PreparationSummary = { claimed, claimedAt: Date.now(), outcomes: noOutcomes() };
 
   const { repos } = deps;
-  const candidates = await repos.conversionGroups.toPrepare(input.claimId);
-  if (candidates.length === 0) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null, summary };
-  const workspace = await loadWorkspace(deps, input.workspaceId);
-  const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
-  const context: GroupContext = { workspace, ruleEvents: new Set(rules.keys()), connection: await repos.tiktokConnections.summary(workspace.id) };
+  const load = async () => {
+    const candidates = await repos.conversionGroups.toPrepare(input.claimId);
+    if (candidates.length === 0) return { candidates };
+    const workspace = await loadWorkspace(deps, input.workspaceId);
+    const rules = await repos.conversionRules.forEvents(workspace.id, candidates.map((c) => c.sourceEvent));
+    const context: GroupContext = { workspace, ruleEvents: new Set(rules.keys()), connection: await repos.tiktokConnections.summary(workspace.id) };
+    return { candidates, context };
+  };
+  const { candidates, context } = await timer.time('load', load);
+  if (context === undefined) return { claimed, ready: 0, skipped: 0, failed: 0, wakeInMs: null, summary };
 
   const group: GroupWork = { claimId: input.claimId, step: 'prepare', isolate: options.isolateCulprits, outcomes: summary.outcomes };
   const tally = { ready: 0, skipped: 0 };
-  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, group, context, part, tally));
-  return { claimed, ...tally, failed, wakeInMs: null, summary };
+  const failed = await workIsolatingCulprits(deps, group, candidates, (part) => preparePart(deps, group, context, part, tally, timer));
+  return { claimed, ...tally, failed, wakeInMs: null, summary: { ...summary, stepsMs: rounded(timer.times) } };
 }

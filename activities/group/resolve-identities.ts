@@ -86,7 +86,7 @@ export async function resolveIdentities(
   const ownIds = messages.map((m) => meaningfulIdentifier(m.anonymousId));
   const wanted = new Set([...ownIds, ...clicks.map((c) => c?.anonymousId)].filter((id): id is string => typeof id === 'string'));
   const visitorRows = await profiles.visitors(workspace.id, [...wanted]);
-  const ttps = new Map(visitorRows.map((v) => [v.anonymous_id, v.ttp ?? undefined]));
+  const visitorsById = new Map(visitorRows.map((v) => [v.anonymous_id, v]));
 
   return candidates.map((_, i) => {
     const walk = walks[i] as IdentityWalk;
@@ -99,8 +99,8 @@ export async function resolveIdentities(
       attribution: attributions[i] as AttributionDecision<ChosenClick>,
       click,
       identityPath: clicker === undefined ? null : (walk.pathTo({ kind: 'anonymous_id', value: clicker }) ?? null),
-      ttp: readTtp(messages[i] as TrackedMessage) ?? (ownId && ttps.get(ownId)) ?? (clicker && ttps.get(clicker)) ?? null,
-      visitors: ownersFirst(visitorRows, ownId, clicker),
+      ttp: readTtp(messages[i] as TrackedMessage) ?? (ownId && visitorsById.get(ownId)?.ttp) ?? (clicker && visitorsById.get(clicker)?.ttp) ?? null,
+      visitors: ownersFirst(visitorsById, ownId, clicker),
     };
   });
 }

@@ -6,7 +6,9 @@ export interface PipelineSettings {
   maxGroupSize: number;
   /**
    * While conversions keep coming, a group is claimed once the oldest waiting conversion has waited this long (or the
-   * group is full): at 200 conversions/s that is ~50 more per group for at most a quarter of a second.
+   * group is full). At 200 conversions/s groups hold ~30 (0.15 s of waiting and the group before it in flight), which
+   * keeps a conversion's Temporal actions under 0.1 (issue 11); at 50/s a conversion reaches TikTok within 250 ms at
+   * p99 (issue 49; BENCHMARKS.md "Conversion pipeline").
    */
   batchingWindowMs: number;
   /** A claim not finished within this time is taken over by the next claim (its holder is presumed dead). */
@@ -22,7 +24,7 @@ export interface PipelineSettings {
 
 export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = {
   maxGroupSize: 1_000,
-  batchingWindowMs: 250,
+  batchingWindowMs: 150,
   leaseMs: 10 * 60_000,
   retry: DEFAULT_DELIVERY_RETRY,
   isolateCulpritsFromAttempt: 3,

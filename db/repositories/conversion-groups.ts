@@ -164,43 +164,43 @@ export function createConversionGroupRepository(db: Knex) {
      */
     async storePrepared(claimId: string, prepared: readonly PreparedConversion[], executor: Knex = db): Promise<string[]> {
       if (prepared.length === 0) return [];
-      const column = <T>(pick: (p: PreparedConversion) => T) => prepared.map(pick);
-      const { rows } = await executor.raw<{ rows: { id: string }[] }>(
+      // One JSON document, not an array per column: its requests are not escaped again as array elements.
+      const rows = prepared.map((p) => ({
+        id: p.id,
+        status: p.status,
+        reason: p.reason,
+        ttclid: p.click?.ttclid ?? null,
+        captured_at: p.click?.capturedAt.toISOString() ?? null,
+        anonymous_id: p.click?.anonymousId ?? null,
+        campaign_id: p.click?.campaignId ?? null,
+        adgroup_id: p.click?.adgroupId ?? null,
+        ad_id: p.click?.adId ?? null,
+        click_source: p.click?.source ?? null,
+        ttp: p.ttp,
+        identity_path: p.identityPath,
+        request_payload: p.requestPayload,
+        match_keys: p.matchKeys,
+        test_mode: p.testMode,
+        sent_without_click: p.sentWithoutClick,
+      }));
+      const { rows: stored } = await executor.raw<{ rows: { id: string }[] }>(
         `UPDATE conversions c SET
            status = u.status, reason = u.reason,
            ttclid = u.ttclid, click_captured_at = u.captured_at, click_anonymous_id = u.anonymous_id,
            click_campaign_id = u.campaign_id, click_adgroup_id = u.adgroup_id, click_ad_id = u.ad_id, click_source = u.click_source, ttp = u.ttp,
-           identity_path = u.identity_path::jsonb, request_payload = u.request_payload::jsonb, match_keys = u.match_keys::jsonb,
+           identity_path = u.identity_path, request_payload = u.request_payload, match_keys = u.match_keys,
            test_mode = coalesce(u.test_mode, c.test_mode), sent_without_click = u.sent_without_click,
            completed_at = CASE WHEN u.status = 'pending' THEN NULL ELSE now() END,
            claim_id = CASE WHEN u.status = 'pending' THEN c.claim_id END,
            claimed_until = CASE WHEN u.status = 'pending' THEN c.claimed_until END,
            updated_at = now()
-         FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::boolean[])
-           AS u(id, status, reason, ttclid, captured_at, anonymous_id, campaign_id, adgroup_id, ad_id, click_source, ttp, identity_path, request_payload, match_keys, test_mode, sent_without_click)
+         FROM jsonb_to_recordset(?::jsonb) AS u(id uuid, status text, reason text, ttclid text, captured_at timestamptz, anonymous_id text, campaign_id text,
+           adgroup_id text, ad_id text, click_source text, ttp text, identity_path jsonb, request_payload jsonb, match_keys jsonb, test_mode boolean, sent_without_click boolean)
          WHERE c.id = u.id AND c.claim_id = ? AND c.status = 'pending'
          RETURNING c.id`,
-        bindings(
-          column((p) => p.id),
-          column((p) => p.status),
-          column((p) => p.reason),
-          column((p) => p.click?.ttclid ?? null),
-          column((p) => p.click?.capturedAt.toISOString() ?? null),
-          column((p) => p.click?.anonymousId ?? null),
-          column((p) => p.click?.campaignId ?? null),
-          column((p) => p.click?.adgroupId ?? null),
-          column((p) => p.click?.adId ?? null),
-          column((p) => p.click?.source ?? null),
-          column((p) => p.ttp),
-          column((p) => json(p.identityPath)),
-          column((p) => json(p.requestPayload)),
-          column((p) => json(p.matchKeys)),
-          column((p) => p.testMode),
-          column((p) => p.sentWithoutClick),
-          claimId,
-        ),
+        [JSON.stringify(rows), claimId],
       );
-      return rows.map((row) => row.id);
+      return stored.map((row) => row.id);
     },
 
     /** Claimed conversions with a request, in claim order: a step run again finds only those not answered yet. */

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { bindings } from './bindings';
 import type { ConversionHistoryRow, ConversionStep } from '../types';
 
 export interface HistoryEntry {
@@ -15,10 +14,11 @@ export function createConversionHistoryRepository(db: Knex) {
     /** One statement for any number of entries; pass the transaction that made the changes they describe. */
     async record(entries: readonly HistoryEntry[], executor: Knex = db): Promise<void> {
       if (entries.length === 0) return;
+      // One JSON document, not an array per column: the details are not escaped again as array elements.
       await executor.raw(
         `INSERT INTO conversion_history (conversion_id, step, detail)
-         SELECT id, step, detail::jsonb FROM unnest(?::uuid[], ?::text[], ?::text[]) AS e(id, step, detail)`,
-        bindings(entries.map((e) => e.conversionId), entries.map((e) => e.step), entries.map((e) => JSON.stringify(e.detail))),
+         SELECT id, step, detail FROM jsonb_to_recordset(?::jsonb) AS e(id uuid, step text, detail jsonb)`,
+        [JSON.stringify(entries.map((e) => ({ id: e.conversionId, step: e.step, detail: e.detail })))],
       );
     },
 
