@@ -9,6 +9,8 @@ export interface Child {
   exited: Promise<number | null>;
   /** Resolves with the first output line matching `pattern`. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Calls `listener` with each output line from now on. */
+  onLine(listener: (line: string) => void): void;
 }
 
 const running = new Set<ChildProcess>();
@@ -54,7 +56,7 @@ export function startNodeChild(name: string, script: string, env: NodeJS.Process
       lineWaiters.add(onLine);
       void exited.then((code) => done(new Error(`${name} exited with code ${code} while starting`)));
     });
-  return { name, process: child, exited, waitForLine };
+  return { name, process: child, exited, waitForLine, onLine: (listener) => lineWaiters.add(listener) };
 }
 
 export async function stopChild(child: Child, graceMs = 20_000): Promise<void> {

@@ -4,7 +4,7 @@ import { messageBody } from '../../db/event-message';
 import { migrateToLatest, migrateUpTo } from '../../db/knex';
 import { addDays, createEventDayRepository, dayOf, type Day } from '../../db/repositories/event-days';
 import type { NewEvent } from '../../db/repositories/ingest-writes';
-import { benchEvents } from '../ingest/workload';
+import { benchEvents, type BenchEvent } from '../ingest/workload';
 import { fillDay, scratchDatabase } from '../retention/store';
 
 /** The last migration of the layout before days. */
@@ -34,16 +34,19 @@ export const dayCases = (dayEvents: number): Case[] => [
   { label: 'created with days, both days empty', group: 'upgrade', yesterday: 0, today: 0 },
 ];
 
+/** What ingest stores of one of the benchmark's events (record-batch.ts's toNewEvent). */
+export const toNewEvent = (e: BenchEvent): NewEvent => ({
+  messageId: e.messageId,
+  type: e.type,
+  eventName: e.event,
+  userId: e.userId,
+  anonymousId: e.anonymousId,
+  occurredAt: new Date(e.timestamp),
+  messageJson: messageBody(e),
+});
+
 export function toNewEvents(count: number): NewEvent[] {
-  return benchEvents(count).map((e) => ({
-    messageId: e.messageId,
-    type: e.type,
-    eventName: e.event,
-    userId: e.userId,
-    anonymousId: e.anonymousId,
-    occurredAt: new Date(e.timestamp),
-    messageJson: messageBody(e),
-  }));
+  return benchEvents(count).map(toNewEvent);
 }
 
 export interface Store {

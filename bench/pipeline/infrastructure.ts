@@ -10,6 +10,7 @@ import { reservePort } from '../../devstack/ports';
 import { locateTemporalCli } from '../../devstack/temporal-cli';
 import { startTemporalDevServer } from '../../devstack/temporal-dev-server';
 import { cpuSnapshot } from './cpu';
+import { createPipelineProfile } from './profile';
 
 const BUILD_ROOT = path.join(__dirname, '..', '..');
 
@@ -43,14 +44,19 @@ export async function startInfrastructure() {
   const secretKey = randomBytes(32).toString('hex');
   const shared = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, SECRET_KEY: secretKey, LOG_LEVEL: 'warn' };
   const children: Child[] = [];
+  // BENCH_CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
+  const cpuProfile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
   const startChild = (name: string, script: string, env: Record<string, string>) => {
-    const child = startNodeChild(name, path.join(BUILD_ROOT, script), { ...shared, ...env });
+    const child = startNodeChild(name, path.join(BUILD_ROOT, script), { ...shared, ...env }, cpuProfile);
     children.push(child);
     return child;
   };
   const port = (await reservePort()).port;
   const ingestUrl = `http://127.0.0.1:${port}`;
-  startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl, PUBLIC_URL: ingestUrl });
+  const profile = createPipelineProfile(db);
+  // Profiling reads each group's step times from the worker's info lines.
+  const worker = startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl, PUBLIC_URL: ingestUrl, ...(profile.enabled && { LOG_LEVEL: 'info' }) });
+  worker.onLine((line) => profile.onWorkerLine(line));
   const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: ingestUrl, ADMIN_TOKEN: randomBytes(24).toString('hex') });
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
 
@@ -63,6 +69,8 @@ export async function startInfrastructure() {
     temporalAddress: temporal.address,
     ingestUrl,
     fakeState: fake.state,
+    /** BENCH_PROFILE=1: where each phase's time went. */
+    profile,
     startChild,
     /** CPU seconds used so far by this process (fake TikTok and senders), each child, PostgreSQL and Temporal. */
     cpu: () => cpuSnapshot({ 'bench (fake TikTok, senders)': process.pid, ...Object.fromEntries(children.map((c) => [c.name, c.process.pid])) }),

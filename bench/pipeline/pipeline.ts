@@ -100,12 +100,16 @@ function requestsOf(infra: Infrastructure, prefix: string): number {
   return infra.fakeState.log.snapshot().requests.filter((r) => r.rawBody.includes(`"${prefix}-order-`)).length;
 }
 
-async function measure(infra: Infrastructure, prefix: string, count: number, send: (sentAt: Map<string, number>) => Promise<void>): Promise<PhaseResult> {
+/** Sends a phase's purchases (`send` notes when each was sent and when ingest acknowledged it) and waits for TikTok to have them all. */
+async function measure(infra: Infrastructure, { prefix, workspaceId }: BenchWorkspace, title: string, count: number, send: (sentAt: Map<string, number>, ackedAt: Map<string, number>) => Promise<void>): Promise<PhaseResult> {
   const sentAt = new Map<string, number>();
+  const ackedAt = new Map<string, number>();
+  if (infra.profile.enabled) await infra.profile.start();
   const cpuBefore = infra.cpu();
   const startedAt = Date.now();
-  await send(sentAt);
+  await send(sentAt, ackedAt);
   const arrived = await arrivals(infra, prefix, count, 10 * 60_000);
+  if (infra.profile.enabled) await infra.profile.print(title, workspaceId, { sentAt, ackedAt, arrivedAt: arrived });
   return {
     conversions: arrived.size,
     perSecond: arrived.size / ((Math.max(...arrived.values()) - startedAt) / 1000),
@@ -116,21 +120,27 @@ async function measure(infra: Infrastructure, prefix: string, count: number, sen
 }
 
 /** As fast as clients can send: batches of 20 (the client library's flushAt) from 10 concurrent senders. */
-export function measureBurst(infra: Infrastructure, { key, prefix }: BenchWorkspace, count: number): Promise<PhaseResult> {
-  return measure(infra, prefix, count, (sentAt) =>
+export function measureBurst(infra: Infrastructure, workspace: BenchWorkspace, count: number): Promise<PhaseResult> {
+  const { key, prefix } = workspace;
+  return measure(infra, workspace, 'max rate', count, (sentAt, ackedAt) =>
     runWithConcurrency(Math.ceil(count / 20), 10, async (b) => {
       const batch = Array.from({ length: Math.min(20, count - b * 20) }, (_, j) => purchase(prefix, b * 20 + j));
       const at = Date.now();
       await post(infra, key, batch);
-      for (const message of batch) sentAt.set(message.properties.order_id, at);
+      const acked = Date.now();
+      for (const message of batch) {
+        sentAt.set(message.properties.order_id, at);
+        ackedAt.set(message.properties.order_id, acked);
+      }
     }),
   );
 }
 
 /** A steady `rate` of purchases for `seconds`, in requests of `perRequest` purchases (1: one request per purchase). */
-export function measureSteady(infra: Infrastructure, { key, prefix }: BenchWorkspace, rate: number, seconds: number, perRequest: number): Promise<PhaseResult> {
+export function measureSteady(infra: Infrastructure, workspace: BenchWorkspace, rate: number, seconds: number, perRequest: number): Promise<PhaseResult> {
+  const { key, prefix } = workspace;
   const count = rate * seconds;
-  return measure(infra, prefix, count, async (sentAt) => {
+  return measure(infra, workspace, `steady ${rate}/s, ${perRequest} per request`, count, async (sentAt, ackedAt) => {
     const startedAt = Date.now();
     const inFlight: Promise<void>[] = [];
     for (let i = 0; i < count; i += perRequest) {
@@ -138,7 +148,11 @@ export function measureSteady(infra: Infrastructure, { key, prefix }: BenchWorks
       if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
       const batch = Array.from({ length: Math.min(perRequest, count - i) }, (_, j) => purchase(prefix, i + j));
       for (const message of batch) sentAt.set(message.properties.order_id, Date.now());
-      inFlight.push(post(infra, key, batch));
+      inFlight.push(
+        post(infra, key, batch).then(() => {
+          for (const message of batch) ackedAt.set(message.properties.order_id, Date.now());
+        }),
+      );
     }
     await Promise.all(inFlight);
   });

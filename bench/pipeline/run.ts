@@ -15,6 +15,8 @@ const STEADY = (process.env.BENCH_STEADY ?? '50,200,200x10').split(',').map((spe
 const LONE = Number(process.env.BENCH_LONE ?? 5);
 
 const TARGETS = { p99Ms: new Map([[50, 2_000], [200, 5_000]]), actionsPerConversion: 0.1, requestsPerConversion: 0.05, loneMs: 1_000 };
+/** Issue 49: the max rate, and the rate the pipeline had before events were partitioned by day (its floor). */
+const ISSUE_49 = { perSecond: 2_000, floorPerSecond: 1_142, steady50P99Ms: 250 };
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -99,6 +101,11 @@ async function main(): Promise<void> {
       console.log(`  ${name}: TikTok requests per conversion ${fmt(requests, 3)} (<= ${TARGETS.requestsPerConversion}): ${verdict(requests <= TARGETS.requestsPerConversion)}`);
     });
     console.log(`  lone conversion: max ${fmt(lone.max, 0)} ms (< ${TARGETS.loneMs} ms): ${verdict(lone.max < TARGETS.loneMs)}`);
+    console.log('Targets (issue 49):');
+    console.log(`  max rate: ${fmt(burst.perSecond)}/s (>= ${ISSUE_49.perSecond}/s): ${verdict(burst.perSecond >= ISSUE_49.perSecond)}; never below the rate before partitions (${ISSUE_49.floorPerSecond}/s): ${verdict(burst.perSecond >= ISSUE_49.floorPerSecond)}`);
+    STEADY.forEach(({ rate, perRequest, name }, i) => {
+      if (rate === 50 && perRequest === 1) console.log(`  ${name} p99: ${fmt(steady[i]!.latency.p99, 0)} ms (<= ${ISSUE_49.steady50P99Ms} ms): ${verdict(steady[i]!.latency.p99 <= ISSUE_49.steady50P99Ms)}`);
+    });
   } finally {
     await connection.close();
     await infra.stop();
