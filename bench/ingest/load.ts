@@ -17,18 +17,23 @@ function countFailure(failures: Record<number, number>, status: number): void {
   failures[status] = (failures[status] ?? 0) + 1;
 }
 
-/** As fast as `concurrency` senders can go: each posts its next body as soon as the last one is answered. */
-export async function closedLoop(sender: Sender, path: string, bodies: readonly { body: Buffer; events: number }[], concurrency: number): Promise<LoadResult> {
+/**
+ * As fast as `concurrency` senders can go: each posts its next body as soon as the last one is answered. Bodies may
+ * come from a generator, so a burst of a million events is never all in memory at once.
+ */
+export async function closedLoop(sender: Sender, path: string, bodies: Iterable<{ body: Buffer; events: number }>, concurrency: number): Promise<LoadResult> {
   const latencies: number[] = [];
   const failures: Record<number, number> = {};
-  let next = 0;
+  const queue = bodies[Symbol.iterator]();
+  let requests = 0;
   let failed = 0;
   let events = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < bodies.length) {
-        const item = bodies[next++] as { body: Buffer; events: number };
+      for (let next = queue.next(); next.done !== true; next = queue.next()) {
+        const item = next.value;
+        requests += 1;
         const { status, ms } = await sender.post(path, item.body);
         latencies.push(ms);
         if (status === 200) events += item.events;
@@ -39,7 +44,7 @@ export async function closedLoop(sender: Sender, path: string, bodies: readonly 
       }
     }),
   );
-  return { requests: bodies.length, events, failed, failures, seconds: (performance.now() - started) / 1000, latency: summarize(latencies) };
+  return { requests, events, failed, failures, seconds: (performance.now() - started) / 1000, latency: summarize(latencies) };
 }
 
 /**
