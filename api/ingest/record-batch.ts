@@ -76,7 +76,7 @@ function occurredAt(message: IncomingMessage, receivedAt: Date, sentAt: Date | u
   return new Date(correctClockSkew(parseTimestamp(message.timestamp) as number, sentAt?.getTime(), receivedAt.getTime()));
 }
 
-function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
+export function toNewEvent({ message, occurredAt: at }: Received): NewEvent {
   return {
     messageId: message.messageId,
     type: message.type,
@@ -100,7 +100,7 @@ export function receive(messages: readonly IncomingMessage[], { receivedAt, sent
 }
 
 /** The visitor sightings and the identity links (those not committed lately) of these messages. */
-function profilesOf(workspace: Workspace, received: readonly Received[], knownLinks: KnownLinks): Profiles {
+export function profilesOf(workspace: Pick<Workspace, 'id' | 'defaultPhoneRegion'>, received: readonly Received[], knownLinks: KnownLinks): Profiles {
   const observations = received.map((r) => observe(r.message, r.occurredAt, workspace.defaultPhoneRegion));
   return {
     sightings: observations.flatMap((o) => (o.sighting ? [o.sighting] : [])),

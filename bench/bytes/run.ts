@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { deflateRawSync } from 'node:zlib';
 import type { Knex } from 'knex';
+import { createKnownLinks } from '../../api/ingest/known-links';
+import { profilesOf, toNewEvent } from '../../api/ingest/record-batch';
 import { migrateToLatest } from '../../db/knex';
 import { addDays, createEventDayRepository, dayOf, partitionOf } from '../../db/repositories/event-days';
 import { createIngestWriteRepository, type NewEvent, type Profiles } from '../../db/repositories/ingest-writes';
 import { messageBody } from '../../db/event-message';
-import { observe } from '../../domain/observation';
-import type { TrackedMessage } from '../../domain/message';
 import { eventsParts, footprint } from '../growth/footprint';
 import { benchEvents, chunk, type BenchEvent } from '../ingest/workload';
-import { toNewEvent } from '../day-size/stores';
+import { received } from '../day-size/stores';
 import { scratchDatabase } from '../retention/store';
 
 /**
@@ -109,17 +109,14 @@ function messages(count: number): BenchEvent[] {
   );
 }
 
-/** What ingest's recorder makes of a message (record-batch.ts's toNewEvent and profilesOf). */
+/** What ingest's recorder makes of a message, its stored body packed by the layout. */
 function toStored(batch: readonly BenchEvent[], pack: (json: string) => string = (json) => json): { events: NewEvent[]; profiles: Profiles } {
-  const events = batch.map((e) => {
-    const event = toNewEvent(e);
+  const arrivals = batch.map(received);
+  const events = arrivals.map((arrival) => {
+    const event = toNewEvent(arrival);
     return { ...event, messageJson: pack(event.messageJson) };
   });
-  const observations = batch.map((e) => observe(e as unknown as TrackedMessage, new Date(e.timestamp), 'US'));
-  return {
-    events,
-    profiles: { sightings: observations.flatMap((o) => (o.sighting ? [o.sighting] : [])), links: observations.flatMap((o) => o.links) },
-  };
+  return { events, profiles: profilesOf({ id: WORKSPACE_ID, defaultPhoneRegion: 'US' }, arrivals, createKnownLinks()) };
 }
 
 interface Measured {

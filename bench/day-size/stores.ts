@@ -1,9 +1,10 @@
 /** The stores the day-size benchmarks measure ingest's statement on (run.ts: its rate; instructions.ts: its instructions). */
 import type { Knex } from 'knex';
-import { messageBody } from '../../db/event-message';
+import { toNewEvent, type Received } from '../../api/ingest/record-batch';
 import { migrateToLatest, migrateUpTo } from '../../db/knex';
 import { addDays, createEventDayRepository, dayOf, type Day } from '../../db/repositories/event-days';
 import type { NewEvent } from '../../db/repositories/ingest-writes';
+import type { TrackedMessage } from '../../domain/message';
 import { benchEvents, type BenchEvent } from '../ingest/workload';
 import { fillDay, scratchDatabase } from '../retention/store';
 
@@ -34,19 +35,11 @@ export const dayCases = (dayEvents: number): Case[] => [
   { label: 'created with days, both days empty', group: 'upgrade', yesterday: 0, today: 0 },
 ];
 
-/** What ingest stores of one of the benchmark's events (record-batch.ts's toNewEvent). */
-export const toNewEvent = (e: BenchEvent): NewEvent => ({
-  messageId: e.messageId,
-  type: e.type,
-  eventName: e.event,
-  userId: e.userId,
-  anonymousId: e.anonymousId,
-  occurredAt: new Date(e.timestamp),
-  messageJson: messageBody(e),
-});
+/** One of the benchmark's events as ingest's recorder receives it (at its own time, from a website). */
+export const received = (e: BenchEvent): Received => ({ message: e as unknown as TrackedMessage, occurredAt: new Date(e.timestamp), fromAppKey: false });
 
 export function toNewEvents(count: number): NewEvent[] {
-  return benchEvents(count).map(toNewEvent);
+  return benchEvents(count).map((e) => toNewEvent(received(e)));
 }
 
 export interface Store {
