@@ -138,14 +138,14 @@ describe("a Shopify shop's owner in Chromium", () => {
     expect(await page.getByText('The explanation says what the request lacked').count()).toBe(0);
     await session.shots('07-debugger-refusals-name-their-source');
 
-    // The third refusal's words: written with the newest of its second, at most a second after it.
-    const lastRefusal = async () => {
-      await session.open('sources#webhooks');
-      return card().locator('dd.form-error').textContent();
-    };
+    // The third refusal's words: written with the newest of its second, at most a second after it. A second goto to
+    // the same URL with a fragment does not load the page again, so each later look reloads it.
+    const lastRefusal = () => card().locator('dd.form-error').textContent();
+    await session.open('sources#webhooks');
     for (let attempt = 0; !(await lastRefusal())?.includes('X-Shopify-Hmac-Sha256 does not match'); attempt += 1) {
       if (attempt > 10) throw new Error(`the card never showed the last refusal: ${await lastRefusal()}`);
       await page.waitForTimeout(500);
+      await page.reload();
     }
     await card().scrollIntoViewIfNeeded();
     await session.shots('08-source-last-refusal');
