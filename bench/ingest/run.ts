@@ -10,6 +10,7 @@ import { copyEvents } from './copy';
 import { createSender } from './http-client';
 import { closedLoop, openLoop, type LoadResult } from './load';
 import { cpuBetween, readCpu, type CpuReading, type Parts } from './processes';
+import { watchStalls, watchedText, type WatchedSecond } from './stall-watch';
 import { benchEvents, chunk } from './workload';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -98,7 +99,10 @@ async function overHttp(cluster: BenchCluster, name: string, workspaces: number,
       ingest: { pid: ingest.child.process.pid as number, withChildren: false },
       PostgreSQL: { pid: cluster.postmasterPid, withChildren: true },
     };
-    return { ...(await measured(parts, () => run(ingest.url, prepared.keys))), warmedUp };
+    const watch = PROFILE ? watchStalls(cluster.url('postgres'), name) : undefined;
+    const result = await measured(parts, () => run(ingest.url, prepared.keys));
+    const watched: WatchedSecond[] = (await watch?.stop()) ?? [];
+    return { ...result, warmedUp, watched };
   } finally {
     await stopChild(ingest.child);
   }
@@ -205,6 +209,8 @@ async function main(): Promise<void> {
         `(target: all ${fmt(SINGLE_RATE)}/s committed, p99 < 100 ms, no 429): ${singleOk ? 'PASS' : 'FAIL'}`,
     );
     if (PROFILE) {
+      console.log('\nsingle events, measured run, second by second (BENCH_PROFILE): what PostgreSQL and the kernel did');
+      for (const line of watchedText(singles.watched, singles.result.slowestBySecond ?? [])) console.log(line);
       await printStatementProfile(cluster, 'bench_batches');
       await printStatementProfile(cluster, 'bench_singles');
     }
