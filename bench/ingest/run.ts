@@ -87,8 +87,8 @@ async function measured<T>(parts: Parts, run: () => Promise<T>): Promise<{ resul
 
 type Load = (url: string, keys: string[]) => Promise<LoadResult>;
 
-/** `run` measured against a new ingest process, after the `before` loads (not measured) in turn. */
-async function overHttp(cluster: BenchCluster, name: string, workspaces: number, run: Load, before: Load[] = []) {
+/** `run` measured against a new ingest process, after the `before` loads (not measured) in turn; `watch`ed second by second if asked. */
+async function overHttp(cluster: BenchCluster, name: string, workspaces: number, run: Load, before: Load[] = [], watch = false) {
   const prepared = await prepareDatabase(cluster, name, workspaces);
   const ingest = await startIngest(prepared.url);
   try {
@@ -99,9 +99,9 @@ async function overHttp(cluster: BenchCluster, name: string, workspaces: number,
       ingest: { pid: ingest.child.process.pid as number, withChildren: false },
       PostgreSQL: { pid: cluster.postmasterPid, withChildren: true },
     };
-    const watch = PROFILE ? watchStalls(cluster.url('postgres'), name) : undefined;
+    const watcher = watch ? watchStalls(cluster.url('postgres'), name) : undefined;
     const result = await measured(parts, () => run(ingest.url, prepared.keys));
-    const watched: WatchedSecond[] = (await watch?.stop()) ?? [];
+    const watched: WatchedSecond[] = (await watcher?.stop()) ?? [];
     return { ...result, warmedUp, watched };
   } finally {
     await stopChild(ingest.child);
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
         sender.close();
       }
     };
-    const singles = await overHttp(cluster, 'bench_singles', 1, singlesAt(SINGLE_SECONDS), [singlesAt(SINGLE_WARM_UP_SECONDS), inBatches(burst())]);
+    const singles = await overHttp(cluster, 'bench_singles', 1, singlesAt(SINGLE_SECONDS), [singlesAt(SINGLE_WARM_UP_SECONDS), inBatches(burst())], PROFILE);
 
     const batchRate = batches.result.events / batches.result.seconds;
     const singleRate = singles.result.events / singles.result.seconds;
