@@ -4,7 +4,7 @@ import { FAKE_TIKTOK_ACCESS_TOKEN, FAKE_TIKTOK_PIXEL_CODE } from './tiktok-fake/
 import { ConfigError, loadEnv } from '../config/env';
 import { createDatabase, migrateToLatest } from '../db/knex';
 import { WORKER_RUNNING } from '../worker/running';
-import { startNodeChild, stopChild, waitForHttp, type Child } from './children';
+import { INGEST_NODE_FLAGS, startNodeChild, stopChild, waitForHttp, type Child } from './children';
 import { devPasswordStillWorks, devSignInText, ensureDevSignIn } from './dev-sign-in';
 import { ingestTikTokEnv } from './tiktok-env';
 import { SHOPIFY_COMPLIANCE_PATH } from '../api/http/paths';
@@ -172,6 +172,7 @@ async function startStack(env: DevStackEnv, stops: (() => Promise<void>)[], chil
         ...shopifyEnv,
         ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
       }),
+      INGEST_NODE_FLAGS,
     ),
   );
   await waitForHttp(`${ingestUrl}/healthz`, ingest);

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { migrateToLatest } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import { startNodeChild, stopChild, waitForHttp } from '../../devstack/children';
+import { INGEST_NODE_FLAGS, startNodeChild, stopChild, waitForHttp } from '../../devstack/children';
 import { reservePort } from '../../devstack/ports';
 import { cpuSnapshot, type CpuSnapshot } from '../pipeline/cpu';
 import type { Infrastructure } from '../pipeline/infrastructure';
@@ -44,7 +44,7 @@ export async function startEmptyStore(infra: Infrastructure): Promise<IngestTarg
       HOST: '127.0.0.1',
       PUBLIC_URL: ingestUrl,
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
-    });
+    }, INGEST_NODE_FLAGS);
     await waitForHttp(`${ingestUrl}/healthz`, ingest);
     return {
       db: scratch.db,

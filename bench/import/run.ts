@@ -7,7 +7,7 @@ import type { ImportReportView } from '../../contract/import-views';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
+import { INGEST_NODE_FLAGS, startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { reservePort } from '../../devstack/ports';
 import { importMessage } from '../../domain/imports/import-message';
 import { checkImportRow } from '../../domain/imports/import-rows';
@@ -71,7 +71,7 @@ async function startApi(databaseUrl: string): Promise<{ child: Child; url: strin
     SECRET_KEY,
     TEMPORAL_ADDRESS: `127.0.0.1:${(await reservePort()).port}`,
     LOG_LEVEL: 'fatal',
-  });
+  }, INGEST_NODE_FLAGS);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child);
   return { child, url };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createDatabase, migrateToLatest } from '../../db/knex';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
+import { INGEST_NODE_FLAGS, startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { reservePort } from '../../devstack/ports';
 import { startBenchCluster, type BenchCluster } from './cluster';
 import { copyEvents } from './copy';
@@ -67,7 +67,7 @@ async function startIngest(databaseUrl: string): Promise<{ child: Child; url: st
     TEMPORAL_ADDRESS: `127.0.0.1:${(await reservePort()).port}`,
     LOG_LEVEL: 'warn',
     // A CPU profile of each ingest run (open it in Chrome DevTools or speedscope).
-  }, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve('bench-profiles')}`] : []);
+  }, [...INGEST_NODE_FLAGS, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve('bench-profiles')}`] : [])]);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child);
   return { child, url };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildFakeTikTokApp } from '../../devstack/tiktok-fake';
 import { createDatabase, migrateToLatest } from '../../db/knex';
-import { startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
+import { INGEST_NODE_FLAGS, startNodeChild, stopChild, waitForHttp, type Child } from '../../devstack/children';
 import { reservePort } from '../../devstack/ports';
 import { locateTemporalCli } from '../../devstack/temporal-cli';
 import { startTemporalDevServer } from '../../devstack/temporal-dev-server';
@@ -46,8 +46,8 @@ export async function startInfrastructure() {
   const children: Child[] = [];
   // BENCH_CPU_PROFILE_DIR: each child writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
   const cpuProfile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
-  const startChild = (name: string, script: string, env: Record<string, string>) => {
-    const child = startNodeChild(name, path.join(BUILD_ROOT, script), { ...shared, ...env }, cpuProfile);
+  const startChild = (name: string, script: string, env: Record<string, string>, flags: readonly string[] = []) => {
+    const child = startNodeChild(name, path.join(BUILD_ROOT, script), { ...shared, ...env }, [...flags, ...cpuProfile]);
     children.push(child);
     return child;
   };
@@ -57,7 +57,7 @@ export async function startInfrastructure() {
   // Profiling reads each group's step times from the worker's info lines.
   const worker = startChild('worker', 'worker/main.js', { TIKTOK_API_URL: tiktokUrl, PUBLIC_URL: ingestUrl, ...(profile.enabled && { LOG_LEVEL: 'info' }) });
   worker.onLine((line) => profile.onWorkerLine(line));
-  const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: ingestUrl, ADMIN_TOKEN: randomBytes(24).toString('hex') });
+  const ingest = startChild('ingest', 'api/server.js', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: ingestUrl, ADMIN_TOKEN: randomBytes(24).toString('hex') }, INGEST_NODE_FLAGS);
   await waitForHttp(`${ingestUrl}/healthz`, ingest);
 
   return {
