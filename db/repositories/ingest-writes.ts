@@ -33,7 +33,7 @@ const asRows = (rows: readonly object[]) => JSON.stringify(rows);
 
 /**
  * `,"name":value` for a document written by hand: text quoted and escaped, a time as its ISO string; nothing for no
- * value (jsonb_to_recordset reads an absent field as null). JSON.stringify of row objects takes twice as long: it
+ * value (jsonb_to_recordset and `->>` read an absent field as null). JSON.stringify of row objects takes twice as long: it
  * calls each Date's toJSON and walks the absent fields.
  */
 function member(name: string, value: string | Date | null | undefined): string {
