@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createAdReportService } from '../../api/services/ad-report-service';
 import { asPerson, personIn } from '../../test/helpers/console-client';
+import { planNodes, recordStatements, type SentStatement } from '../../test/helpers/query-plans';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
 import type { AdLevel } from '../types';
@@ -82,16 +83,19 @@ function queries(timeZone: string): AdReportQuery[] {
   return all;
 }
 
-/** Every report as the conversions alone give it: the rollup's zone marker removed in a transaction rolled back after. */
-async function liveReports(workspaceId: string, timeZone: string) {
+/** What `read` gives from the conversions alone: the rollup's zone marker removed in a transaction rolled back after. */
+async function readLive<T>(read: (trx: Knex) => Promise<T>): Promise<T> {
   const trx = await testDb.db.transaction();
   try {
     await trx('delivered_conversions_daily_zones').delete();
-    return await reports(workspaceId, timeZone, trx);
+    return await read(trx);
   } finally {
     await trx.rollback();
   }
 }
+
+/** Every report as the conversions alone give it. */
+const liveReports = (workspaceId: string, timeZone: string) => readLive((trx) => reports(workspaceId, timeZone, trx));
 
 async function reports(workspaceId: string, timeZone: string, executor: Knex = testDb.db) {
   const answers = [];
@@ -252,5 +256,38 @@ describe('the daily rollup of delivered conversions behind the ad reports', () =
     await testDb.db.transaction((trx) => valueOnce.up(trx));
     expect(await rolled()).toEqual([{ conversions: '3', value: '45' }]);
     expect(await testDb.db('delivered_conversions_daily').whereNot({ workspace_id: shop }).orderBy(['workspace_id', 'day', 'ad_id', 'currency'])).toEqual(others);
+  });
+
+  it('reads from the conversions only the days after the rollup, however many days are rolled up', async () => {
+    const busy = 'ws_rollup_busy';
+    await testDb.db('workspaces').insert({ id: busy, name: 'Busy shop' });
+    // 40 delivered sales a day, on each of the last 30 days.
+    await testDb.db.raw(
+      `INSERT INTO events (workspace_id, message_id, type, event_name, anonymous_id, occurred_at, received_at, message)
+       SELECT ?, 'busy-' || g, 'track', 'purchase', 'a-' || g, t.at, t.at, '{}'::jsonb
+       FROM generate_series(0, 1199) g CROSS JOIN LATERAL (SELECT ?::timestamptz - (g / 40) * interval '1 day' - (g % 40) * interval '1 minute' AS at) t`,
+      [busy, daysAgo(0)],
+    );
+    await testDb.db.raw(
+      `INSERT INTO conversions (workspace_id, event_row_id, event_received_on, message_id, source_event, tiktok_event, event_id, event_time, workflow_id, status, currency, value,
+                                click_campaign_id, click_adgroup_id, click_ad_id)
+       SELECT workspace_id, id, received_on, message_id, 'purchase', 'CompletePayment', message_id, occurred_at, 'wf-' || message_id, 'delivered', 'EUR', 1, '701', '702', '703'
+       FROM events WHERE workspace_id = ?`,
+      [busy],
+    );
+    await testDb.db.raw('ANALYZE conversions');
+    await repos.deliveredDaily.rollUp(NOW);
+    const q: AdReportQuery = { advertiserId: '77', level: 'campaign', granularity: 'total', from: dayText(28), to: dayText(0), timeZone: 'UTC', currency: 'EUR', exchangeRates: {}, limit: 10, offset: 0 };
+
+    const { result, statements } = await recordStatements(testDb.db, () => repos.adReport.rowsAndTotals(busy, q));
+    expect(result.totals.deliveredConversions).toBe(29 * 40);
+    expect(result.totals).toEqual((await readLive((trx) => repos.adReport.rowsAndTotals(busy, q, trx))).totals);
+
+    const report = statements.find((statement) => statement.sql.includes('delivered_by_currency')) as SentStatement;
+    const scans = (await planNodes(testDb.db, report, { analyze: true })).filter((node) => node['Relation Name'] === 'conversions');
+    const conversionsRead = scans.reduce((sum, node) => sum + (Number(node['Actual Rows']) + Number(node['Rows Removed by Filter'] ?? 0)) * Number(node['Actual Loops']), 0);
+    // The line is at most a day and an hour back: its day and the one before it (a zone's day reaches into it).
+    expect(scans.length).toBeGreaterThan(0);
+    expect(conversionsRead).toBeLessThanOrEqual(3 * 40);
   });
 });
