@@ -15,7 +15,7 @@ export interface ConsoleRollupReport {
  * The console's figures on big workspaces, rolled up off the ingest path: events and settled conversions per hour,
  * and the ad reports' delivered conversions per day.
  */
-export async function rollUpConsoleFigures(deps: ActivityDeps): Promise<ConsoleRollupReport> {
+export async function rollUpConsoleFigures(deps: Pick<ActivityDeps, 'repos'>): Promise<ConsoleRollupReport> {
   const now = new Date();
   const eventHours = await deps.repos.eventCounts.rollUp(now);
   const conversions = await deps.repos.conversionCounts.rollUp(now);

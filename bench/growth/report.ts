@@ -1,3 +1,4 @@
+import type { CallTiming } from '../console/timing';
 import type { SizeResult } from './measure';
 import { pairedShare, pairedShares } from './paired';
 import type { PhaseCost } from './phase-cost';
@@ -70,6 +71,25 @@ export function printConsole(results: readonly SizeResult[]): void {
   }
 }
 
+/** Issue 49's target for the console: each call's p95 on the grown store within 1.5× of the empty store's. */
+const CONSOLE_LIMIT = 1.5;
+
+/** Each console call's p95 on the grown store against the empty one, with its verdict; true when every call passes. */
+export function printConsoleVerdicts(grown: readonly CallTiming[], empty: readonly CallTiming[]): boolean {
+  let all = true;
+  for (const call of grown) {
+    const then = empty.find((e) => e.label === call.label);
+    if (then === undefined) {
+      console.log(`  console, ${call.label}: ${fmt(call.p95, 1)} ms (the empty store has nothing to show there; no verdict)`);
+      continue;
+    }
+    const pass = call.p95 <= CONSOLE_LIMIT * then.p95;
+    all &&= pass;
+    console.log(`  console, ${call.label}: p95 ${fmt(call.p95 / then.p95, 2)}× (${fmt(call.p95, 1)} vs ${fmt(then.p95, 1)} ms; <= ${CONSOLE_LIMIT}×): ${verdict(pass)}`);
+  }
+  return all;
+}
+
 /** The rate and p99 verdicts of `largest` against `baseline`: ≥ 90% of its rates, p99 ≤ 1.5×. */
 function printAgainst(largest: SizeResult, baseline: SizeResult): void {
   const share = (name: string, now: number, then: number) => console.log(`  ${name} rate: ${fmt((now / then) * 100, 1)}% (${fmt(now, 1)} vs ${fmt(then, 1)}/s; >= 90%): ${verdict(now >= 0.9 * then)}`);
@@ -82,6 +102,7 @@ function printAgainst(largest: SizeResult, baseline: SizeResult): void {
   p99('ingest, single events', largest.singles.latency.p99, baseline.singles.latency.p99);
   share('pipeline', largest.pipeline.perSecond, baseline.pipeline.perSecond);
   p99('pipeline', largest.pipeline.latency.p99, baseline.pipeline.latency.p99);
+  printConsoleVerdicts(largest.console, baseline.console);
 }
 
 /**

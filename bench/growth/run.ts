@@ -1,6 +1,7 @@
+import { rollUpConsoleFigures } from '../../activities/console-rollup';
 import { createRepositories } from '../../db/repositories';
 import { createSecretBox } from '../../db/secret-box';
-import { CONSOLE_SECRET_KEY, startConsoleApi } from '../console/timing';
+import { startConsoleApi } from '../console/timing';
 import { startInfrastructure } from '../pipeline/infrastructure';
 import { startEmptyStore } from './empty-store';
 import { measureSize, type GrowthSettings, type SizeResult } from './measure';
@@ -8,7 +9,7 @@ import { parseBatchRounds } from './paired';
 import { printConsole, printFootprint, printRates, printVerdicts } from './report';
 import { retentionPass } from './retention-pass';
 import { daysOfStep, parseSizes, sameDayBaseline } from './sizes';
-import { growStore, PROPORTIONS } from './store';
+import { createStoreWorkspaces, growStore, PROPORTIONS } from './store';
 
 /**
  * Issue 30's growth benchmark: the same ingest, pipeline and console loads on a store grown, by COPY, to each of
@@ -41,23 +42,18 @@ async function main(): Promise<void> {
   const infra = await startInfrastructure();
   try {
     const repos = createRepositories(infra.db, createSecretBox(infra.secretKey));
-    const hot = await repos.workspaces.create('Growth hot shop');
-    const others = await Promise.all([1, 2, 3, 4, 5].map(async (i) => (await repos.workspaces.create(`Growth shop ${i}`)).id));
-    const { key } = await repos.apiKeys.create(hot.id, 'growth bench');
-    // The console's ads pages answer only a connected workspace; its token is sealed with the console API's key.
-    await createRepositories(infra.db, createSecretBox(CONSOLE_SECRET_KEY)).tiktokConnections.put(hot.id, { accessToken: 'growth-token', advertiserId: '7391846250173946281', pixelCode: 'CGROWTHPIXEL00000001' });
-    const consoleApi = await startConsoleApi(infra.db, infra.databaseUrl, hot.id);
+    const workspaces = await createStoreWorkspaces(infra.db);
+    const { key } = await repos.apiKeys.create(workspaces.hot, 'growth bench');
+    const consoleApi = await startConsoleApi(infra.db, infra.databaseUrl, workspaces.hot);
     const results: SizeResult[] = [];
     let loaded = 0;
     try {
       for (const [index, { events: size }] of SIZES.entries()) {
         const started = performance.now();
-        await growStore(infra.db, infra.databaseUrl, { hot: hot.id, others }, { from: loaded, to: size, days: daysOfStep(SIZES, index) }, console.log);
+        await growStore(infra.db, infra.databaseUrl, workspaces, { from: loaded, to: size, days: daysOfStep(SIZES, index) }, console.log);
         loaded = size;
         // What the console-rollup job keeps current in production: the console reads the rollups.
-        await repos.eventCounts.rollUp(new Date());
-        await repos.conversionCounts.rollUp(new Date());
-        await repos.deliveredDaily.rollUp(new Date());
+        await rollUpConsoleFigures({ repos });
         console.log(`store at ${size.toLocaleString('en-US')} loaded events (and what earlier sizes' measurements wrote) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
         const retention = await retentionPass(infra, String(size));
         console.log(
@@ -67,7 +63,7 @@ async function main(): Promise<void> {
         );
         const empty = await startEmptyStore(infra);
         try {
-          results.push(await measureSize(infra, key, empty, { call: consoleApi.call, workspaceId: hot.id }, size, SETTINGS));
+          results.push(await measureSize(infra, key, empty, { call: consoleApi.call, workspaceId: workspaces.hot }, size, SETTINGS));
         } finally {
           await empty.stop();
         }

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
+import { createRepositories } from '../../db/repositories';
 import { addDays, createEventDayRepository, dayOf } from '../../db/repositories/event-days';
+import { createSecretBox } from '../../db/secret-box';
+import { CONSOLE_SECRET_KEY } from '../console/timing';
 import { copyEvents } from '../ingest/copy';
 import { benchEvents } from '../ingest/workload';
 
@@ -19,6 +22,26 @@ export interface StoreWorkspaces {
   hot: string;
   /** The other half, in turn. */
   others: readonly string[];
+}
+
+const HOT_NAME = 'Growth hot shop';
+
+/**
+ * The store's six workspaces; the hot one connected to TikTok, as the console's ads pages answer only a connected
+ * workspace, its token sealed with the console API's key.
+ */
+export async function createStoreWorkspaces(db: Knex): Promise<StoreWorkspaces> {
+  const repos = createRepositories(db, createSecretBox(CONSOLE_SECRET_KEY));
+  const hot = await repos.workspaces.create(HOT_NAME);
+  const others = await Promise.all([1, 2, 3, 4, 5].map(async (i) => (await repos.workspaces.create(`Growth shop ${i}`)).id));
+  await repos.tiktokConnections.put(hot.id, { accessToken: 'growth-token', advertiserId: '7391846250173946281', pixelCode: 'CGROWTHPIXEL00000001' });
+  return { hot: hot.id, others };
+}
+
+/** The hot workspace of a store made by createStoreWorkspaces; undefined in any other database. */
+export async function storeHotWorkspace(db: Knex): Promise<string | undefined> {
+  const row = await db('workspaces').where({ name: HOT_NAME }).first<{ id: string } | undefined>('id');
+  return row?.id;
 }
 
 /** The rows a COPY of events at ids above `afterId` brings with it, in `workspaceId`, tagged `tag` to stay unique. */
