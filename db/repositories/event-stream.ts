@@ -32,17 +32,21 @@ const OUTCOMES_SQL = `
 export function createEventStreamRepository(db: Knex) {
   return {
     /**
-     * The last `limit` events of the last hour, oldest first: what the debugger shows on opening. Only the partitions of
-     * that hour's days are read: each other day's would be walked back from its newest ID looking for the hour.
+     * The newest `limit` events of the last hour, oldest first by ID: what the debugger shows on opening. Only the
+     * partitions of that hour's days are read, each through the workspace's range of the hour in `events_received`
+     * (workspace, received time, ID). Taken newest first by ID through the primary key instead, a workspace with fewer
+     * than `limit` events in the hour had PostgreSQL walk back through every other workspace's events of the day
+     * (1,100,000 rows, 0.6 s, at 40,000,000 stored events: issue 49).
      */
     async latest(workspaceId: string, limit: number, executor: Knex = db): Promise<EventRow[]> {
-      const rows = await executor('events')
+      const newest = executor('events')
         .where({ workspace_id: workspaceId })
         .whereRaw("received_at > now() - interval '1 hour'")
         .whereRaw("received_on >= ((now() - interval '1 hour') AT TIME ZONE 'UTC')::date")
-        .orderBy('id', 'desc')
+        .orderBy([{ column: 'received_at', order: 'desc' }, { column: 'id', order: 'desc' }])
         .limit(limit);
-      return rows.reverse().map(withFullMessage);
+      const rows: EventRow[] = await executor.select('*').from(newest.as('newest')).orderBy('id');
+      return rows.map(withFullMessage);
     },
 
     /** Events after `afterId`, oldest first. Scans only IDs past it (the primary key), a second or so of traffic. */
