@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database';
-import { addDays, createEventDayRepository, dayOf } from './event-days';
+import { planNodes, recordStatements, type SentStatement } from '../../test/helpers/query-plans';
+import { addDays, createEventDayRepository, dayOf, partitionOf } from './event-days';
 import { createEventCountRepository, ROLLUP_GRACE_MS } from './event-counts';
 
 let testDb: TestDatabase;
@@ -53,5 +54,17 @@ describe('event counts', () => {
     await counts.rollUp(new Date(at(75).getTime() + ROLLUP_GRACE_MS));
     expect(await rolledUp()).toBe(10);
     expect(await total()).toBe(10);
+  });
+
+  it('reads live only the partitions of the days it counts, however many days are kept', async () => {
+    const now = new Date();
+    await createEventDayRepository(testDb.db).ensure(addDays(dayOf(now), -30), dayOf(now));
+    await received(now, 2);
+    const counts = createEventCountRepository(testDb.db);
+    const lastHour = { from: new Date(now.getTime() - HOUR_MS), to: new Date(now.getTime() + MINUTE_MS), timeZone: 'UTC' };
+    const { result, statements } = await recordStatements(testDb.db, () => counts.perDay(WS, lastHour));
+    expect(result.reduce((sum, c) => sum + c.events, 0)).toBe(2);
+    const read = (await planNodes(testDb.db, statements.at(-1) as SentStatement)).map((node) => node['Relation Name']).filter((name) => String(name).startsWith('events_'));
+    expect(new Set(read)).toEqual(new Set([...new Set([dayOf(lastHour.from), dayOf(lastHour.to)])].map(partitionOf)));
   });
 });

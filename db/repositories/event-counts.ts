@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { RECEIVED_DAYS, receivedDays } from './event-days';
 
 const PROGRESS = 'event_counts_hourly';
 /** The rollup stops this long before its run, so that no ingest transaction still running can add to what it counted. */
@@ -86,13 +87,13 @@ export function createEventCountRepository(db: Knex) {
            WHERE workspace_id = ? AND hour > ?::timestamptz - interval '1 hour' AND hour < ? AND hour < ?
            UNION ALL
            SELECT received_at, type, coalesce(event_name, ''), 1, id FROM events
-           WHERE workspace_id = ? AND received_at >= ? AND received_at < ?
+           WHERE workspace_id = ? AND received_at >= ? AND received_at < ? AND ${RECEIVED_DAYS}
          )
          SELECT to_char(day, 'YYYY-MM-DD') AS day, type, event_name, events::text, last_event_id::text
          FROM (SELECT (at AT TIME ZONE ?)::date AS day, type, event_name, sum(events) AS events, max(last_event_id) AS last_event_id
                FROM counted GROUP BY 1, 2, 3) per_day
          ORDER BY 1, 2, 3`,
-        [workspaceId, range.from, range.to, through, workspaceId, liveFrom, range.to, range.timeZone],
+        [workspaceId, range.from, range.to, through, workspaceId, liveFrom, range.to, ...receivedDays(liveFrom, range.to), range.timeZone],
       );
       return rows.map((r) => ({ day: r.day, type: r.type, eventName: r.event_name, events: Number(r.events), lastEventId: r.last_event_id }));
     },

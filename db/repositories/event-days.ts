@@ -11,6 +11,14 @@ const PARTITION = /^events_(\d{4})(\d{2})(\d{2})$/;
 export const BEFORE_DAYS = 'events_before_days';
 
 export const dayOf = (at: Date): Day => at.toISOString().slice(0, 10);
+
+/**
+ * A condition on `received_on` that keeps to the partitions of `events` holding what was received in [from, to): the
+ * UTC days of the range and the events stored before days. Said beside the range on `received_at`, it lets PostgreSQL
+ * plan and open only those partitions, not every day of the retention period. Its bindings: receivedDays(from, to).
+ */
+export const RECEIVED_DAYS = "(received_on = '-infinity' OR received_on BETWEEN ?::date AND ?::date)";
+export const receivedDays = (from: Date, to: Date): [Day, Day] => [dayOf(from), dayOf(to)];
 export const addDays = (day: Day, days: number): Day => dayOf(new Date(Date.parse(day) + days * DAY_MS));
 export const partitionOf = (day: Day) => `events_${day.replaceAll('-', '')}`;
 /** A day written into SQL (DDL takes no bind parameters; ingest's statements name their days): only ever a well-formed date. */
