@@ -104,6 +104,8 @@ describe('the pages’ figures', () => {
     expect(await subject.repos.conversionCounts.rollUp(later)).toMatchObject({ rolledUpAgain: 1 });
     const statuses = (await overview()).conversions.map((c: { status: string }) => c.status).sort();
     expect(statuses).toEqual(['delivered', 'skipped']);
+    // The week's deliveries per TikTok event come from the rolled-up hours too.
+    expect((await overview()).tiktokEvents).toEqual([expect.objectContaining({ tiktokEvent: 'CompletePayment', status: 'active', deliveredLast7Days: 1 })]);
   });
 
   it('shows a rule\'s additional TikTok events on the overview, and counts their event_ids as shareable only when the event\'s own is', async () => {
