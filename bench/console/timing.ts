@@ -90,11 +90,11 @@ export async function startConsoleApi(db: Knex, url: string, workspaceId: string
 }
 
 /** The calls behind the console's pages, as label, method, path and body. */
-export async function consoleCalls(call: ConsoleCall, workspaceId: string): Promise<[string, string, string, unknown?][]> {
+export async function consoleCalls(call: ConsoleCall, workspaceId: string): Promise<CallSpec[]> {
   const ws = `workspaces/${workspaceId}`;
   const firstPage = JSON.parse(await call('GET', `${ws}/conversions?limit=50`)) as { conversions: { id: string }[]; nextCursor: string };
   const period = (days: number) => `from=${day(-(days - 1))}&to=${day(0)}&timeZone=Europe/Berlin`;
-  const calls: [string, string, string, unknown?][] = [
+  const calls: CallSpec[] = [
     ['workspace (every page)', 'GET', ws],
     ['setup checklist (every page)', 'GET', `${ws}/setup`],
     ['overview today', 'GET', `${ws}/overview?${period(1)}`],
@@ -129,20 +129,47 @@ export async function consoleCalls(call: ConsoleCall, workspaceId: string): Prom
   return calls.filter(([label]) => (label !== 'conversions, page 2' || firstPage.nextCursor) && (label !== 'conversion detail' || firstPage.conversions[3]));
 }
 
+type CallSpec = [label: string, method: string, path: string, body?: unknown];
+
+function timing(label: string, times: number[]): CallTiming {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) as number };
+}
+
+async function timed(call: ConsoleCall, [, method, path, body]: CallSpec): Promise<number> {
+  const t0 = performance.now();
+  await call(method, path, body);
+  return performance.now() - t0;
+}
+
 /** Each call twice unmeasured, then `rounds` times measured, one after another. */
-export async function timeCalls(call: ConsoleCall, calls: [string, string, string, unknown?][], rounds: number): Promise<CallTiming[]> {
-  const results: CallTiming[] = [];
-  for (const [label, method, path, body] of calls) {
-    await call(method, path, body);
-    await call(method, path, body);
-    const times: number[] = [];
+export async function timeCalls(call: ConsoleCall, calls: CallSpec[], rounds: number): Promise<CallTiming[]> {
+  return timeSideBySide([{ call, calls }], rounds).then(([timings]) => timings as CallTiming[]);
+}
+
+/**
+ * The same calls (by label) on several consoles, each call twice unmeasured on each, then `rounds` times measured
+ * round by round, the consoles' order turning each round, so that what the machine does meanwhile falls on all of
+ * them alike. A console's timings hold the calls it has, in its own order.
+ */
+export async function timeSideBySide(consoles: { call: ConsoleCall; calls: CallSpec[] }[], rounds: number): Promise<CallTiming[][]> {
+  const times = consoles.map(() => new Map<string, number[]>());
+  const labels = [...new Set(consoles.flatMap(({ calls }) => calls.map(([label]) => label)))];
+  for (const label of labels) {
+    const taking = consoles.flatMap(({ call, calls }, index) => {
+      const spec = calls.find(([named]) => named === label);
+      return spec === undefined ? [] : [{ call, spec, index }];
+    });
+    for (const { call, spec } of taking) for (let warm = 0; warm < 2; warm += 1) await timed(call, spec);
     for (let round = 0; round < rounds; round += 1) {
-      const t0 = performance.now();
-      await call(method, path, body);
-      times.push(performance.now() - t0);
+      for (let turn = 0; turn < taking.length; turn += 1) {
+        const { call, spec, index } = taking[(turn + round) % taking.length] as (typeof taking)[number];
+        const measured = times[index] as Map<string, number[]>;
+        const samples = measured.get(label) ?? [];
+        samples.push(await timed(call, spec));
+        measured.set(label, samples);
+      }
     }
-    times.sort((a, b) => a - b);
-    results.push({ label, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1) as number });
   }
-  return results;
+  return consoles.map(({ calls }, index) => calls.map(([label]) => timing(label, (times[index] as Map<string, number[]>).get(label) as number[])));
 }
