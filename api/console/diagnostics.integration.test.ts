@@ -140,7 +140,7 @@ describe('diagnostics per TikTok event', () => {
     expect((await adminCall(app, 'GET', `/admin/workspaces/${other}/diagnostics`)).json().events).toEqual([]);
   });
 
-  it('reads the period’s conversions of a busy workspace through their time index, never scanning the events or the conversions', async () => {
+  it('reads the period’s conversions of a busy workspace through their time indexes, never scanning the events or the conversions', async () => {
     // Thousands of events and conversions of a busier workspace beside this one's few, each conversion repeated once.
     const busy = await createWorkspace(app, 'Busy shop');
     await testDb.db.raw(
@@ -165,7 +165,8 @@ describe('diagnostics per TikTok event', () => {
       [eventFiguresSql(), ['conversions_by_event_time']],
       // events_duplicate_of as each day's partition holds it.
       [repeatsSql(), ['conversions_by_event_time', 'events_\\d{8}_duplicate_of_conversion_id_idx']],
-      [refusalsSql(), ['conversions_by_event_time']],
+      // The refused ones: the period's range of the index by reason.
+      [refusalsSql(), ['conversions_by_reason']],
     ] as const) {
       const [{ 'QUERY PLAN': [plan] }] = (await testDb.db.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings)).rows;
       const scans: string[] = [];

@@ -130,7 +130,10 @@ export const repeatsSql = (bySource = false) => `
   WHERE ${inPeriod(bySource)} AND r.repeats > 0
   GROUP BY c.tiktok_event`;
 
-/** Bindings as `inPeriod`'s. The refused ones per event and code, each group with its latest conversion. */
+/**
+ * Bindings as `inPeriod`'s. The refused ones per event and code, each group with its latest conversion: the period's
+ * range of `conversions_by_reason`, where only the conversions with a reason are.
+ */
 export const refusalsSql = (bySource = false) => `
   SELECT DISTINCT ON (tiktok_event, tiktok_code) tiktok_event, tiktok_code,
     count(*) OVER (PARTITION BY tiktok_event, tiktok_code)::int AS conversions, id, event_id, tiktok_message
